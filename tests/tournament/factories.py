@@ -1,0 +1,52 @@
+import datetime
+
+import factory
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+
+from tournament.models import Entry, Player, Team, Tournament
+
+
+class TournamentFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Tournament
+
+    name = factory.Sequence(lambda n: f"Testturnier {n}")
+    slug = factory.Sequence(lambda n: f"test-{n}")
+    date = datetime.date(2026, 12, 5)
+    venue = "Ulmen"
+
+
+class PlayerFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Player
+
+    first_name = factory.Faker("first_name", locale="de_DE")
+    last_name = factory.Faker("last_name", locale="de_DE")
+    club = "Schrämclub Daun"
+    town = "Daun"
+
+
+class EntryFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Entry
+
+    tournament = factory.SubFactory(TournamentFactory)
+    player = factory.SubFactory(PlayerFactory)
+    start_number = factory.Sequence(lambda n: n + 1)
+
+
+class TeamFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Team
+
+    tournament = factory.SubFactory(TournamentFactory)
+    name = factory.Sequence(lambda n: f"Team {n}")
+
+
+def make_user(username: str, role: str | None = None):
+    user = get_user_model().objects.create_user(username=username, password="pw")
+    if role:
+        group, _ = Group.objects.get_or_create(name=role)
+        user.groups.add(group)
+    return user

@@ -1,0 +1,18 @@
+"""Errors by audience: a UserError carries a message for the person at the
+screen (already translatable); anything else is a programmer error."""
+
+
+class UserError(ValueError):
+    """A request that the rules or the data refuse; the message is for users."""
+
+    def __init__(self, message: str, *, code: str = "invalid") -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+
+class ConflictError(UserError):
+    """Somebody else changed the same thing first (version check)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, code="conflict")

@@ -1,0 +1,1 @@
+"""Renderers at the edge: workbooks and PDFs fed by selectors, no scoring."""

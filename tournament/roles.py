@@ -1,0 +1,69 @@
+"""Roles: organizer (Turnierleitung) and referee (Schiedsrichter).
+
+Superusers count as organizers; organizers may do everything a referee may.
+"""
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+
+ORGANIZER = "organizer"
+REFEREE = "referee"
+ROLE_GROUPS = (ORGANIZER, REFEREE)
+
+
+def _groups(user: Any) -> set[str]:
+    # Cache on the user object: templates and views ask several times.
+    cached = getattr(user, "_role_groups", None)
+    if cached is None:
+        cached = set(user.groups.values_list("name", flat=True))
+        user._role_groups = cached
+    return cached
+
+
+def is_organizer(user: Any) -> bool:
+    if not user.is_authenticated or not user.is_active:
+        return False
+    return bool(user.is_superuser) or ORGANIZER in _groups(user)
+
+
+def is_referee(user: Any) -> bool:
+    if not user.is_authenticated or not user.is_active:
+        return False
+    return is_organizer(user) or REFEREE in _groups(user)
+
+
+def _role_required(check: Callable[[Any], bool]) -> Callable[..., Any]:
+    def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @wraps(view)
+        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            if not check(request.user):
+                raise PermissionDenied
+            return view(request, *args, **kwargs)
+
+        return wrapper
+
+    return decorator
+
+
+organizer_required = _role_required(is_organizer)
+referee_required = _role_required(is_referee)
+
+
+def ensure_role_groups(**_: Any) -> None:
+    """Create the role groups and give organizers the app's model permissions.
+
+    Connected to post_migrate: permissions only exist after migrations ran.
+    """
+    from django.contrib.auth.models import Group, Permission
+
+    organizer, _created = Group.objects.get_or_create(name=ORGANIZER)
+    Group.objects.get_or_create(name=REFEREE)
+    perms = Permission.objects.filter(content_type__app_label="tournament")
+    organizer.permissions.add(*perms)

@@ -1,0 +1,1 @@
+"""Services: every write, keyword-only, atomic, audited."""

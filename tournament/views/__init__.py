@@ -1,0 +1,1 @@
+"""Thin views: check permission, validate a form, call a service, render."""

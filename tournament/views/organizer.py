@@ -1,0 +1,277 @@
+"""The organizer's pages: tournament settings, registration desk, teams."""
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+from django_tables2 import RequestConfig
+
+from tournament import selectors
+from tournament.errors import UserError
+from tournament.exports.players import players_workbook
+from tournament.exports.workbook import XLSX_CONTENT_TYPE
+from tournament.forms import EntryForm, TeamForm, TournamentForm, WithdrawForm
+from tournament.models import Entry, Team, Tournament
+from tournament.roles import organizer_required
+from tournament.services import registration
+from tournament.tables import EntryTable
+
+
+def _back(request: HttpRequest, default: str) -> HttpResponseRedirect:
+    """Return to the page the action came from (keeps the search term)."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if not url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        target = default
+    return HttpResponseRedirect(target or default)
+
+
+@organizer_required
+def tournament_create(request: HttpRequest) -> HttpResponse:
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        tournament = registration.tournament_save(
+            actor=request.user, tournament=form.save(commit=False), created=True
+        )
+        messages.success(request, _("Turnier angelegt."))
+        return redirect("tournament:manage", slug=tournament.slug)
+    return render(request, "tournament/tournament_form.html", {"form": form})
+
+
+@organizer_required
+def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    form = TournamentForm(request.POST or None, instance=tournament)
+    if request.method == "POST" and form.is_valid():
+        tournament = registration.tournament_save(
+            actor=request.user, tournament=form.save(commit=False), created=False
+        )
+        messages.success(request, _("Turnier gespeichert."))
+        return redirect("tournament:manage", slug=tournament.slug)
+    return render(
+        request,
+        "tournament/tournament_form.html",
+        {"form": form, "tournament": tournament},
+    )
+
+
+@organizer_required
+def manage(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    return render(
+        request,
+        "tournament/manage.html",
+        {"tournament": tournament, "counts": selectors.entry_counts(tournament)},
+    )
+
+
+@organizer_required
+def entry_list(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    query = request.GET.get("q", "")[:100]
+    table = EntryTable(selectors.entries_for(tournament, query=query))
+    RequestConfig(request, paginate={"per_page": 100}).configure(table)
+    return render(
+        request,
+        "tournament/entry_list.html",
+        {
+            "tournament": tournament,
+            "table": table,
+            "query": query,
+            "counts": selectors.entry_counts(tournament),
+        },
+    )
+
+
+@organizer_required
+def entry_create(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    form = EntryForm(request.POST or None)
+    duplicates: list[Entry] = []
+    if request.method == "POST" and form.is_valid():
+        data = form.player_data()
+        duplicates = list(
+            selectors.same_name_entries(tournament, data.first_name, data.last_name)
+        )
+        if duplicates and not form.cleaned_data["confirm_duplicate"]:
+            # Ask once; the hidden field turns the second submit into a yes.
+            form = EntryForm({**request.POST.dict(), "confirm_duplicate": "on"})
+            form.is_valid()
+        else:
+            try:
+                entry = registration.entry_register(
+                    actor=request.user, tournament=tournament, data=data
+                )
+            except UserError as error:
+                form.add_error("start_number", error.message)
+            else:
+                messages.success(
+                    request,
+                    _("%(name)s ist mit Startnummer %(number)d gemeldet.")
+                    % {"name": entry.player.full_name, "number": entry.start_number},
+                )
+                return redirect("tournament:entry_create", slug=slug)
+    return render(
+        request,
+        "tournament/entry_form.html",
+        {
+            "tournament": tournament,
+            "form": form,
+            "duplicates": duplicates,
+            "next_number": registration.next_start_number(tournament),
+            "recent": selectors.entries_for(tournament).order_by("-created_at")[:5],
+        },
+    )
+
+
+@organizer_required
+def entry_edit(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    entry = get_object_or_404(
+        Entry.objects.select_related("player"),
+        tournament=tournament,
+        start_number=number,
+    )
+    form = (
+        EntryForm(request.POST)
+        if request.method == "POST"
+        else EntryForm.for_entry(entry)
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            entry = registration.entry_update(
+                actor=request.user, entry=entry, data=form.player_data()
+            )
+        except UserError as error:
+            form.add_error("start_number", error.message)
+        else:
+            messages.success(request, _("Änderungen gespeichert."))
+            return redirect("tournament:entry_list", slug=slug)
+    return render(
+        request,
+        "tournament/entry_form.html",
+        {"tournament": tournament, "form": form, "entry": entry},
+    )
+
+
+@organizer_required
+@require_POST
+def entry_check_in(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    entry = get_object_or_404(Entry, tournament__slug=slug, start_number=number)
+    checked_in = request.POST.get("checked_in") == "1"
+    registration.entry_set_checked_in(
+        actor=request.user, entry=entry, checked_in=checked_in
+    )
+    default = reverse("tournament:entry_list", kwargs={"slug": slug})
+    return _back(request, f"{default}#entry-{number}")
+
+
+@organizer_required
+def entry_withdraw(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    entry = get_object_or_404(
+        Entry.objects.select_related("player", "tournament"),
+        tournament__slug=slug,
+        start_number=number,
+    )
+    form = WithdrawForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            registration.entry_withdraw(
+                actor=request.user, entry=entry, reason=form.cleaned_data["reason"]
+            )
+        except UserError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(
+                request,
+                _("%(name)s ist abgemeldet.") % {"name": entry.player.full_name},
+            )
+        return redirect("tournament:entry_list", slug=slug)
+    return render(
+        request,
+        "tournament/entry_withdraw.html",
+        {"tournament": entry.tournament, "entry": entry, "form": form},
+    )
+
+
+@organizer_required
+@require_POST
+def entry_reinstate(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    entry = get_object_or_404(Entry, tournament__slug=slug, start_number=number)
+    registration.entry_reinstate(actor=request.user, entry=entry)
+    messages.success(request, _("Abmeldung zurückgenommen."))
+    return redirect("tournament:entry_list", slug=slug)
+
+
+@organizer_required
+def entry_export(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    response = HttpResponse(
+        players_workbook(tournament), content_type=XLSX_CONTENT_TYPE
+    )
+    response["Content-Disposition"] = f'attachment; filename="{slug}-spieler.xlsx"'
+    return response
+
+
+@organizer_required
+def team_list(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    return render(
+        request,
+        "tournament/team_list.html",
+        {"tournament": tournament, "teams": selectors.teams_for(tournament)},
+    )
+
+
+@organizer_required
+def team_edit(
+    request: HttpRequest, slug: str, team_id: int | None = None
+) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    team = (
+        get_object_or_404(Team, pk=team_id, tournament=tournament) if team_id else None
+    )
+    initial = {"name": team.name, "members": list(team.members.all())} if team else None
+    form = TeamForm(request.POST or None, tournament=tournament, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            registration.team_save(
+                actor=request.user,
+                tournament=tournament,
+                team=team,
+                name=form.cleaned_data["name"],
+                members=form.cleaned_data["members"],
+            )
+        except UserError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, _("Mannschaft gespeichert."))
+            return redirect("tournament:team_list", slug=slug)
+    return render(
+        request,
+        "tournament/team_form.html",
+        {"tournament": tournament, "form": form, "team": team},
+    )
+
+
+@organizer_required
+def team_delete(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    team = get_object_or_404(Team, pk=team_id, tournament=tournament)
+    if request.method == "POST":
+        registration.team_delete(actor=request.user, team=team)
+        messages.success(request, _("Mannschaft gelöscht."))
+        return redirect("tournament:team_list", slug=slug)
+    return render(
+        request,
+        "tournament/confirm_delete.html",
+        {
+            "tournament": tournament,
+            "object_label": _("die Mannschaft „%(name)s“") % {"name": team.name},
+            "cancel_url": reverse("tournament:team_list", kwargs={"slug": slug}),
+        },
+    )
