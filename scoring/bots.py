@@ -1,0 +1,190 @@
+"""Bots that play from ``view(seat)`` only, never from the full state.
+
+A bot's ``choose(view)`` returns one of the seat's legal actions, or None to
+let the moment pass when the hand is not waiting for this seat (``view["due"]``
+false: a knock or look would be an interrupt).  When due, it must act.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from random import Random
+from typing import Any, Protocol
+
+from .actions import Action, action, action_from_json
+from .cards import _BY_NAME, Card
+
+
+class Bot(Protocol):
+    def choose(self, view: Mapping[str, Any]) -> Action | None:
+        """Return a legal action of ``view["seat"]``, or None if not due."""
+        ...
+
+
+class RandomBot:
+    """Uniformly random among the legal actions (and, when not due, "pass")."""
+
+    def __init__(self, rng: Random) -> None:
+        self._rng = rng
+
+    def choose(self, view: Mapping[str, Any]) -> Action | None:
+        legal = view["legal"]
+        if not legal:
+            return None
+        i = int(self._rng.random() * (len(legal) + (not view["due"])))
+        if i == len(legal):
+            return None
+        return action_from_json(legal[i], view["seat"])
+
+
+class GreedyBot:
+    """A sensible player.
+
+    It looks at its cards first (never knocks blind), estimates the chance of
+    winning the last trick from the cards it has seen, knocks when that chance
+    is high, holds a knock only when holding costs less than folding on
+    average, and plays its cards so as to keep the best one for the last
+    trick.  As the hammer it makes the compulsory knock (the only legal
+    action); against a knock to 2 it holds only with better than even odds,
+    since folding costs just 1.
+    """
+
+    def __init__(
+        self, knock_at: float = 0.62, sure: float = 0.95, against_knock: float = 0.6
+    ) -> None:
+        self._knock_at = knock_at
+        self._sure = sure
+        self._against_knock = against_knock
+
+    def choose(self, view: Mapping[str, Any]) -> Action | None:
+        legal = view["legal"]
+        if not legal:
+            return None
+        seat = view["seat"]
+        acts = {a["act"] for a in legal}
+        if view["cards"] is None:
+            # Not looked yet: look first (also the only way to know anything),
+            # except for the hammer's compulsory blind knock.
+            if acts == {"knock"} and view["due"]:
+                return action_from_json(legal[0], seat)
+            if "look" in acts:
+                return action_from_json({"act": "look"}, seat)
+        mine = [_BY_NAME[c] for c in view["cards"] or ()]
+        table = _Table(view, mine)
+        p = table.win_chance()
+        value = view["value"]
+        marks = view["marks"][str(seat)]
+        if "knock" in acts and (
+            p >= self._sure or (p >= self._knock_at and value < marks)
+        ):
+            return action_from_json({"act": "knock"}, seat)
+        if not view["due"]:
+            return None
+        if "hold" in acts:
+            # A light knock signals strength: discount our chance against it.
+            # A blind one says nothing about the knocker's cards.
+            if not view["knocks"][-1]["blind"]:
+                p *= self._against_knock
+            hold_cost = (1.0 - p) * min(value, marks)
+            fold_cost = min(value - 1, marks)
+            act = "hold" if hold_cost < fold_cost else "fold"
+            return action_from_json({"act": act}, seat)
+        plays = [_BY_NAME[a["card"]] for a in legal if a["act"] == "play"]
+        if plays:
+            return action(seat, "play", table.pick(plays))
+        return action_from_json(legal[0], seat)
+
+
+class _Table:
+    """What a seat knows about the cards, from its view."""
+
+    def __init__(self, view: Mapping[str, Any], mine: list[Card]) -> None:
+        seat = view["seat"]
+        self.mine = mine
+        in_hand = set(view["in_hand"])
+        seen = set(mine)
+        tricks = view["tricks"]
+        self.current: list[tuple[int, Card]] = []
+        for trick in tricks:
+            cards = [(c["seat"], _BY_NAME[c["card"]]) for c in trick["cards"]]
+            seen.update(card for _, card in cards)
+            if trick["winner"] is None:
+                self.current = cards
+        self.unknown = 32 - len(seen)
+        counts = view["card_counts"]
+        self.opponents = [s for s in in_hand if s != seat]
+        held = sum(counts[str(s)] for s in self.opponents)
+        # Chance that a given unseen card sits with an opponent still in.
+        self.q = held / self.unknown if self.unknown else 0.0
+        self.seen = seen
+        self.live = [(s, c) for s, c in self.current if s in in_hand]
+        played = sum(1 for s, _ in self.live if s != seat)
+        self.to_play_after = max(0, len(self.opponents) - played)
+
+    def lead_chance(self, card: Card) -> float:
+        """Chance that ``card``, led to a trick, is not beaten by a card of
+        its suit held by an opponent still in the hand."""
+        chance = 1.0
+        top = (card | 7) + 1
+        for higher in range(card + 1, top):
+            if higher not in self.seen:
+                chance *= 1.0 - self.q
+        return chance
+
+    def trick_chance(self, card: Card) -> float:
+        """Chance that ``card`` played now wins the current trick."""
+        if not self.current:
+            return self.lead_chance(card)
+        lead = self.current[0][1] >> 3
+        if card >> 3 != lead:
+            # Off suit wins only as the earliest live card (the lead is dead).
+            return 0.0 if self.live else 0.3
+        if any(c >> 3 == lead and c > card for _, c in self.live):
+            return 0.0
+        if not self.to_play_after:
+            return 1.0
+        return self.lead_chance(card)
+
+    def win_chance(self) -> float:
+        """Estimated chance of winning the hand (= the last trick)."""
+        mine = self.mine
+        if not mine:
+            return 0.5  # already played the last card: unknown to us here
+        if len(mine) == 1:
+            return self.trick_chance(mine[0])
+        best = max(self.lead_chance(c) for c in mine)
+        # To use the best card we must lead the last trick: win the one before.
+        share = 1.0 / (1 + len(self.opponents))
+        second = sorted((self.lead_chance(c) for c in mine), reverse=True)[1]
+        return best * (share + (1.0 - share) * second * 0.8)
+
+    def pick(self, plays: list[Card]) -> Card:
+        """Keep the best card for the last trick; try to win the trick before
+        it with the other; otherwise get rid of the weakest card."""
+        if len(plays) == 1:
+            return plays[0]
+        best = max(self.mine, key=self.lead_chance)
+        others = [c for c in plays if c != best] or plays
+        if len(self.mine) == 2:
+            return max(others, key=self.trick_chance)
+        return min(others, key=lambda c: (self.lead_chance(c), c & 7))
+
+
+BOTS: dict[str, Callable[[Random], Bot]] = {
+    "random": RandomBot,
+    "greedy": lambda rng: GreedyBot(),
+}
+
+
+def make_bots(names: Sequence[str], seats: int, seed: int) -> dict[int, Bot]:
+    """One bot per seat: ``names`` has one name (every seat) or one per seat."""
+    if len(names) == 1:
+        names = list(names) * seats
+    if len(names) != seats:
+        raise ValueError(f"need 1 or {seats} bot names, got {len(names)}")
+    bots: dict[int, Bot] = {}
+    for seat, name in enumerate(names, 1):
+        if name not in BOTS:
+            raise ValueError(f"unknown bot {name!r} (known: {', '.join(BOTS)})")
+        bots[seat] = BOTS[name](Random(f"{seed}:bot:{seat}"))
+    return bots

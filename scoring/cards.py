@@ -1,0 +1,83 @@
+"""Cards of the 32-card pack and their text notation (RULES.md §1).
+
+A card is a small int, ``suit * 8 + strength``: suits are clubs, spades,
+hearts, diamonds (0-3, no order between them) and strength runs from the
+weakest rank (J = 0) to the strongest (10 = 7), so inside one suit a larger
+int always beats a smaller one.  The engine keeps a seat's unplayed cards as a
+bit mask (bit ``card`` set), which makes "holds a card of the suit led" one
+``&``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from random import Random
+from typing import NewType
+
+Card = NewType("Card", int)
+
+SUITS = "CSHD"
+#: Ranks from the weakest to the strongest: 10 > 9 > 8 > 7 > A > K > Q > J.
+RANKS = ("J", "Q", "K", "A", "7", "8", "9", "10")
+
+DECK: tuple[Card, ...] = tuple(Card(c) for c in range(32))
+CARD_NAMES: tuple[str, ...] = tuple(RANKS[c & 7] + SUITS[c >> 3] for c in range(32))
+_BY_NAME: dict[str, Card] = {name: Card(c) for c, name in enumerate(CARD_NAMES)}
+#: Bit mask of all cards of a suit, indexed by suit.
+SUIT_MASK: tuple[int, ...] = tuple(0xFF << (8 * s) for s in range(4))
+
+
+def parse_card(text: str) -> Card:
+    """Return the card written as ``text`` (``"10H"``, ``"7C"``, ``"AS"``).
+
+    Only the canonical notation is accepted; anything else raises ValueError.
+    """
+    try:
+        return _BY_NAME[text]
+    except (KeyError, TypeError):
+        raise ValueError(
+            f"not a card: {text!r} (expected e.g. 10H, 7C, AS, JD)"
+        ) from None
+
+
+def card_str(card: int) -> str:
+    """Return the notation of ``card``, e.g. ``"10H"``."""
+    return CARD_NAMES[card]
+
+
+def suit_of(card: int) -> int:
+    """Return the suit index (0 clubs, 1 spades, 2 hearts, 3 diamonds)."""
+    return card >> 3
+
+
+def strength(card: int) -> int:
+    """Return the rank strength inside its suit, 0 (J) to 7 (10)."""
+    return card & 7
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    """Return the bit mask holding ``cards``."""
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
+def cards_of(mask: int) -> list[Card]:
+    """Return the cards of a bit mask, in card order."""
+    out: list[Card] = []
+    while mask:
+        low = mask & -mask
+        out.append(Card(low.bit_length() - 1))
+        mask ^= low
+    return out
+
+
+def deal_cards(rng: Random, seats: int) -> list[list[Card]]:
+    """Deal 4 cards to each of ``seats`` players from a uniformly shuffled pack.
+
+    The rest of the pack stays unused (RULES.md §2).  All chance comes from
+    ``rng``, so a seeded generator reproduces the deal.
+    """
+    drawn = rng.sample(DECK, 4 * seats)
+    return [drawn[i : i + 4] for i in range(0, 4 * seats, 4)]

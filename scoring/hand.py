@@ -1,0 +1,691 @@
+"""One hand of 7-Schräm as a state machine (RULES.md §2-§7).
+
+Verbs: ``legal_actions()``, ``apply(action)``, ``outcome()``, ``view(seat)``,
+``clone()``.  Seats are 1-based in every public name; inside, the state works
+with 0-based seat indices, bit masks and tuples so that a random playout and a
+``clone()`` stay cheap (see bench/engine.py).  Knocks and looks are
+interrupts: ``legal_actions()`` lists the actions of every seat that may act
+now, not only of the seat the hand is waiting for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from random import Random
+from typing import Any, NoReturn
+
+from .actions import FOLD, HOLD, KNOCK, LOOK, PLAYS_BY_BYTE, Action
+from .cards import DECK, SUIT_MASK, Card, card_str, cards_of
+from .errors import IllegalAction, RecordError
+from .outcomes import HandOutcome
+from .rules import CHAMPIONSHIP, RuleSet
+from .views import hand_view
+
+#: SEATS_AFTER[n][s]: the other seat indices of an n-table, clockwise from s.
+SEATS_AFTER: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple((s + k) % n for k in range(1, n)) for s in range(n)) if n else ()
+    for n in range(9)
+)
+
+
+class HandState:
+    """The full state of one hand, including every seat's hidden cards.
+
+    Never hand this object to a player: use ``view(seat)``.  Build it with
+    ``HandState.start`` (explicit cards) or ``HandState.deal`` (from a
+    ``random.Random``).
+    """
+
+    __slots__ = (
+        "_blind_knocks",
+        "_caps",
+        "_dealer",
+        "_dealt",
+        "_forehand",
+        "_hammer",
+        "_hands",
+        "_history",
+        "_in_hand",
+        "_last_knocker",
+        "_looked",
+        "_loss",
+        "_marks",
+        "_n",
+        "_played_mask",
+        "_queue",
+        "_rules",
+        "_table",
+        "_trick_cards",
+        "_trick_seats",
+        "_tricks",
+        "_turn",
+        "_value",
+        "_winner",
+    )
+
+    _table: Table  # what follows from rules, marks and dealer (shared)
+    _rules: RuleSet
+    _n: int
+    _marks: tuple[int, ...]  # marks at the start of the hand, per seat index
+    _dealt: tuple[tuple[Card, ...], ...]  # the deal as given; () for seats out
+    _caps: tuple[int, ...]  # highest value each seat may knock to
+    _dealer: int
+    _forehand: int
+    _hands: list[int]  # unplayed cards per seat index, as bit masks
+    _in_hand: int  # bit mask of seats neither out of the game nor folded
+    _looked: int  # bit mask of seats that have looked (or played)
+    _value: int
+    _last_knocker: int  # seat index of the most recent knock, -1 if none
+    _blind_knocks: int
+    _queue: tuple[int, ...]  # seats still to answer the waiting knock, in order
+    _hammer: int  # seat that must knock first (§6), -1 if none or done
+    _turn: int  # seat due to play when no knock is waiting
+    _trick_seats: tuple[int, ...]
+    _trick_cards: tuple[Card, ...]
+    _played_mask: int  # seats that have played to the current trick
+    _tricks: list[tuple[tuple[int, ...], tuple[Card, ...], int]]
+    _loss: list[int]
+    _winner: int  # seat index, -1 while the hand runs
+    _history: list[Action]
+
+    # -- construction -----------------------------------------------------
+
+    @classmethod
+    def start(
+        cls,
+        marks: Mapping[int, int],
+        dealer: int,
+        cards: Mapping[int, Sequence[Card]],
+        rules: RuleSet = CHAMPIONSHIP,
+    ) -> HandState:
+        """Start a hand from an explicit deal; raise RecordError if impossible.
+
+        ``marks`` names every seat 1..n of the table (0 = out of the game);
+        ``cards`` gives 4 distinct cards to exactly the seats with marks.
+        """
+        table = table_for(rules, marks, dealer)
+        return cls._new(table, check_deal(table, cards))
+
+    @classmethod
+    def deal(
+        cls,
+        marks: Mapping[int, int],
+        dealer: int,
+        rng: Random,
+        rules: RuleSet = CHAMPIONSHIP,
+    ) -> HandState:
+        """Deal from a uniformly shuffled pack drawn with ``rng`` and start.
+
+        Raises RecordError for impossible ``marks`` or ``dealer``.
+        """
+        table = table_for(rules, marks, dealer)
+        drawn = rng.sample(DECK, 4 * len(table.playing))
+        dealt: list[tuple[Card, ...]] = [()] * table.n
+        i = 0
+        for s in table.playing:
+            dealt[s] = (drawn[i], drawn[i + 1], drawn[i + 2], drawn[i + 3])
+            i += 4
+        return cls._new(table, tuple(dealt))
+
+    @classmethod
+    def _new(cls, table: Table, dealt: tuple[tuple[Card, ...], ...]) -> HandState:
+        # Trusted inputs (checked by ``_table`` and ``start``): keep this lean,
+        # it runs once per hand of every simulation.
+        self = cls.__new__(cls)
+        self._table = table
+        self._rules = table.rules
+        self._n = table.n
+        self._marks = table.marks
+        self._dealt = dealt
+        self._caps = table.caps
+        self._dealer = table.dealer
+        self._forehand = table.forehand
+        self._hammer = table.hammer
+        self._turn = table.forehand
+        self._in_hand = table.in_hand
+        self._hands = [
+            1 << c[0] | 1 << c[1] | 1 << c[2] | 1 << c[3] if c else 0 for c in dealt
+        ]
+        self._looked = 0
+        self._value = 1
+        self._last_knocker = -1
+        self._blind_knocks = 0
+        self._queue = ()
+        self._trick_seats = ()
+        self._trick_cards = ()
+        self._played_mask = 0
+        self._tricks = []
+        self._loss = [0] * table.n
+        self._winner = -1
+        self._history = []
+        return self
+
+    def clone(self) -> HandState:
+        """Return an independent copy (a handful of list copies, no deepcopy)."""
+        c = HandState.__new__(HandState)
+        c._table = self._table
+        c._rules = self._rules
+        c._n = self._n
+        c._marks = self._marks
+        c._dealt = self._dealt
+        c._caps = self._caps
+        c._dealer = self._dealer
+        c._forehand = self._forehand
+        c._hands = self._hands.copy()
+        c._in_hand = self._in_hand
+        c._looked = self._looked
+        c._value = self._value
+        c._last_knocker = self._last_knocker
+        c._blind_knocks = self._blind_knocks
+        c._queue = self._queue
+        c._hammer = self._hammer
+        c._turn = self._turn
+        c._trick_seats = self._trick_seats
+        c._trick_cards = self._trick_cards
+        c._played_mask = self._played_mask
+        c._tricks = self._tricks.copy()
+        c._loss = self._loss.copy()
+        c._winner = self._winner
+        c._history = self._history.copy()
+        return c
+
+    # -- reading ------------------------------------------------------------
+
+    @property
+    def rules(self) -> RuleSet:
+        return self._rules
+
+    @property
+    def seats(self) -> int:
+        """Number of seats at the table (seats are 1..seats)."""
+        return self._n
+
+    @property
+    def dealer(self) -> int:
+        return self._dealer + 1
+
+    @property
+    def forehand(self) -> int:
+        return self._forehand + 1
+
+    @property
+    def value(self) -> int:
+        return self._value
+
+    @property
+    def finished(self) -> bool:
+        return self._winner >= 0
+
+    @property
+    def history(self) -> tuple[Action, ...]:
+        """Every action applied so far, in order."""
+        return tuple(self._history)
+
+    @property
+    def start_marks(self) -> dict[int, int]:
+        """Marks of every seat at the start of the hand."""
+        return {s + 1: m for s, m in enumerate(self._marks)}
+
+    @property
+    def dealt(self) -> dict[int, tuple[Card, ...]]:
+        """The deal (hidden information: for records, never for players)."""
+        return {s + 1: cards for s, cards in enumerate(self._dealt) if cards}
+
+    def unplayed(self, seat: int) -> list[Card]:
+        """Return ``seat``'s unplayed cards (hidden information)."""
+        return cards_of(self._hands[seat - 1])
+
+    def to_move(self) -> tuple[int, str] | None:
+        """Return (seat, "knock" | "answer" | "play") the hand waits for, or
+        None when it is over.  Other seats may still interrupt with a knock or
+        a look (see ``legal_actions``)."""
+        if self._winner >= 0:
+            return None
+        if self._hammer >= 0:
+            return self._hammer + 1, "knock"
+        if self._queue:
+            return self._queue[0] + 1, "answer"
+        return self._turn + 1, "play"
+
+    def legal_actions(self, seat: int | None = None) -> tuple[Action, ...]:
+        """Return every action that ``apply`` accepts now (of ``seat`` only, if
+        given).  Several seats may appear: knocks and looks are interrupts."""
+        if self._winner >= 0:
+            return ()
+        if self._hammer >= 0:
+            out: tuple[Action, ...] = (KNOCK[self._hammer],)
+        else:
+            queue = self._queue
+            looked = self._looked
+            # Looks and knocks depend on a few small ints only: pack them into
+            # one key and reuse the answer across hands with the same start.
+            if queue:
+                key = self._in_hand | looked << 8 | (queue[0] + 1) << 16 | 1 << 26
+            else:
+                nv = self._value + 1
+                key = (
+                    self._in_hand
+                    | looked << 8
+                    | (self._last_knocker + 1) << 16
+                    | (nv if nv <= self._rules.max_value else 0) << 20
+                    | (self._blind_knocks < self._rules.max_blind_knocks) << 25
+                )
+            cache = self._table.interrupts
+            tail = cache.get(key)
+            if tail is None:
+                tail = cache[key] = self._interrupts()
+            if queue:
+                out = tail
+            else:
+                t = self._turn
+                h = self._hands[t]
+                by_suit = PLAYS_BY_BYTE[t]
+                if self._trick_cards:
+                    suit = self._trick_cards[0] >> 3
+                    plays = by_suit[suit][h >> (suit << 3) & 255]
+                    if plays:
+                        return (
+                            plays + tail if seat is None else _only(seat, plays + tail)
+                        )
+                out = (
+                    by_suit[0][h & 255]
+                    + by_suit[1][h >> 8 & 255]
+                    + by_suit[2][h >> 16 & 255]
+                    + by_suit[3][h >> 24]
+                    + tail
+                )
+        return out if seat is None else _only(seat, out)
+
+    def _interrupts(self) -> tuple[Action, ...]:
+        """Return the answers due now (if a knock waits), then every seat's
+        legal looks and knocks, clockwise from seat 1."""
+        queue = self._queue
+        rules = self._rules
+        out: list[Action] = []
+        if queue:
+            out += (HOLD[queue[0]], FOLD[queue[0]])
+        nv = self._value + 1
+        can_knock = not queue and nv <= rules.max_value
+        blind_ok = self._blind_knocks < rules.max_blind_knocks
+        im = self._in_hand
+        looked = self._looked
+        for s in range(self._n):
+            if im >> s & 1:
+                light = looked >> s & 1
+                if not light:
+                    out.append(LOOK[s])
+                if (
+                    can_knock
+                    and (light or blind_ok)
+                    and s != self._last_knocker
+                    and nv <= self._caps[s]
+                ):
+                    out.append(KNOCK[s])
+        return tuple(out)
+
+    def outcome(self) -> HandOutcome | None:
+        """Return the result once the hand is over, else None."""
+        if self._winner < 0:
+            return None
+        marks = self._marks
+        loss = self._loss
+        losses = {}
+        left = {}
+        out = []
+        for i in range(self._n):
+            seat = i + 1
+            losses[seat] = x = loss[i]
+            left[seat] = m = marks[i] - x
+            if not m:
+                out.append(seat)
+        winner = self._winner + 1
+        return HandOutcome(winner, self._value, losses, left, tuple(out), winner)
+
+    def loss_so_far(self) -> dict[int, int]:
+        """Marks charged so far (folds are charged at once), per seat."""
+        return {s + 1: loss for s, loss in enumerate(self._loss)}
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """Return what ``seat`` may see, as a JSON-serialisable dict (None: a
+        spectator).  Never contains another seat's unplayed cards; see
+        ``scoring.views`` for the keys."""
+        return hand_view(self, seat)
+
+    # -- acting -------------------------------------------------------------
+
+    def apply(self, action: Action) -> None:
+        """Apply ``action`` or raise IllegalAction (state unchanged) naming
+        the rule it breaks."""
+        # The common cases are inlined (no helper calls): this runs for every
+        # move of every simulated hand.
+        s = action.seat - 1
+        if self._winner >= 0 or not 0 <= s < self._n:
+            self._reject(action)
+        bit = 1 << s
+        if self._hammer >= 0 or not self._in_hand & bit:
+            self._apply_special(action, s, bit)
+            return
+        act = action.act
+        if act == "play":
+            if self._queue:
+                raise IllegalAction(
+                    "play_during_answers",
+                    f"seat {self._queue[0] + 1} must first answer the knock",
+                    action,
+                )
+            if s != self._turn:
+                raise IllegalAction(
+                    "play_out_of_turn", f"seat {self._turn + 1} is to play", action
+                )
+            card = action.card
+            if card is None or not 0 <= card < 32:
+                raise IllegalAction("bad_action", "a play needs a card", action)
+            cbit = 1 << card
+            h = self._hands[s]
+            if not h & cbit:
+                raise IllegalAction("card_not_in_hand", "card not in hand", action)
+            trick = self._trick_cards
+            if trick:
+                suit = SUIT_MASK[trick[0] >> 3]
+                if h & suit and not cbit & suit:
+                    raise IllegalAction(
+                        "must_follow_suit", "must follow the suit led", action
+                    )
+            self._hands[s] = h ^ cbit
+            self._looked |= bit  # playing a card implies looking (§5)
+            self._trick_seats += (s,)
+            self._trick_cards = (*trick, card)
+            self._played_mask |= bit
+            self._history.append(action)
+            self._advance(s)
+            return
+        if action.card is not None:
+            raise IllegalAction("bad_action", "only a play carries a card", action)
+        if act == "hold" or act == "fold":
+            queue = self._queue
+            if not queue:
+                raise IllegalAction(
+                    "no_knock_to_answer", "no knock is waiting for answers", action
+                )
+            if queue[0] != s:
+                raise IllegalAction(
+                    "answer_out_of_turn", f"seat {queue[0] + 1} answers next", action
+                )
+            self._history.append(action)
+            self._queue = queue = queue[1:]
+            if act == "fold":
+                # A fold costs the value before the knock, charged at once.
+                m = self._marks[s]
+                self._loss[s] = self._value - 1 if self._value <= m else m
+                self._in_hand ^= bit
+                if self._in_hand == 1 << self._last_knocker:
+                    self._finish(self._last_knocker)  # every opponent folded
+                    return
+            if not queue and not self._in_hand >> self._turn & 1:
+                # Play resumes where it stopped; a folded seat due is skipped.
+                self._advance(self._turn)
+        elif act == "knock":
+            if self._queue:
+                raise IllegalAction(
+                    "knock_during_answers",
+                    "no knock while a knock is waiting for answers",
+                    action,
+                )
+            if s == self._last_knocker:
+                raise IllegalAction(
+                    "knock_twice_in_a_row", "made the most recent knock", action
+                )
+            nv = self._value + 1
+            if nv > self._caps[s]:
+                self._reject_knock(action, s, nv)
+            if not self._looked & bit:
+                if self._blind_knocks >= self._rules.max_blind_knocks:
+                    raise IllegalAction(
+                        "blind_knock_limit",
+                        f"{self._rules.max_blind_knocks} blind knocks made; look first",
+                        action,
+                    )
+                self._blind_knocks += 1
+            self._knocked(s, nv, action)
+        elif act == "look":
+            if self._looked & bit:
+                raise IllegalAction("already_looked", "already looked", action)
+            self._looked |= bit
+            self._history.append(action)
+        else:
+            raise IllegalAction("bad_action", f"unknown act {act!r}", action)
+
+    def _reject(self, action: Action) -> NoReturn:
+        if self._winner >= 0:
+            raise IllegalAction("hand_finished", "the hand is over", action)
+        raise IllegalAction("unknown_seat", "no such seat at this table", action)
+
+    def _reject_knock(self, action: Action, s: int, nv: int) -> NoReturn:
+        if nv > self._rules.max_value:
+            raise IllegalAction(
+                "knock_above_max_value",
+                f"the value cannot exceed {self._rules.max_value}",
+                action,
+            )
+        raise IllegalAction(
+            "knock_above_marks",
+            f"with {self._marks[s]} marks seat {s + 1} "
+            f"may knock to {self._caps[s]} at most",
+            action,
+        )
+
+    def _apply_special(self, action: Action, s: int, bit: int) -> None:
+        """Seats not in the hand, and the hammer's compulsory opening knock."""
+        if not self._in_hand & bit:
+            if not self._marks[s]:
+                raise IllegalAction(
+                    "seat_out_of_game", "a seat with no marks is out", action
+                )
+            raise IllegalAction(
+                "seat_folded", "a folded player takes no further part", action
+            )
+        if s != self._hammer or action.act != "knock" or action.card is not None:
+            raise IllegalAction(
+                "hammer_must_knock",
+                f"seat {self._hammer + 1} has 1 mark and must first knock blind to 2",
+                action,
+            )
+        # Legal above the hammer's marks, and blind by definition (§6).
+        self._hammer = -1
+        if self._rules.hammer_knock_is_blind:
+            self._blind_knocks += 1
+        self._knocked(s, self._value + 1, action)
+
+    def _knocked(self, s: int, value: int, action: Action) -> None:
+        self._value = value
+        self._last_knocker = s
+        # Opponents still in answer in order, clockwise from the knocker's left.
+        key = self._n << 11 | s << 8 | self._in_hand
+        queue = _QUEUES.get(key)
+        if queue is None:
+            im = self._in_hand
+            queue = _QUEUES[key] = tuple(
+                t for t in SEATS_AFTER[self._n][s] if im >> t & 1
+            )
+        self._queue = queue
+        self._history.append(action)
+
+    def _advance(self, s: int) -> None:
+        """Pass the turn clockwise from ``s`` to the next seat still in the
+        hand that has not played to this trick, or close the trick."""
+        todo = self._in_hand & ~self._played_mask
+        if not todo:
+            self._close_trick()
+            return
+        n = self._n
+        s += 1
+        if s == n:
+            s = 0
+        while not todo >> s & 1:
+            s += 1
+            if s == n:
+                s = 0
+        self._turn = s
+
+    def _close_trick(self) -> None:
+        seats = self._trick_seats
+        cards = self._trick_cards
+        im = self._in_hand
+        lead = cards[0] >> 3
+        winner = first = best = -1
+        for i, seat in enumerate(seats):
+            if im >> seat & 1:
+                card = cards[i]
+                if card >> 3 == lead and card > best:
+                    best = card
+                    winner = seat
+                elif first < 0:
+                    first = seat
+        # Dead cards (folded players) fix the suit but cannot win (§4).
+        if winner < 0:
+            winner = first
+        self._tricks.append((seats, cards, winner))
+        self._trick_seats = ()
+        self._trick_cards = ()
+        self._played_mask = 0
+        if len(self._tricks) == 4:
+            self._finish(winner)
+        else:
+            self._turn = winner
+
+    def _finish(self, winner: int) -> None:
+        self._winner = winner
+        self._queue = ()
+        value = self._value
+        marks = self._marks
+        loss = self._loss
+        rest = self._in_hand & ~(1 << winner)
+        for s in range(self._n):
+            if rest >> s & 1:
+                loss[s] = value if value < marks[s] else marks[s]
+
+
+def check_deal(
+    table: Table, cards: Mapping[int, Sequence[Card]]
+) -> tuple[tuple[Card, ...], ...]:
+    """Return the deal per seat index if ``cards`` gives 4 distinct cards to
+    exactly the seats of ``table`` with marks; else raise RecordError."""
+    dealt: list[tuple[Card, ...]] = [()] * table.n
+    full = 0
+    try:
+        for seat, hand in cards.items():
+            a, b, c, d = hand
+            mask = 1 << a | 1 << b | 1 << c | 1 << d
+            if mask >> 32 or mask.bit_count() != 4 or full & mask:
+                raise ValueError
+            full |= mask
+            if not table.marks[seat - 1] or seat < 1:
+                raise ValueError
+            dealt[seat - 1] = (a, b, c, d)
+    except (ValueError, TypeError, IndexError):
+        _explain_deal(table, cards)
+    if len(cards) != len(table.playing):
+        _explain_deal(table, cards)
+    return tuple(dealt)
+
+
+def _explain_deal(table: Table, cards: Mapping[int, Sequence[Card]]) -> NoReturn:
+    playing = [s + 1 for s in table.playing]
+    if sorted(cards) != playing:
+        raise RecordError(
+            "cards", f"cards must be dealt to exactly the seats {playing}"
+        )
+    seen: set[int] = set()
+    for seat in playing:
+        hand = cards[seat]
+        if len(hand) != 4:
+            raise RecordError(f"cards.{seat}", "each seat gets 4 cards")
+        for i, card in enumerate(hand):
+            if type(card) is not int or not 0 <= card < 32:
+                raise RecordError(f"cards.{seat}[{i}]", f"no such card: {card!r}")
+            if card in seen:
+                raise RecordError(f"cards.{seat}[{i}]", f"{card_str(card)} dealt twice")
+            seen.add(card)
+    raise RecordError("cards", "impossible deal")  # unreachable in practice
+
+
+#: Answer order after a knock, keyed by table size, knocker and seats in.
+_QUEUES: dict[int, tuple[int, ...]] = {}
+
+
+def _only(seat: int, actions: tuple[Action, ...]) -> tuple[Action, ...]:
+    return tuple(a for a in actions if a.seat == seat)
+
+
+class Table:
+    """What follows from (rules, marks, dealer) alone, validated once and
+    shared by every hand with the same start, with a cache of interrupt
+    actions (looks and knocks) keyed by the little state they depend on."""
+
+    __slots__ = (
+        "caps",
+        "dealer",
+        "forehand",
+        "hammer",
+        "in_hand",
+        "interrupts",
+        "marks",
+        "n",
+        "playing",
+        "rules",
+    )
+
+    def __init__(self, rules: RuleSet, marks: tuple[int, ...], dealer: int) -> None:
+        n = len(marks)
+        self.rules = rules
+        self.n = n
+        self.marks = marks
+        self.dealer = dealer
+        self.playing = tuple(s for s in range(n) if marks[s])
+        self.in_hand = sum(1 << s for s in self.playing)
+        self.caps = tuple(rules.knock_cap(m) for m in marks)
+        # Forehand: first seat clockwise from the dealer that has marks (§2).
+        self.forehand = next(s for s in SEATS_AFTER[n][dealer] if marks[s])
+        # The hammer: first 1-mark seat clockwise from forehand (§6).
+        self.hammer = -1
+        if rules.hammer_knocks:
+            order = (self.forehand, *SEATS_AFTER[n][self.forehand])
+            self.hammer = next((s for s in order if marks[s] == 1), -1)
+        self.interrupts: dict[int, tuple[Action, ...]] = {}
+
+
+_TABLES: dict[tuple[int, tuple[tuple[int, int], ...], int], Table] = {}
+
+
+def table_for(rules: RuleSet, marks: Mapping[int, int], dealer: int) -> Table:
+    """Return the validated, cached Table; raise RecordError if impossible."""
+    # Keyed by identity: hashing a RuleSet on every deal costs more than
+    # the whole lookup; ``table.rules is rules`` guards against reused ids.
+    key = (id(rules), tuple(marks.items()), dealer)
+    table = _TABLES.get(key)
+    if table is not None and table.rules is rules:
+        return table
+    n = len(marks)
+    try:
+        start = tuple(marks[s] for s in range(1, n + 1))
+    except (KeyError, TypeError):
+        raise RecordError("marks", "seats must be numbered 1..n") from None
+    if not rules.min_seats <= n <= rules.max_seats:
+        raise RecordError(
+            "marks",
+            f"{n} seats; {rules.name} is played by "
+            f"{rules.min_seats}-{rules.max_seats} players",
+        )
+    for seat, m in enumerate(start, 1):
+        if type(m) is not int or not 0 <= m <= rules.start_marks:
+            raise RecordError(
+                f"marks.{seat}", f"{m} marks is impossible (0-{rules.start_marks})"
+            )
+    if sum(1 for m in start if m) < 2:
+        raise RecordError("marks", "a hand needs at least two seats with marks")
+    if type(dealer) is not int or not 1 <= dealer <= n or not start[dealer - 1]:
+        raise RecordError("dealer", f"dealer {dealer} is not a seat with marks")
+    if len(_TABLES) >= 4096:
+        _TABLES.clear()  # bounded: marks combinations are many, reuse is local
+    table = _TABLES[key] = Table(rules, start, dealer - 1)
+    return table

@@ -1,0 +1,414 @@
+"""Hand and game records: read strictly, write canonically (FORMATS.md).
+
+``from_json`` rejects unknown keys, bad cards and impossible marks with a
+RecordError whose ``path`` points into the document; ``to_json`` writes the
+canonical form, so write -> read -> write gives the identical document.
+``replay()`` turns a record into a HandState/GameState; an illegal action
+raises IllegalAction with ``hand_index``/``action_index`` set, an impossible
+sheet line raises SheetError with its 1-based ``line``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .actions import FOLD, HOLD, KNOCK, LOOK, MAX_SEATS, PLAY, Action
+from .cards import _BY_NAME, CARD_NAMES, Card
+from .errors import IllegalAction, RecordError
+from .game import GameState
+from .hand import HandState, check_deal, table_for
+from .rules import CHAMPIONSHIP, PRESETS, RuleSet
+from .sheet import SheetLine
+
+HAND_FORMAT = "siebenschraem.hand/1"
+GAME_FORMAT = "siebenschraem.game/1"
+
+_HAND_KEYS = frozenset({"format", "rules", "marks", "dealer", "cards", "actions"})
+_ENTRY_KEYS = frozenset({"cards", "actions"})
+_GAME_KEYS = frozenset(
+    {"format", "rules", "seats", "start_marks", "first_dealer", "hands"}
+)
+_SHEET_KEYS = frozenset({"value", "folded", "winner", "penalty"})
+_SIMPLE_ACTS = {"look": LOOK, "knock": KNOCK, "hold": HOLD, "fold": FOLD}
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    """A hand played card by card: the start, the deal and the actions."""
+
+    marks: Mapping[int, int]
+    dealer: int
+    cards: Mapping[int, tuple[Card, ...]]
+    actions: tuple[Action, ...] = ()
+    rules: RuleSet = CHAMPIONSHIP
+
+    @classmethod
+    def of(cls, hand: HandState) -> HandRecord:
+        """Return the record of ``hand`` so far."""
+        return cls(hand.start_marks, hand.dealer, hand.dealt, hand.history, hand.rules)
+
+    @classmethod
+    def from_json(cls, data: Any) -> HandRecord:
+        """Read a ``siebenschraem.hand/1`` document; raise RecordError."""
+        _check_keys(data, "", _HAND_KEYS, required=_HAND_KEYS - {"rules"})
+        if data["format"] != HAND_FORMAT:
+            raise RecordError("format", f"expected {HAND_FORMAT!r}")
+        rules = _rules(data.get("rules", "championship"), "rules")
+        marks = _marks(data["marks"], "marks", rules)
+        dealer = data["dealer"]
+        cards = _cards(data["cards"], "cards", len(marks))
+        check_deal(table_for(rules, marks, dealer), cards)  # impossible deal
+        return cls(marks, dealer, cards, _actions(data["actions"], "actions"), rules)
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the canonical ``siebenschraem.hand/1`` document."""
+        return {
+            "format": HAND_FORMAT,
+            "rules": self.rules.name,
+            "marks": {str(s): m for s, m in sorted(self.marks.items())},
+            "dealer": self.dealer,
+            **_entry_json(self.cards, self.actions),
+        }
+
+    def replay(self) -> HandState:
+        """Play the actions from the deal; raise IllegalAction with
+        ``action_index`` set at the first illegal one."""
+        hand = HandState.start(self.marks, self.dealer, self.cards, self.rules)
+        _apply_all(hand, self.actions, None)
+        return hand
+
+
+@dataclass(frozen=True, slots=True)
+class HandEntry:
+    """A card-by-card hand inside a game record: marks, dealer and rules
+    follow from the game.  ``marks``/``dealer`` are what the document claimed,
+    if anything; replay checks them and writing drops them."""
+
+    cards: Mapping[int, tuple[Card, ...]]
+    actions: tuple[Action, ...] = ()
+    marks: Mapping[int, int] | None = None
+    dealer: int | None = None
+
+    @classmethod
+    def of(cls, hand: HandState) -> HandEntry:
+        return cls(hand.dealt, hand.history)
+
+    def to_json(self) -> dict[str, Any]:
+        return _entry_json(self.cards, self.actions)
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A whole game: the table and its hands in order (played or sheet)."""
+
+    seats: int
+    hands: tuple[HandEntry | SheetLine, ...]
+    first_dealer: int
+    rules: RuleSet = CHAMPIONSHIP
+
+    @classmethod
+    def of(cls, game: GameState, first_dealer: int) -> GameRecord:
+        """Return the record of ``game`` so far (which does not remember who
+        dealt first once a hand is over, hence ``first_dealer``)."""
+        hands: list[HandEntry | SheetLine] = [
+            h if isinstance(h, SheetLine) else HandEntry.of(h) for h in game.played
+        ]
+        if game.in_progress and game.hand is not None:
+            hands.append(HandEntry.of(game.hand))
+        return cls(game.seats, tuple(hands), first_dealer, game.rules)
+
+    @classmethod
+    def from_json(cls, data: Any) -> GameRecord:
+        """Read a ``siebenschraem.game/1`` document; raise RecordError."""
+        _check_keys(
+            data, "", _GAME_KEYS, required=frozenset({"format", "seats", "hands"})
+        )
+        if data["format"] != GAME_FORMAT:
+            raise RecordError("format", f"expected {GAME_FORMAT!r}")
+        rules = _rules(data.get("rules", "championship"), "rules")
+        seats = data["seats"]
+        if (
+            type(seats) is not list
+            or not rules.min_seats <= len(seats) <= rules.max_seats
+            or seats != list(range(1, len(seats) + 1))
+        ):
+            raise RecordError(
+                "seats",
+                f"expected [1, ..., n] with n from {rules.min_seats} to "
+                f"{rules.max_seats}",
+            )
+        n = len(seats)
+        start = data.get("start_marks", rules.start_marks)
+        if type(start) is not int or start != rules.start_marks:
+            raise RecordError(
+                "start_marks",
+                f"{rules.name} starts every game with {rules.start_marks} marks",
+            )
+        first = data.get("first_dealer", n)
+        if type(first) is not int or not 1 <= first <= n:
+            raise RecordError("first_dealer", f"expected a seat from 1 to {n}")
+        if type(data["hands"]) is not list:
+            raise RecordError("hands", "expected a list")
+        hands = tuple(
+            _game_entry(entry, f"hands[{i}]", rules, n)
+            for i, entry in enumerate(data["hands"])
+        )
+        return cls(n, hands, first, rules)
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the canonical ``siebenschraem.game/1`` document."""
+        return {
+            "format": GAME_FORMAT,
+            "rules": self.rules.name,
+            "seats": list(range(1, self.seats + 1)),
+            "start_marks": self.rules.start_marks,
+            "first_dealer": self.first_dealer,
+            "hands": [entry.to_json() for entry in self.hands],
+        }
+
+    def replay(self) -> GameState:
+        """Replay every hand in order.  Raises IllegalAction (``hand_index``,
+        ``action_index``), SheetError (``line``) or RecordError."""
+        game = GameState(self.seats, self.rules, self.first_dealer)
+        last = len(self.hands) - 1
+        for i, entry in enumerate(self.hands):
+            if isinstance(entry, SheetLine):
+                game.apply_sheet(entry)
+                continue
+            if game.finished:
+                err = IllegalAction("game_over", "the game is over")
+                err.hand_index = i
+                raise err
+            if entry.marks is not None and dict(entry.marks) != game.marks:
+                raise RecordError(f"hands[{i}].marks", f"the game says {game.marks}")
+            if entry.dealer is not None and entry.dealer != game.dealer:
+                raise RecordError(f"hands[{i}].dealer", f"the game says {game.dealer}")
+            try:
+                hand = game.start_hand(entry.cards)
+            except RecordError as err:
+                raise RecordError(f"hands[{i}].{err.path}", err.message) from None
+            _apply_all(game, entry.actions, i)
+            if not hand.finished and i < last:
+                raise RecordError(
+                    f"hands[{i}].actions", "the hand is unfinished but not the last"
+                )
+        return game
+
+
+def read_record(data: Any) -> HandRecord | GameRecord:
+    """Read a hand or game record, by its ``format``."""
+    if type(data) is dict and data.get("format") == GAME_FORMAT:
+        return GameRecord.from_json(data)
+    return HandRecord.from_json(data)
+
+
+def hand_result_json(hand: HandState) -> dict[str, Any]:
+    """The hand outcome of FORMATS.md; for a hand still in progress the same
+    keys with ``winner``/``next_dealer`` None and losses so far."""
+    outcome = hand.outcome()
+    if outcome is not None:
+        return outcome.to_json()
+    loss = hand.loss_so_far()
+    marks = {s: m - loss[s] for s, m in hand.start_marks.items()}
+    return {
+        "winner": None,
+        "value": hand.value,
+        "loss": {str(s): v for s, v in loss.items()},
+        "marks": {str(s): m for s, m in marks.items()},
+        "out": [s for s, m in marks.items() if not m],
+        "next_dealer": None,
+    }
+
+
+def game_result_json(game: GameState, detail: bool = False) -> dict[str, Any]:
+    """The game outcome of FORMATS.md; for a game still in progress the same
+    keys with ``winner`` and ``points`` None and the marks so far."""
+    outcome = game.outcome()
+    if outcome is not None:
+        return outcome.to_json(detail)
+    data: dict[str, Any] = {
+        "winner": None,
+        "marks": {str(s): m for s, m in game.marks.items()},
+        "points": None,
+        "hands": len(game.detail),
+    }
+    if detail:
+        data["detail"] = [h.to_json() for h in game.detail]
+    return data
+
+
+# -- reading helpers ----------------------------------------------------------
+
+
+def _apply_all(
+    target: HandState | GameState, actions: tuple[Action, ...], hand_index: int | None
+) -> None:
+    apply = target.apply
+    for j, action in enumerate(actions):
+        try:
+            apply(action)
+        except IllegalAction as err:
+            err.hand_index = hand_index
+            err.action_index = j
+            raise
+
+
+def _entry_json(
+    cards: Mapping[int, tuple[Card, ...]], actions: tuple[Action, ...]
+) -> dict[str, Any]:
+    return {
+        "cards": {
+            str(s): [CARD_NAMES[c] for c in hand] for s, hand in sorted(cards.items())
+        },
+        "actions": [a.to_json() for a in actions],
+    }
+
+
+def _check_keys(
+    data: Any, path: str, allowed: frozenset[str], required: frozenset[str]
+) -> None:
+    if type(data) is not dict:
+        raise RecordError(path, "expected an object")
+    for key in data:
+        if key not in allowed:
+            raise RecordError(_join(path, str(key)), "unknown key")
+    for key in required:
+        if key not in data:
+            raise RecordError(_join(path, key), "missing")
+
+
+def _join(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key
+
+
+def _rules(name: Any, path: str) -> RuleSet:
+    if type(name) is not str or name not in PRESETS:
+        raise RecordError(path, f"unknown rule set {name!r}")
+    return PRESETS[name]
+
+
+_SEAT_OF = {str(seat): seat for seat in range(1, MAX_SEATS + 1)}
+
+
+def _seat(key: Any, path: str, n: int) -> int:
+    """``path`` is the parent's: the key is appended only on error."""
+    seat = _SEAT_OF.get(key) if type(key) is str else None
+    if seat is None or seat > n:
+        raise RecordError(f"{path}.{key}", f"not a seat of this table (1-{n})")
+    return seat
+
+
+def _marks(data: Any, path: str, rules: RuleSet) -> dict[int, int]:
+    if type(data) is not dict:
+        raise RecordError(path, "expected an object of seat -> marks")
+    marks: dict[int, int] = {}
+    n = min(len(data), MAX_SEATS)
+    top = rules.start_marks
+    for key, m in data.items():
+        seat = _seat(key, path, n)
+        if type(m) is not int or not 0 <= m <= top:
+            raise RecordError(f"{path}.{key}", f"impossible marks {m!r} (0-{top})")
+        marks[seat] = m
+    return marks if list(marks) == sorted(marks) else dict(sorted(marks.items()))
+
+
+def _cards(data: Any, path: str, n: int) -> dict[int, tuple[Card, ...]]:
+    if type(data) is not dict:
+        raise RecordError(path, "expected an object of seat -> cards")
+    cards: dict[int, tuple[Card, ...]] = {}
+    by_name = _BY_NAME.get
+    for key, hand in data.items():
+        seat = _seat(key, path, n)
+        if type(hand) is not list or len(hand) != 4:
+            raise RecordError(f"{path}.{key}", "expected a list of 4 cards")
+        try:
+            parsed = tuple(map(by_name, hand))
+        except TypeError:  # an unhashable item
+            parsed = (None,)
+        if None in parsed:
+            for i, name in enumerate(hand):
+                if type(name) is not str or name not in _BY_NAME:
+                    raise RecordError(f"{path}.{key}[{i}]", f"not a card: {name!r}")
+        cards[seat] = parsed  # type: ignore[assignment]  # no None left
+    return cards if list(cards) == sorted(cards) else dict(sorted(cards.items()))
+
+
+def _actions(data: Any, path: str) -> tuple[Action, ...]:
+    if type(data) is not list:
+        raise RecordError(path, "expected a list of actions")
+    out = []
+    for i, item in enumerate(data):
+        # Fast path first: records are read on every web move.
+        if type(item) is dict:
+            seat = item.get("seat")
+            act = item.get("act")
+            if type(seat) is int and 1 <= seat <= MAX_SEATS:
+                if len(item) == 2 and act in _SIMPLE_ACTS:
+                    out.append(_SIMPLE_ACTS[act][seat - 1])
+                    continue
+                if len(item) == 3 and act == "play":
+                    card = _BY_NAME.get(item.get("card"))  # type: ignore[arg-type]
+                    if card is not None:
+                        out.append(PLAY[seat - 1][card])
+                        continue
+        out.append(_action_slow(item, f"{path}[{i}]"))
+    return tuple(out)
+
+
+def _action_slow(item: Any, path: str) -> Action:
+    """Explain why ``item`` is not an action (or build an unusual one)."""
+    act = item.get("act") if type(item) is dict else None
+    required = frozenset({"seat", "act", "card"} if act == "play" else {"seat", "act"})
+    _check_keys(item, path, required, required)
+    seat = item["seat"]
+    if type(seat) is not int or not 1 <= seat <= MAX_SEATS:
+        raise RecordError(f"{path}.seat", f"not a seat: {seat!r}")
+    if act == "play":
+        raise RecordError(f"{path}.card", f"not a card: {item['card']!r}")
+    raise RecordError(f"{path}.act", f"unknown act {act!r}")
+
+
+def _game_entry(data: Any, path: str, rules: RuleSet, n: int) -> HandEntry | SheetLine:
+    if type(data) is dict and "sheet" in data:
+        _check_keys(data, path, frozenset({"sheet"}), frozenset({"sheet"}))
+        return _sheet_line(data["sheet"], f"{path}.sheet", n)
+    allowed = _ENTRY_KEYS | {"format", "rules", "marks", "dealer"}
+    _check_keys(data, path, allowed, _ENTRY_KEYS)
+    if "format" in data and data["format"] != HAND_FORMAT:
+        raise RecordError(f"{path}.format", f"expected {HAND_FORMAT!r}")
+    if "rules" in data and _rules(data["rules"], f"{path}.rules") != rules:
+        raise RecordError(f"{path}.rules", f"the game is played by {rules.name}")
+    marks = None
+    if "marks" in data:
+        marks = _marks(data["marks"], f"{path}.marks", rules)
+        if len(marks) != n:
+            raise RecordError(f"{path}.marks", f"expected all {n} seats")
+    dealer = data.get("dealer")
+    if dealer is not None and (type(dealer) is not int or not 1 <= dealer <= n):
+        raise RecordError(f"{path}.dealer", f"expected a seat from 1 to {n}")
+    cards = _cards(data["cards"], f"{path}.cards", n)
+    return HandEntry(cards, _actions(data["actions"], f"{path}.actions"), marks, dealer)
+
+
+def _sheet_line(data: Any, path: str, n: int) -> SheetLine:
+    _check_keys(data, path, _SHEET_KEYS, frozenset({"value", "winner"}))
+    value, winner = data["value"], data["winner"]
+    if type(value) is not int:
+        raise RecordError(f"{path}.value", "expected an integer")
+    if type(winner) is not int:
+        raise RecordError(f"{path}.winner", "expected a seat number")
+    charged: list[dict[int, int]] = []
+    for key in ("folded", "penalty"):
+        raw = data.get(key, {})
+        if type(raw) is not dict:
+            raise RecordError(f"{path}.{key}", "expected an object of seat -> marks")
+        parsed: dict[int, int] = {}
+        for seat_key, paid in raw.items():
+            seat = _seat(seat_key, f"{path}.{key}", n)
+            if type(paid) is not int:
+                raise RecordError(f"{path}.{key}.{seat_key}", "expected an integer")
+            parsed[seat] = paid
+        charged.append(parsed)
+    return SheetLine(value, winner, charged[0], charged[1])
