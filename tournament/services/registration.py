@@ -9,6 +9,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tournament import live
 from tournament.audit import audit_record, snapshot
 from tournament.errors import UserError
 from tournament.models import Entry, Player, Team, Tournament
@@ -49,6 +50,7 @@ def tournament_save(*, actor: Any, tournament: Tournament, created: bool) -> Tou
             old = Tournament.objects.select_for_update().get(pk=tournament.pk)
             before = snapshot(old, TOURNAMENT_FIELDS)
         tournament.save()
+        live.results_changed(tournament.pk)  # settings may change the ranking
         audit_record(
             actor=actor,
             action="tournament.create" if created else "tournament.update",

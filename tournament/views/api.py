@@ -1,0 +1,116 @@
+"""Read-only JSON API (documented in the README). Public data only: the
+same rows as the pages, never anything unconfirmed or unreleased."""
+
+from django.http import Http404, HttpRequest, JsonResponse
+from django.shortcuts import get_object_or_404
+from django.views.decorators.http import require_GET
+
+from tournament import selectors
+from tournament.models import Entry, Series, Tournament
+from tournament.standings import standings_rows
+
+
+def _series(slug: str, number: int) -> Series:
+    series = get_object_or_404(
+        Series.objects.select_related("tournament"),
+        tournament__slug=slug,
+        number=number,
+    )
+    if not series.is_public:
+        raise Http404
+    return series
+
+
+@require_GET
+def standings(request: HttpRequest, slug: str) -> JsonResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    return JsonResponse({"rows": [r.as_api() for r in standings_rows(tournament)]})
+
+
+@require_GET
+def series_list(request: HttpRequest, slug: str) -> JsonResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    return JsonResponse(
+        {
+            "series": [
+                {"number": s.number, "status": s.status, "tables": s.table_count}
+                for s in selectors.series_public(tournament)
+            ]
+        }
+    )
+
+
+@require_GET
+def series_tables(request: HttpRequest, slug: str, number: int) -> JsonResponse:
+    series = _series(slug, number)
+    tables = []
+    for item in selectors.series_results(series, include_pending=False):
+        table = item["table"]
+        tables.append(
+            {
+                "table": table.number,  # type: ignore[attr-defined]
+                "size": table.size,  # type: ignore[attr-defined]
+                "confirmed": item["version"] is not None,
+                "players": [
+                    {
+                        "seat": p["seat"].number,
+                        "start_number": p["seat"].entry.start_number,
+                        "name": p["seat"].entry.player.full_name,
+                        "points": p["points"],
+                    }
+                    for p in item["players"]  # type: ignore[attr-defined]
+                ],
+            }
+        )
+    return JsonResponse({"series": series.number, "tables": tables})
+
+
+@require_GET
+def players(request: HttpRequest, slug: str) -> JsonResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    return JsonResponse(
+        {
+            "players": [
+                {
+                    "start_number": e.start_number,
+                    "name": e.player.full_name,
+                    "club": e.player.club,
+                    "category": e.player.category,
+                    "withdrawn": e.withdrawn_at is not None,
+                }
+                for e in selectors.entries_for(tournament)
+            ]
+        }
+    )
+
+
+@require_GET
+def player(request: HttpRequest, slug: str, number: int) -> JsonResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    entry = get_object_or_404(
+        Entry.objects.select_related("player"),
+        tournament=tournament,
+        start_number=number,
+    )
+    row = next((r for r in standings_rows(tournament) if r.entry_id == entry.pk), None)
+    return JsonResponse(
+        {
+            "start_number": entry.start_number,
+            "name": entry.player.full_name,
+            "club": entry.player.club,
+            "standing": row.as_api() if row else None,
+            "series": [
+                {
+                    "series": item["seat"].series.number,  # type: ignore[attr-defined]
+                    "table": item["seat"].table.number,  # type: ignore[attr-defined]
+                    "seat": item["seat"].number,  # type: ignore[attr-defined]
+                    "opponents": [
+                        o.entry.start_number
+                        for o in item["opponents"]  # type: ignore[attr-defined]
+                    ],
+                    "points": item["points"],
+                }
+                for item in selectors.player_tables(entry)
+            ],
+        }
+    )

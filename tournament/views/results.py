@@ -1,0 +1,212 @@
+"""Referees: enter a table's result, confirm or reject somebody else's."""
+
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from tournament import selectors
+from tournament.errors import ConflictError, UserError
+from tournament.forms_results import ResultForm, sheet_line_text
+from tournament.models import ResultVersion, Series, Table, Tournament
+from tournament.roles import is_organizer, organizer_required, referee_required
+from tournament.services import results as results_service
+
+
+def _table(slug: str, series_number: int, table_number: int) -> Table:
+    series = get_object_or_404(Series, tournament__slug=slug, number=series_number)
+    try:
+        return selectors.table_for_entry(series, table_number)
+    except Table.DoesNotExist as exc:
+        from django.http import Http404
+
+        raise Http404 from exc
+
+
+def _form(
+    table: Table, data: Any = None, initial: dict[str, Any] | None = None
+) -> ResultForm:
+    tournament = table.series.tournament
+    return ResultForm(
+        data,
+        initial=initial,
+        seats=[(s.number, s.entry.player.full_name) for s in table.seats.all()],
+        games=tournament.games_per_series,
+        start_marks=tournament.start_marks,
+    )
+
+
+def _initial(table: Table, version: ResultVersion | None) -> dict[str, Any]:
+    initial: dict[str, Any] = {"revision": table.result_revision, "mode": "quick"}
+    if version is None:
+        return initial
+    initial["mode"] = version.mode if version.mode == "sheet" else "quick"
+    for g, game in enumerate(version.data["games"], 1):
+        initial[f"g{g}_winner"] = str(game["winner"])
+        initial[f"g{g}_marks"] = game["marks"]
+        if game.get("hands"):
+            initial[f"g{g}_hands"] = "\n".join(
+                sheet_line_text(h) for h in game["hands"]
+            )
+    return initial
+
+
+@referee_required
+def entry_overview(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    return render(
+        request,
+        "tournament/results_overview.html",
+        {"tournament": tournament, "progress": selectors.series_progress(tournament)},
+    )
+
+
+@referee_required
+def table_result(
+    request: HttpRequest, slug: str, series: int, table: int
+) -> HttpResponse:
+    table_obj = _table(slug, series, table)
+    versions = list(selectors.result_versions(table_obj))
+    pending = next((v for v in versions if v.status == "pending"), None)
+    confirmed = next((v for v in versions if v.status == "confirmed"), None)
+    if request.method == "POST":
+        form = _form(table_obj, request.POST)
+        if form.is_valid():
+            try:
+                games = form.game_inputs()
+                results_service.result_enter(
+                    actor=request.user,
+                    table=table_obj,
+                    games=games,
+                    mode=form.cleaned_data["mode"],
+                    revision=form.cleaned_data["revision"],
+                    reason=form.cleaned_data["reason"],
+                )
+            except forms.ValidationError as error:
+                form.add_error(None, error)
+            except ConflictError as error:
+                # Keep what was typed; show the newer state next to it.
+                form.add_error(None, error.message)
+            except UserError as error:
+                form.add_error(None, error.message)
+            else:
+                messages.success(
+                    request,
+                    _("Ergebnis von Tisch %(t)d gespeichert.") % {"t": table}
+                    + (
+                        " " + _("Es zählt, sobald eine zweite Person es bestätigt.")
+                        if table_obj.series.tournament.double_entry
+                        else ""
+                    ),
+                )
+                return redirect("tournament:results", slug=slug)
+    else:
+        form = _form(table_obj, initial=_initial(table_obj, pending or confirmed))
+    return render(
+        request,
+        "tournament/table_result.html",
+        {
+            "tournament": table_obj.series.tournament,
+            "series": table_obj.series,
+            "table": table_obj,
+            "form": form,
+            "pending": pending,
+            "confirmed": confirmed,
+            "can_confirm": pending is not None
+            and pending.entered_by_id != request.user.pk,
+            "versions": versions if is_organizer(request.user) else [],
+            "seats": list(table_obj.seats.all()),
+        },
+    )
+
+
+class DecisionForm(forms.Form):
+    version = forms.IntegerField(min_value=1)
+    revision = forms.IntegerField(min_value=0)
+    reason = forms.CharField(max_length=300, required=False)
+
+
+def _decide(
+    request: HttpRequest, slug: str, series: int, table: int, confirm: bool
+) -> HttpResponse:
+    table_obj = _table(slug, series, table)
+    form = DecisionForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Ungültige Anfrage. Bitte die Seite neu laden."))
+        return redirect(
+            "tournament:table_result", slug=slug, series=series, table=table
+        )
+    version = get_object_or_404(
+        ResultVersion, table=table_obj, number=form.cleaned_data["version"]
+    )
+    try:
+        if confirm:
+            results_service.result_confirm(
+                actor=request.user,
+                version=version,
+                revision=form.cleaned_data["revision"],
+            )
+            messages.success(
+                request, _("Ergebnis von Tisch %(t)d bestätigt.") % {"t": table}
+            )
+        else:
+            results_service.result_reject(
+                actor=request.user,
+                version=version,
+                revision=form.cleaned_data["revision"],
+                reason=form.cleaned_data["reason"],
+            )
+            messages.success(
+                request, _("Eingabe abgelehnt; der Tisch wartet auf eine neue Eingabe.")
+            )
+    except UserError as error:
+        messages.error(request, error.message)
+        return redirect(
+            "tournament:table_result", slug=slug, series=series, table=table
+        )
+    return redirect("tournament:results", slug=slug)
+
+
+@referee_required
+@require_POST
+def result_confirm(
+    request: HttpRequest, slug: str, series: int, table: int
+) -> HttpResponse:
+    return _decide(request, slug, series, table, confirm=True)
+
+
+@referee_required
+@require_POST
+def result_reject(
+    request: HttpRequest, slug: str, series: int, table: int
+) -> HttpResponse:
+    return _decide(request, slug, series, table, confirm=False)
+
+
+@organizer_required
+def audit_log(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    action = request.GET.get("action", "")[:60]
+    actor = request.GET.get("actor", "")[:150]
+    events = selectors.audit_events(tournament, action=action, actor=actor)[:500]
+    return render(
+        request,
+        "tournament/audit_log.html",
+        {
+            "tournament": tournament,
+            "events": events,
+            "action": action,
+            "actor": actor,
+            "action_choices": [
+                ("result", _("Ergebnisse")),
+                ("series", _("Setzung")),
+                ("entry", _("Spieler")),
+                ("team", _("Mannschaften")),
+                ("tournament", _("Turnier")),
+            ],
+        },
+    )
