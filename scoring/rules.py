@@ -56,6 +56,17 @@ class RuleSet:
     marks left.  Presentation only: the engine always computes in marks left;
     see :meth:`tally`."""
 
+    def __post_init__(self) -> None:
+        # The engine packs seats and values into small bit fields.
+        if not 2 <= self.min_seats <= self.max_seats <= 8:
+            raise ValueError("seats must satisfy 2 <= min_seats <= max_seats <= 8")
+        if not 1 <= self.max_value <= 15:
+            raise ValueError("max_value must be 1-15")
+        if not 1 <= self.start_marks <= 99:
+            raise ValueError("start_marks must be 1-99")
+        if min(self.knock_over_marks, self.max_blind_knocks, self.winner_bonus) < 0:
+            raise ValueError("counts cannot be negative")
+
     def knock_cap(self, marks: int) -> int:
         """Return the highest value a player holding ``marks`` may knock to.
 
