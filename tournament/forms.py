@@ -21,6 +21,10 @@ class TournamentForm(forms.ModelForm):
             "start_marks",
             "win_bonus",
             "status",
+            "double_entry",
+            "show_provisional",
+            "tiebreak_games_won",
+            "tiebreak_best_game",
         ]
         widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
         help_texts = {

@@ -36,6 +36,27 @@ class Tournament(models.Model):
     status = models.CharField(
         _("Status"), max_length=10, choices=Status.choices, default=Status.PLANNED
     )
+    # The lot for the whole tournament: seeding the five series as one design
+    # is what keeps every pair from meeting twice. Series k uses this plan as
+    # long as the field is unchanged; withdrawals or late entries re-seat.
+    double_entry = models.BooleanField(
+        _("Doppelte Eingabe"),
+        default=True,
+        help_text=_("Ein Ergebnis zählt erst, wenn eine zweite Person es bestätigt."),
+    )
+    show_provisional = models.BooleanField(
+        _("Unbestätigte Ergebnisse vorläufig zeigen"),
+        default=False,
+        help_text=_("Sonst sieht die Öffentlichkeit nur bestätigte Ergebnisse."),
+    )
+    tiebreak_games_won = models.BooleanField(
+        _("Gleichstand: gewonnene Spiele"), default=False
+    )
+    tiebreak_best_game = models.BooleanField(
+        _("Gleichstand: bestes Einzelspiel"), default=False
+    )
+    seating_seed = models.CharField(max_length=64, blank=True)
+    seating_plan = models.JSONField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -223,3 +244,275 @@ class AuditEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.action} {self.object_type}"
+
+
+class Series(models.Model):
+    """One of the tournament's series: a seating and, later, its results."""
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("Entwurf")
+        SEATED = "seated", _("ausgelost")
+        RELEASED = "released", _("veröffentlicht")
+        PLAYING = "playing", _("läuft")
+        COMPLETE = "complete", _("abgeschlossen")
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="series"
+    )
+    number = models.PositiveSmallIntegerField(_("Serie"))
+    status = models.CharField(
+        _("Status"), max_length=10, choices=Status.choices, default=Status.DRAFT
+    )
+    seed = models.CharField(_("Los (Startwert)"), max_length=64, blank=True)
+    quality = models.JSONField(_("Güte der Setzung"), null=True, blank=True)
+    seated_at = models.DateTimeField(null=True, blank=True)
+    released_at = models.DateTimeField(null=True, blank=True)
+    # Bumped by every change of the seating: a stale form is refused.
+    version = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        verbose_name = _("Serie")
+        verbose_name_plural = _("Serien")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "number"], name="series_number_unique"
+            ),
+            models.CheckConstraint(
+                condition=Q(number__gte=1, number__lte=10), name="series_number_range"
+            ),
+            models.CheckConstraint(
+                condition=Q(
+                    status__in=["draft", "seated", "released", "playing", "complete"]
+                ),
+                name="series_status_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} – {_('Serie')} {self.number}"
+
+    @property
+    def is_public(self) -> bool:
+        return self.status in {
+            self.Status.RELEASED,
+            self.Status.PLAYING,
+            self.Status.COMPLETE,
+        }
+
+
+class Table(models.Model):
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField(_("Tisch"))
+    size = models.PositiveSmallIntegerField(_("Plätze"))
+    # Bumped by every change of the table's result: two people saving the
+    # same table at once — the second gets a conflict, never an overwrite.
+    result_revision = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["series", "number"]
+        verbose_name = _("Tisch")
+        verbose_name_plural = _("Tische")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["series", "number"], name="table_number_unique"
+            ),
+            models.CheckConstraint(
+                condition=Q(size__in=[3, 4]), name="table_size_three_or_four"
+            ),
+            models.CheckConstraint(condition=Q(number__gte=1), name="table_number_pos"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{_('Tisch')} {self.number}"
+
+
+class Seat(models.Model):
+    """A player at a table. Seat 1 leads the first hand; the highest seat
+    deals first and keeps the score sheet (RULES.md §2)."""
+
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="seats")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField(_("Platz"))
+    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="seats")
+
+    class Meta:
+        ordering = ["table", "number"]
+        verbose_name = _("Platz")
+        verbose_name_plural = _("Plätze")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="seat_unique"),
+            models.UniqueConstraint(
+                fields=["series", "entry"], name="seat_entry_once_per_series"
+            ),
+            models.CheckConstraint(
+                condition=Q(number__gte=1, number__lte=4), name="seat_number_range"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} / {self.number}: {self.entry}"
+
+
+class ResultVersion(models.Model):
+    """One version of a table's result in a series. Nothing is ever
+    overwritten: a correction is a new version, the old one is superseded."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("wartet auf Bestätigung")
+        CONFIRMED = "confirmed", _("bestätigt")
+        SUPERSEDED = "superseded", _("ersetzt")
+        REJECTED = "rejected", _("abgelehnt")
+
+    class Mode(models.TextChoices):
+        QUICK = "quick", _("Schnelleingabe")
+        SHEET = "sheet", _("Spielliste")
+        DIGITAL = "digital", _("digitaler Tisch")
+        IMPORT = "import", _("Import")
+
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="result_versions"
+    )
+    number = models.PositiveIntegerField(_("Version"))
+    status = models.CharField(max_length=10, choices=Status.choices)
+    mode = models.CharField(max_length=10, choices=Mode.choices)
+    # {"games": [{"winner": seat, "marks": n, "hands": [sheet lines]}, ...]}
+    # plus, for digital tables, the game records.
+    data = models.JSONField()
+    reason = models.CharField(_("Grund"), max_length=300, blank=True)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    entered_at = models.DateTimeField(auto_now_add=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table", "-number"]
+        verbose_name = _("Ergebnisversion")
+        verbose_name_plural = _("Ergebnisversionen")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "number"], name="result_version_number_unique"
+            ),
+            models.UniqueConstraint(
+                fields=["table"],
+                condition=Q(status="pending"),
+                name="result_one_pending_per_table",
+            ),
+            models.UniqueConstraint(
+                fields=["table"],
+                condition=Q(status="confirmed"),
+                name="result_one_confirmed_per_table",
+            ),
+            models.CheckConstraint(
+                condition=Q(
+                    status__in=["pending", "confirmed", "superseded", "rejected"]
+                ),
+                name="result_status_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(mode__in=["quick", "sheet", "digital", "import"]),
+                name="result_mode_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} v{self.number} ({self.status})"
+
+
+class GameScore(models.Model):  # noqa: DJ008 - an internal aggregate row
+    """What the standings sum: one row per player per game of a confirmed
+    result (rebuilt from the confirmed version, never edited by hand)."""
+
+    series = models.ForeignKey(
+        Series, on_delete=models.CASCADE, related_name="game_scores"
+    )
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="scores")
+    version = models.ForeignKey(
+        ResultVersion, on_delete=models.CASCADE, related_name="scores"
+    )
+    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="scores")
+    game = models.PositiveSmallIntegerField(_("Spiel"))
+    seat = models.PositiveSmallIntegerField(_("Platz"))
+    won = models.BooleanField(default=False)
+    marks = models.PositiveSmallIntegerField(_("Schräm"))
+    points = models.PositiveSmallIntegerField(_("Punkte"))
+    three_table = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["series", "table", "game", "seat"]
+        verbose_name = _("Spielwertung")
+        verbose_name_plural = _("Spielwertungen")
+        indexes = [models.Index(fields=["entry", "series"])]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "game", "entry"], name="game_score_unique"
+            ),
+            models.CheckConstraint(
+                condition=Q(game__gte=1, game__lte=10), name="game_score_game_range"
+            ),
+            models.CheckConstraint(
+                condition=Q(won=True, marks__gte=1) | Q(won=False, marks=0, points=0),
+                name="game_score_winner_only_scores",
+            ),
+        ]
+
+
+class TieBreak(models.Model):  # noqa: DJ008 - shown through its tournament
+    """A recorded decision between players with equal totals: a playoff
+    (Stechen) or a lot drawn by the site with a stored seed."""
+
+    class Method(models.TextChoices):
+        PLAYOFF = "playoff", _("Stechen")
+        LOT = "lot", _("Los")
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="tiebreaks"
+    )
+    method = models.CharField(max_length=10, choices=Method.choices)
+    # Start numbers, best first.
+    order = models.JSONField()
+    seed = models.CharField(max_length=64, blank=True)
+    note = models.CharField(max_length=300, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("Stechen/Los")
+        verbose_name_plural = _("Stechen/Lose")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(method__in=["playoff", "lot"]), name="tiebreak_method_valid"
+            ),
+        ]
+
+
+class EntryTotal(models.Model):  # noqa: DJ008 - an internal aggregate row
+    """A player's totals over all confirmed games, kept by the result
+    services whenever a table's confirmed result changes, so the standings
+    are one plain read however many games were played."""
+
+    entry = models.OneToOneField(
+        Entry, on_delete=models.CASCADE, primary_key=True, related_name="total"
+    )
+    points = models.PositiveIntegerField(default=0)
+    games_won = models.PositiveSmallIntegerField(default=0)
+    best_game = models.PositiveSmallIntegerField(default=0)
+    three_table_games = models.PositiveSmallIntegerField(default=0)
+    # Points per series as "26,0,14,0,0": a plain string, because decoding
+    # JSON for every row was the larger part of a cold standings read.
+    series_points = models.CharField(max_length=60, default="")

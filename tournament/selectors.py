@@ -1,8 +1,19 @@
 """Reads: each selector owns its query shape (no N+1 in templates)."""
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Prefetch, Q, QuerySet
 
-from tournament.models import Entry, Player, Team, Tournament
+from tournament.models import (
+    AuditEvent,
+    Entry,
+    GameScore,
+    Player,
+    ResultVersion,
+    Seat,
+    Series,
+    Table,
+    Team,
+    Tournament,
+)
 
 
 def tournaments_public() -> QuerySet[Tournament]:
@@ -76,3 +87,217 @@ def players_without_team(tournament: Tournament) -> QuerySet[Entry]:
 
 def categories() -> list[tuple[str, str]]:
     return list(Player.Category.choices)
+
+
+def series_list(tournament: Tournament) -> QuerySet[Series]:
+    return (
+        Series.objects.filter(tournament=tournament)
+        .annotate(table_count=Count("tables", distinct=True))
+        .order_by("number")
+    )
+
+
+def series_public(tournament: Tournament) -> QuerySet[Series]:
+    return series_list(tournament).filter(
+        status__in=[
+            Series.Status.RELEASED,
+            Series.Status.PLAYING,
+            Series.Status.COMPLETE,
+        ]
+    )
+
+
+def series_tables(series: Series) -> list[Table]:
+    """The tables of a series with their seats, entries and players."""
+    return list(
+        Table.objects.filter(series=series)
+        .prefetch_related(
+            Prefetch(
+                "seats",
+                queryset=Seat.objects.select_related("entry__player").order_by(
+                    "number"
+                ),
+            )
+        )
+        .order_by("number")
+    )
+
+
+def seat_search(tournament: Tournament, query: str) -> list[dict[str, object]]:
+    """ "Where do I sit?": the matching players and their table and seat in
+    every public series."""
+    entries = list(entries_for(tournament, query=query)[:20]) if query.strip() else []
+    seats = (
+        Seat.objects.filter(
+            entry__in=entries,
+            series__status__in=[
+                Series.Status.RELEASED,
+                Series.Status.PLAYING,
+                Series.Status.COMPLETE,
+            ],
+        )
+        .select_related("series", "table")
+        .order_by("series__number")
+    )
+    by_entry: dict[int, list[Seat]] = {}
+    for seat in seats:
+        by_entry.setdefault(seat.entry_id, []).append(seat)
+    return [{"entry": e, "seats": by_entry.get(e.pk, [])} for e in entries]
+
+
+def table_for_entry(series: Series, number: int) -> Table:
+    return (
+        Table.objects.select_related("series__tournament")
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("entry__player"))
+        )
+        .get(series=series, number=number)
+    )
+
+
+def result_versions(table: Table) -> QuerySet[ResultVersion]:
+    return ResultVersion.objects.filter(table=table).select_related(
+        "entered_by", "decided_by"
+    )
+
+
+def series_progress(tournament: Tournament) -> list[dict[str, object]]:
+    """Per series: tables, entered (waiting), confirmed, and which are missing."""
+    tables = (
+        Table.objects.filter(series__tournament=tournament)
+        .annotate(
+            pending=Count(
+                "result_versions",
+                filter=Q(result_versions__status=ResultVersion.Status.PENDING),
+            ),
+            confirmed=Count(
+                "result_versions",
+                filter=Q(result_versions__status=ResultVersion.Status.CONFIRMED),
+            ),
+        )
+        .values("series_id", "number", "pending", "confirmed")
+        .order_by("number")
+    )
+    by_series: dict[int, list[dict[str, int]]] = {}
+    for t in tables:
+        by_series.setdefault(t["series_id"], []).append(t)
+    out = []
+    for series in Series.objects.filter(tournament=tournament).order_by("number"):
+        rows = by_series.get(series.pk, [])
+        out.append(
+            {
+                "series": series,
+                "tables": len(rows),
+                "pending": [r["number"] for r in rows if r["pending"]],
+                "confirmed": sum(1 for r in rows if r["confirmed"]),
+                "missing": [
+                    r["number"] for r in rows if not r["pending"] and not r["confirmed"]
+                ],
+                "table_states": [
+                    (
+                        r["number"],
+                        "confirmed"
+                        if r["confirmed"] and not r["pending"]
+                        else "pending"
+                        if r["pending"]
+                        else "missing",
+                    )
+                    for r in rows
+                ],
+            }
+        )
+    return out
+
+
+def series_results(series: Series, *, include_pending: bool) -> list[dict[str, object]]:
+    """Per table of a series: players in seat order and their points per
+    game from the confirmed (or, if asked, pending) version."""
+    tables = series_tables(series)
+    statuses = [ResultVersion.Status.CONFIRMED]
+    if include_pending:
+        statuses.append(ResultVersion.Status.PENDING)
+    versions: dict[int, ResultVersion] = {}
+    for version in ResultVersion.objects.filter(
+        table__series=series, status__in=statuses
+    ).order_by("number"):
+        current = versions.get(version.table_id)
+        if current is None or current.status != ResultVersion.Status.CONFIRMED:
+            versions[version.table_id] = version
+    out = []
+    for table in tables:
+        version = versions.get(table.pk)
+        games = version.data["games"] if version else []
+        players = []
+        for seat in table.seats.all():
+            points = [
+                g["marks"] + series.tournament.win_bonus
+                if g["winner"] == seat.number
+                else 0
+                for g in games
+            ]
+            players.append({"seat": seat, "points": points, "total": sum(points)})
+        out.append(
+            {
+                "table": table,
+                "version": version,
+                "provisional": version is not None
+                and version.status == ResultVersion.Status.PENDING,
+                "players": players,
+            }
+        )
+    return out
+
+
+def audit_events(
+    tournament: Tournament, *, action: str = "", actor: str = ""
+) -> QuerySet[AuditEvent]:
+    events = AuditEvent.objects.filter(tournament=tournament).select_related("actor")
+    if action:
+        events = events.filter(action__startswith=action)
+    if actor:
+        events = events.filter(actor__username=actor)
+    return events.order_by("-at", "-id")
+
+
+def player_tables(entry: Entry) -> list[dict[str, object]]:
+    """A player's page: per series their table, seat, opponents and points."""
+    seats = list(
+        Seat.objects.filter(entry=entry)
+        .exclude(series__status__in=[Series.Status.DRAFT, Series.Status.SEATED])
+        .select_related("series", "table")
+        .order_by("series__number")
+    )
+    opponents: dict[int, list[Seat]] = {}
+    for seat in Seat.objects.filter(
+        table__in=[s.table_id for s in seats]
+    ).select_related("entry__player"):
+        opponents.setdefault(seat.table_id, []).append(seat)
+    scores: dict[int, list[int]] = {}
+    for table_id, points in (
+        GameScore.objects.filter(entry=entry)
+        .order_by("game")
+        .values_list("table_id", "points")
+    ):
+        scores.setdefault(table_id, []).append(points)
+    out = []
+    running = 0
+    for seat in seats:
+        points = scores.get(seat.table_id, [])
+        running += sum(points)
+        out.append(
+            {
+                "seat": seat,
+                "opponents": sorted(
+                    (
+                        s
+                        for s in opponents.get(seat.table_id, [])
+                        if s.entry_id != entry.pk
+                    ),
+                    key=lambda s: s.number,
+                ),
+                "points": points,
+                "total": sum(points),
+                "running": running,
+            }
+        )
+    return out

@@ -8,3 +8,15 @@ document.addEventListener("DOMContentLoaded", () => {
     });
   });
 });
+
+// Result form: show only the fields of the chosen entry mode.
+document.addEventListener("DOMContentLoaded", () => {
+  const form = document.getElementById("result-form");
+  if (!form) return;
+  const update = () => {
+    const checked = form.querySelector('input[name="mode"]:checked');
+    form.dataset.mode = checked ? checked.value : "quick";
+  };
+  form.querySelectorAll('input[name="mode"]').forEach((r) => r.addEventListener("change", update));
+  update();
+});

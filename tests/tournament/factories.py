@@ -50,3 +50,24 @@ def make_user(username: str, role: str | None = None):
         group, _ = Group.objects.get_or_create(name=role)
         user.groups.add(group)
     return user
+
+
+def make_series(tournament, sizes=(4, 4), *, number=1, status="released", entries=None):
+    """A series with tables of the given sizes, seated in start-number order."""
+    from tournament.models import Seat, Series, Table
+
+    series, _ = Series.objects.get_or_create(tournament=tournament, number=number)
+    series.status = status
+    series.save()
+    if entries is None:
+        start = tournament.entries.count()
+        entries = [
+            EntryFactory(tournament=tournament, start_number=start + i + 1)
+            for i in range(sum(sizes))
+        ]
+    it = iter(entries)
+    for t, size in enumerate(sizes, 1):
+        table = Table.objects.create(series=series, number=t, size=size)
+        for s in range(1, size + 1):
+            Seat.objects.create(series=series, table=table, number=s, entry=next(it))
+    return series

@@ -6,7 +6,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -15,121 +14,377 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Player',
+            name="Player",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('first_name', models.CharField(max_length=100, verbose_name='Vorname')),
-                ('last_name', models.CharField(max_length=100, verbose_name='Nachname')),
-                ('club', models.CharField(blank=True, max_length=150, verbose_name='Verein')),
-                ('town', models.CharField(blank=True, max_length=150, verbose_name='Ort')),
-                ('category', models.CharField(choices=[('open', 'Offen'), ('ladies', 'Damen'), ('seniors', 'Senioren'), ('youth', 'Jugend')], default='open', max_length=10, verbose_name='Kategorie')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True,
+                        primary_key=True,
+                        serialize=False,
+                        verbose_name="ID",
+                    ),
+                ),
+                (
+                    "first_name",
+                    models.CharField(max_length=100, verbose_name="Vorname"),
+                ),
+                (
+                    "last_name",
+                    models.CharField(max_length=100, verbose_name="Nachname"),
+                ),
+                (
+                    "club",
+                    models.CharField(blank=True, max_length=150, verbose_name="Verein"),
+                ),
+                (
+                    "town",
+                    models.CharField(blank=True, max_length=150, verbose_name="Ort"),
+                ),
+                (
+                    "category",
+                    models.CharField(
+                        choices=[
+                            ("open", "Offen"),
+                            ("ladies", "Damen"),
+                            ("seniors", "Senioren"),
+                            ("youth", "Jugend"),
+                        ],
+                        default="open",
+                        max_length=10,
+                        verbose_name="Kategorie",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'Spieler',
-                'verbose_name_plural': 'Spieler',
-                'ordering': ['last_name', 'first_name'],
-                'indexes': [models.Index(fields=['last_name', 'first_name'], name='tournament__last_na_d6acdf_idx')],
-                'constraints': [models.CheckConstraint(condition=models.Q(models.Q(('first_name', ''), _negated=True), models.Q(('last_name', ''), _negated=True)), name='player_name_required'), models.CheckConstraint(condition=models.Q(('category__in', ['open', 'ladies', 'seniors', 'youth'])), name='player_category_valid')],
+                "verbose_name": "Spieler",
+                "verbose_name_plural": "Spieler",
+                "ordering": ["last_name", "first_name"],
+                "indexes": [
+                    models.Index(
+                        fields=["last_name", "first_name"],
+                        name="tournament__last_na_d6acdf_idx",
+                    )
+                ],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            models.Q(("first_name", ""), _negated=True),
+                            models.Q(("last_name", ""), _negated=True),
+                        ),
+                        name="player_name_required",
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            ("category__in", ["open", "ladies", "seniors", "youth"])
+                        ),
+                        name="player_category_valid",
+                    ),
+                ],
             },
         ),
         migrations.CreateModel(
-            name='Tournament',
+            name="Tournament",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=200, verbose_name='Name')),
-                ('slug', models.SlugField(max_length=80, unique=True, verbose_name='Kurzname')),
-                ('date', models.DateField(verbose_name='Datum')),
-                ('venue', models.CharField(blank=True, max_length=200, verbose_name='Ort')),
-                ('rule_preset', models.CharField(choices=[('championship', 'Rheinland-Meisterschaft'), ('schroem', 'Schröm (Wipperfürth)'), ('siwwe_stroem', 'Siwwe Ström')], default='championship', max_length=20, verbose_name='Regelwerk')),
-                ('series_count', models.PositiveSmallIntegerField(default=5, verbose_name='Anzahl Serien')),
-                ('games_per_series', models.PositiveSmallIntegerField(default=5, verbose_name='Spiele pro Serie')),
-                ('start_marks', models.PositiveSmallIntegerField(default=7, verbose_name='Schräm zu Beginn')),
-                ('win_bonus', models.PositiveSmallIntegerField(default=7, verbose_name='Siegbonus')),
-                ('status', models.CharField(choices=[('planned', 'in Vorbereitung'), ('running', 'läuft'), ('finished', 'beendet')], default='planned', max_length=10, verbose_name='Status')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True,
+                        primary_key=True,
+                        serialize=False,
+                        verbose_name="ID",
+                    ),
+                ),
+                ("name", models.CharField(max_length=200, verbose_name="Name")),
+                (
+                    "slug",
+                    models.SlugField(
+                        max_length=80, unique=True, verbose_name="Kurzname"
+                    ),
+                ),
+                ("date", models.DateField(verbose_name="Datum")),
+                (
+                    "venue",
+                    models.CharField(blank=True, max_length=200, verbose_name="Ort"),
+                ),
+                (
+                    "rule_preset",
+                    models.CharField(
+                        choices=[
+                            ("championship", "Rheinland-Meisterschaft"),
+                            ("schroem", "Schröm (Wipperfürth)"),
+                            ("siwwe_stroem", "Siwwe Ström"),
+                        ],
+                        default="championship",
+                        max_length=20,
+                        verbose_name="Regelwerk",
+                    ),
+                ),
+                (
+                    "series_count",
+                    models.PositiveSmallIntegerField(
+                        default=5, verbose_name="Anzahl Serien"
+                    ),
+                ),
+                (
+                    "games_per_series",
+                    models.PositiveSmallIntegerField(
+                        default=5, verbose_name="Spiele pro Serie"
+                    ),
+                ),
+                (
+                    "start_marks",
+                    models.PositiveSmallIntegerField(
+                        default=7, verbose_name="Schräm zu Beginn"
+                    ),
+                ),
+                (
+                    "win_bonus",
+                    models.PositiveSmallIntegerField(
+                        default=7, verbose_name="Siegbonus"
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("planned", "in Vorbereitung"),
+                            ("running", "läuft"),
+                            ("finished", "beendet"),
+                        ],
+                        default="planned",
+                        max_length=10,
+                        verbose_name="Status",
+                    ),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
             ],
             options={
-                'verbose_name': 'Turnier',
-                'verbose_name_plural': 'Turniere',
-                'ordering': ['-date', 'name'],
-                'constraints': [models.CheckConstraint(condition=models.Q(('series_count__gte', 1), ('series_count__lte', 10)), name='tournament_series_count_range'), models.CheckConstraint(condition=models.Q(('games_per_series__gte', 1), ('games_per_series__lte', 10)), name='tournament_games_per_series_range'), models.CheckConstraint(condition=models.Q(('start_marks__gte', 1), ('start_marks__lte', 15)), name='tournament_start_marks_range'), models.CheckConstraint(condition=models.Q(('win_bonus__lte', 50)), name='tournament_win_bonus_range'), models.CheckConstraint(condition=models.Q(('status__in', ['planned', 'running', 'finished'])), name='tournament_status_valid'), models.CheckConstraint(condition=models.Q(('rule_preset__in', ['championship', 'schroem', 'siwwe_stroem'])), name='tournament_rule_preset_valid')],
+                "verbose_name": "Turnier",
+                "verbose_name_plural": "Turniere",
+                "ordering": ["-date", "name"],
+                "constraints": [
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            ("series_count__gte", 1), ("series_count__lte", 10)
+                        ),
+                        name="tournament_series_count_range",
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            ("games_per_series__gte", 1), ("games_per_series__lte", 10)
+                        ),
+                        name="tournament_games_per_series_range",
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            ("start_marks__gte", 1), ("start_marks__lte", 15)
+                        ),
+                        name="tournament_start_marks_range",
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(("win_bonus__lte", 50)),
+                        name="tournament_win_bonus_range",
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            ("status__in", ["planned", "running", "finished"])
+                        ),
+                        name="tournament_status_valid",
+                    ),
+                    models.CheckConstraint(
+                        condition=models.Q(
+                            (
+                                "rule_preset__in",
+                                ["championship", "schroem", "siwwe_stroem"],
+                            )
+                        ),
+                        name="tournament_rule_preset_valid",
+                    ),
+                ],
             },
         ),
         migrations.CreateModel(
-            name='Team',
+            name="Team",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=150, verbose_name='Name')),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='teams', to='tournament.tournament')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True,
+                        primary_key=True,
+                        serialize=False,
+                        verbose_name="ID",
+                    ),
+                ),
+                ("name", models.CharField(max_length=150, verbose_name="Name")),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="teams",
+                        to="tournament.tournament",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'Mannschaft',
-                'verbose_name_plural': 'Mannschaften',
-                'ordering': ['name'],
+                "verbose_name": "Mannschaft",
+                "verbose_name_plural": "Mannschaften",
+                "ordering": ["name"],
             },
         ),
         migrations.CreateModel(
-            name='Entry',
+            name="Entry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('start_number', models.PositiveIntegerField(verbose_name='Startnummer')),
-                ('checked_in', models.BooleanField(default=False, verbose_name='anwesend')),
-                ('withdrawn_at', models.DateTimeField(blank=True, null=True, verbose_name='abgemeldet am')),
-                ('withdrawal_reason', models.CharField(blank=True, max_length=200, verbose_name='Grund')),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='entries', to='tournament.player')),
-                ('team', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='members', to='tournament.team', verbose_name='Mannschaft')),
-                ('tournament', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='entries', to='tournament.tournament')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True,
+                        primary_key=True,
+                        serialize=False,
+                        verbose_name="ID",
+                    ),
+                ),
+                (
+                    "start_number",
+                    models.PositiveIntegerField(verbose_name="Startnummer"),
+                ),
+                (
+                    "checked_in",
+                    models.BooleanField(default=False, verbose_name="anwesend"),
+                ),
+                (
+                    "withdrawn_at",
+                    models.DateTimeField(
+                        blank=True, null=True, verbose_name="abgemeldet am"
+                    ),
+                ),
+                (
+                    "withdrawal_reason",
+                    models.CharField(blank=True, max_length=200, verbose_name="Grund"),
+                ),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="entries",
+                        to="tournament.player",
+                    ),
+                ),
+                (
+                    "team",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="members",
+                        to="tournament.team",
+                        verbose_name="Mannschaft",
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="entries",
+                        to="tournament.tournament",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'Meldung',
-                'verbose_name_plural': 'Meldungen',
-                'ordering': ['start_number'],
+                "verbose_name": "Meldung",
+                "verbose_name_plural": "Meldungen",
+                "ordering": ["start_number"],
             },
         ),
         migrations.CreateModel(
-            name='AuditEvent',
+            name="AuditEvent",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('at', models.DateTimeField(auto_now_add=True, db_index=True)),
-                ('action', models.CharField(db_index=True, max_length=60)),
-                ('object_type', models.CharField(max_length=60)),
-                ('object_id', models.CharField(blank=True, max_length=60)),
-                ('before', models.JSONField(blank=True, null=True)),
-                ('after', models.JSONField(blank=True, null=True)),
-                ('note', models.TextField(blank=True)),
-                ('actor', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('tournament', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='audit_events', to='tournament.tournament')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True,
+                        primary_key=True,
+                        serialize=False,
+                        verbose_name="ID",
+                    ),
+                ),
+                ("at", models.DateTimeField(auto_now_add=True, db_index=True)),
+                ("action", models.CharField(db_index=True, max_length=60)),
+                ("object_type", models.CharField(max_length=60)),
+                ("object_id", models.CharField(blank=True, max_length=60)),
+                ("before", models.JSONField(blank=True, null=True)),
+                ("after", models.JSONField(blank=True, null=True)),
+                ("note", models.TextField(blank=True)),
+                (
+                    "actor",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "tournament",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="audit_events",
+                        to="tournament.tournament",
+                    ),
+                ),
             ],
             options={
-                'verbose_name': 'Protokolleintrag',
-                'verbose_name_plural': 'Protokoll',
-                'ordering': ['-at', '-id'],
+                "verbose_name": "Protokolleintrag",
+                "verbose_name_plural": "Protokoll",
+                "ordering": ["-at", "-id"],
             },
         ),
         migrations.AddConstraint(
-            model_name='team',
-            constraint=models.UniqueConstraint(fields=('tournament', 'name'), name='team_name_unique_per_tournament'),
+            model_name="team",
+            constraint=models.UniqueConstraint(
+                fields=("tournament", "name"), name="team_name_unique_per_tournament"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='team',
-            constraint=models.CheckConstraint(condition=models.Q(('name', ''), _negated=True), name='team_name_required'),
+            model_name="team",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("name", ""), _negated=True),
+                name="team_name_required",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='entry',
-            constraint=models.UniqueConstraint(fields=('tournament', 'start_number'), name='entry_start_number_unique'),
+            model_name="entry",
+            constraint=models.UniqueConstraint(
+                fields=("tournament", "start_number"), name="entry_start_number_unique"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='entry',
-            constraint=models.UniqueConstraint(fields=('tournament', 'player'), name='entry_player_unique'),
+            model_name="entry",
+            constraint=models.UniqueConstraint(
+                fields=("tournament", "player"), name="entry_player_unique"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='entry',
-            constraint=models.CheckConstraint(condition=models.Q(('start_number__gte', 1)), name='entry_start_number_positive'),
+            model_name="entry",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("start_number__gte", 1)),
+                name="entry_start_number_positive",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='entry',
-            constraint=models.CheckConstraint(condition=models.Q(('withdrawn_at__isnull', False), ('withdrawal_reason', ''), _connector='OR'), name='entry_reason_only_when_withdrawn'),
+            model_name="entry",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("withdrawn_at__isnull", False),
+                    ("withdrawal_reason", ""),
+                    _connector="OR",
+                ),
+                name="entry_reason_only_when_withdrawn",
+            ),
         ),
     ]

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from tournament import engine, live
 from tournament.audit import audit_record
 from tournament.errors import ConflictError, UserError
-from tournament.models import GameScore, ResultVersion, Series, Table
+from tournament.models import EntryTotal, GameScore, ResultVersion, Series, Table
 from tournament.roles import is_organizer
 
 OPEN_SERIES = (Series.Status.RELEASED, Series.Status.PLAYING, Series.Status.COMPLETE)
@@ -84,6 +84,37 @@ def _rebuild_scores(table: Table, version: ResultVersion) -> None:
                 )
             )
     GameScore.objects.bulk_create(rows)
+    totals_refresh(entry_ids=list(seats.values()), tournament=tournament)
+
+
+def totals_refresh(*, entry_ids: list[int], tournament: Any) -> None:
+    """Recompute the EntryTotal rows of some players from their GameScores."""
+    series_count = tournament.series_count
+    per_entry: dict[int, dict[str, Any]] = {
+        e: {"points": 0, "won": 0, "best": 0, "three": 0, "series": [0] * series_count}
+        for e in entry_ids
+    }
+    for entry_id, number, won, points, three in GameScore.objects.filter(
+        entry_id__in=entry_ids
+    ).values_list("entry_id", "series__number", "won", "points", "three_table"):
+        t = per_entry[entry_id]
+        t["points"] += points
+        t["won"] += won
+        t["best"] = max(t["best"], points)
+        t["three"] += three
+        if number <= series_count:
+            t["series"][number - 1] += points
+    for entry_id, t in per_entry.items():
+        EntryTotal.objects.update_or_create(
+            entry_id=entry_id,
+            defaults={
+                "points": t["points"],
+                "games_won": t["won"],
+                "best_game": t["best"],
+                "three_table_games": t["three"],
+                "series_points": ",".join(map(str, t["series"])),
+            },
+        )
 
 
 def _confirm(table: Table, version: ResultVersion, actor: Any) -> None:

@@ -1,13 +1,16 @@
 """Read-only JSON API (documented in the README). Public data only: the
 same rows as the pages, never anything unconfirmed or unreleased."""
 
-from django.http import Http404, HttpRequest, JsonResponse
+import json
+
+from django.core.cache import cache
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_GET
 
 from tournament import selectors
 from tournament.models import Entry, Series, Tournament
-from tournament.standings import standings_rows
+from tournament.standings import cache_key, standings_rows
 
 
 def _series(slug: str, number: int) -> Series:
@@ -22,9 +25,15 @@ def _series(slug: str, number: int) -> Series:
 
 
 @require_GET
-def standings(request: HttpRequest, slug: str) -> JsonResponse:
+def standings(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
-    return JsonResponse({"rows": [r.as_api() for r in standings_rows(tournament)]})
+    key = cache_key(tournament, "json")
+    body = cache.get(key)
+    if body is None:
+        rows = [r.as_api() for r in standings_rows(tournament, cached=False)]
+        body = json.dumps({"rows": rows}, ensure_ascii=False).encode()
+        cache.set(key, body, timeout=3600)
+    return HttpResponse(body, content_type="application/json")
 
 
 @require_GET

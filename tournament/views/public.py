@@ -1,5 +1,6 @@
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django_tables2 import RequestConfig
 
 from tournament import selectors
@@ -75,7 +76,10 @@ def _standings_context(
             if lowered in r.name.lower()
             or (query.isdigit() and r.start_number == int(query))
         ]
-    table = StandingsTable(rows)
+    player_url = reverse(
+        "tournament:player", kwargs={"slug": tournament.slug, "number": 0}
+    )[:-2]
+    table = StandingsTable(rows, player_url=player_url)
     RequestConfig(request, paginate=False).configure(table)
     return {"tournament": tournament, "table": table, "query": query}
 

@@ -1,0 +1,150 @@
+"""Standings benchmark (issue 5): query counts for 40 and 2,000 players, and
+400 players × 25 games rendered cold as HTML and JSON against a trivial page
+in the same run. Last line: one JSON object."""
+
+import json
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench._django import setup
+
+setup()
+
+from django.core.cache import cache  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import CaptureQueriesContext  # noqa: E402
+
+from tournament.models import (  # noqa: E402
+    Entry,
+    GameScore,
+    Player,
+    ResultVersion,
+    Seat,
+    Series,
+    Table,
+    Tournament,
+)
+from tournament.services.results import totals_refresh  # noqa: E402
+
+
+def build(players: int, slug: str, games: bool) -> Tournament:
+    """A tournament with `players` entries and, if asked, 5 series × 5 games
+    of confirmed results (written in bulk; the services are not the point)."""
+    rng = random.Random(players)
+    tournament = Tournament.objects.create(name=slug, slug=slug, date="2026-12-05")
+    Player.objects.bulk_create(
+        Player(first_name=f"V{i}", last_name=f"N{i}", club=f"C{i % 30}")
+        for i in range(players)
+    )
+    people = list(Player.objects.order_by("-id")[:players])
+    entries = Entry.objects.bulk_create(
+        Entry(tournament=tournament, player=p, start_number=i + 1)
+        for i, p in enumerate(people)
+    )
+    if not games:
+        return tournament
+    for number in range(1, 6):
+        series = Series.objects.create(
+            tournament=tournament, number=number, status="complete"
+        )
+        order = entries[:]
+        rng.shuffle(order)
+        tables = Table.objects.bulk_create(
+            Table(series=series, number=t + 1, size=4) for t in range(players // 4)
+        )
+        seats, versions, scores = [], [], []
+        for t, table in enumerate(tables):
+            group = order[4 * t : 4 * t + 4]
+            seats += [
+                Seat(series=series, table=table, number=s + 1, entry=e)
+                for s, e in enumerate(group)
+            ]
+            versions.append(
+                ResultVersion(
+                    table=table, number=1, status="confirmed", mode="quick", data={}
+                )
+            )
+        Seat.objects.bulk_create(seats)
+        versions = ResultVersion.objects.bulk_create(versions)
+        for t, (table, version) in enumerate(zip(tables, versions, strict=True)):
+            group = order[4 * t : 4 * t + 4]
+            for game in range(1, 6):
+                winner = rng.randrange(4)
+                marks = rng.randint(1, 7)
+                scores += [
+                    GameScore(
+                        series=series,
+                        table=table,
+                        version=version,
+                        entry=e,
+                        game=game,
+                        seat=s + 1,
+                        won=s == winner,
+                        marks=marks if s == winner else 0,
+                        points=marks + 7 if s == winner else 0,
+                    )
+                    for s, e in enumerate(group)
+                ]
+        GameScore.objects.bulk_create(scores, batch_size=2000)
+    totals_refresh(entry_ids=[e.pk for e in entries], tournament=tournament)
+    return tournament
+
+
+def queries(client: Client, slug: str) -> int:
+    cache.clear()
+    with CaptureQueriesContext(connection) as ctx:
+        assert client.get(f"/t/{slug}/tabelle/").status_code == 200
+    html = len(ctx.captured_queries)
+    cache.clear()
+    with CaptureQueriesContext(connection) as ctx:
+        assert client.get(f"/api/t/{slug}/standings/").status_code == 200
+    return max(html, len(ctx.captured_queries))
+
+
+def timed(client: Client, url: str, *, cold: bool, repeat: int = 41) -> float:
+    times = []
+    for _ in range(repeat):
+        if cold:
+            cache.clear()
+        start = time.perf_counter()
+        response = client.get(url)
+        times.append(time.perf_counter() - start)
+        assert response.status_code == 200, url
+    return statistics.median(times)
+
+
+def main() -> None:
+    client = Client()
+    build(40, "q40", games=False)
+    build(2000, "q2000", games=False)
+    q40, q2000 = queries(client, "q40"), queries(client, "q2000")
+    build(400, "big", games=True)
+    client.get("/bench/trivial/")  # warm up templates
+    trivial = timed(client, "/bench/trivial/", cold=False)
+    html = timed(client, "/t/big/tabelle/", cold=True)
+    data = timed(client, "/api/t/big/standings/", cold=True)
+    cached = timed(client, "/t/big/tabelle/", cold=False)
+    print(f"queries: 40 players {q40}, 2000 players {q2000}")
+    print(f"trivial page        {trivial * 1000:8.2f} ms")
+    print(f"standings HTML cold {html * 1000:8.2f} ms  ({html / trivial:.2f}x)")
+    print(f"standings JSON cold {data * 1000:8.2f} ms  ({data / trivial:.2f}x)")
+    print(f"standings HTML warm {cached * 1000:8.2f} ms  ({cached / trivial:.2f}x)")
+    print(
+        json.dumps(
+            {
+                "queries_40": q40,
+                "queries_2000": q2000,
+                "html_ratio": round(html / trivial, 2),
+                "json_ratio": round(data / trivial, 2),
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()

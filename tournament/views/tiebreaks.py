@@ -1,0 +1,82 @@
+"""Organizer: decide ties by a recorded playoff or a lot drawn by the site."""
+
+from django import forms
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from tournament.errors import UserError
+from tournament.models import TieBreak, Tournament
+from tournament.roles import organizer_required
+from tournament.services import tiebreaks
+from tournament.standings import standings_rows
+
+
+class TieBreakForm(forms.Form):
+    method = forms.ChoiceField(
+        label=gettext_lazy("Entscheidung"), choices=TieBreak.Method.choices
+    )
+    numbers = forms.CharField(
+        label=gettext_lazy("Startnummern"),
+        help_text=gettext_lazy(
+            "Beim Stechen in der erreichten Reihenfolge (Sieger zuerst), "
+            "durch Komma getrennt; beim Los in beliebiger Reihenfolge."
+        ),
+        max_length=200,
+    )
+    note = forms.CharField(label=gettext_lazy("Notiz"), max_length=300, required=False)
+
+    def clean_numbers(self) -> list[int]:
+        raw = self.cleaned_data["numbers"].replace(";", ",").replace(" ", ",")
+        try:
+            return [int(part) for part in raw.split(",") if part]
+        except ValueError as exc:
+            raise forms.ValidationError(
+                _("Bitte nur Startnummern, durch Komma getrennt.")
+            ) from exc
+
+
+@organizer_required
+def tiebreak_page(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    form = TieBreakForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        numbers = form.cleaned_data["numbers"]
+        try:
+            if form.cleaned_data["method"] == TieBreak.Method.LOT:
+                result = tiebreaks.tiebreak_draw_lot(
+                    actor=request.user, tournament=tournament, start_numbers=numbers
+                )
+            else:
+                result = tiebreaks.tiebreak_record_playoff(
+                    actor=request.user,
+                    tournament=tournament,
+                    order=numbers,
+                    note=form.cleaned_data["note"],
+                )
+        except UserError as error:
+            form.add_error("numbers", error.message)
+        else:
+            messages.success(
+                request,
+                _("Reihenfolge festgehalten: %(order)s")
+                % {"order": ", ".join(map(str, result.order))},
+            )
+            return redirect("tournament:tiebreaks", slug=slug)
+    rows = standings_rows(tournament)
+    groups: dict[int, list[object]] = {}
+    for row in rows:
+        if row.points:
+            groups.setdefault(row.rank, []).append(row)
+    return render(
+        request,
+        "tournament/tiebreaks.html",
+        {
+            "tournament": tournament,
+            "form": form,
+            "ties": [g for g in groups.values() if len(g) > 1],
+            "decisions": TieBreak.objects.filter(tournament=tournament),
+        },
+    )
