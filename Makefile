@@ -25,7 +25,7 @@ $(VENV)/.dev-stamp: requirements.txt requirements-dev.txt | $(BIN)/python
 ## run: create .venv, install, migrate, load the demo championship, serve it
 run: $(VENV)/.run-stamp
 	DEBUG=1 $(BIN)/python manage.py migrate --noinput -v0
-	DEBUG=1 $(BIN)/python manage.py demo
+	DEBUG=1 $(BIN)/python manage.py demo --complete 3
 	@echo ""
 	@echo "  Siebenschräm läuft auf http://$(HOST):$(PORT)/"
 	@echo "  Demo-Logins: organizer / organizer-demo (Turnierleitung)"

@@ -5,16 +5,20 @@ back as plain data; the engines never see a model.
 """
 
 import dataclasses
+import zlib
 from collections.abc import Sequence
+from random import Random
 from typing import Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from scoring.bots import make_bots
 from scoring.errors import SheetError
-from scoring.game import game_from_sheet
+from scoring.game import GameState, game_from_sheet
 from scoring.rules import RuleSet, get_rules
 from scoring.sheet import SheetLine
+from scoring.simulate import play_game
 from tournament import seating
 from tournament.errors import UserError
 from tournament.models import Entry, Series
@@ -248,3 +252,23 @@ def sheet_game(
         "marks": outcome.marks[outcome.winner],
         "hands": [_sheet_line(h).to_json() for h in hands],
     }
+
+
+def bot_games(
+    *, table_size: int, tournament: Any, seed: str, bot: str = "greedy"
+) -> list[dict[str, int]]:
+    """A table's games played by rules-module bots (demo, practice): the
+    winner's seat and marks per game. The highest seat deals first, then
+    each game's winner deals the next (RULES.md §2)."""
+    rules = rules_for(tournament)
+    bots = make_bots([bot], table_size, zlib.crc32(seed.encode()))
+    rng = Random(f"{seed}:deal")
+    out = []
+    dealer = table_size
+    for _game in range(tournament.games_per_series):
+        game = GameState(table_size, rules, first_dealer=dealer)
+        dealer = play_game(game, bots, rng)
+        outcome = game.outcome()
+        assert outcome is not None
+        out.append({"winner": outcome.winner, "marks": outcome.marks[outcome.winner]})
+    return out

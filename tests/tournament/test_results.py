@@ -3,7 +3,7 @@
 import pytest
 from django.urls import reverse
 
-from tests.tournament.factories import EntryFactory, make_series, make_user
+from tests.tournament.factories import make_series, make_user
 from tournament.errors import ConflictError, UserError
 from tournament.models import AuditEvent, GameScore, ResultVersion, Table
 from tournament.services.results import (
@@ -94,12 +94,12 @@ def test_without_double_entry_the_entry_counts_at_once(tournament, table, refere
     ("games", "message"),
     [
         (
-            [GameInput(winner=5, marks=3)] + FIVE[1:],
+            [GameInput(winner=5, marks=3), *FIVE[1:]],
             "Platz 5 gibt es an diesem Tisch nicht",
         ),
-        ([GameInput(winner=1, marks=8)] + FIVE[1:], "höchstens 7 Schräm"),
-        ([GameInput(winner=1, marks=0)] + FIVE[1:], "mindestens 1 Schräm"),
-        ([GameInput(winner=None, marks=3)] + FIVE[1:], "bitte den Gewinner wählen"),
+        ([GameInput(winner=1, marks=8), *FIVE[1:]], "höchstens 7 Schräm"),
+        ([GameInput(winner=1, marks=0), *FIVE[1:]], "mindestens 1 Schräm"),
+        ([GameInput(winner=None, marks=3), *FIVE[1:]], "bitte den Gewinner wählen"),
         (FIVE[:4], "Bitte alle 5 Spiele eingeben"),
     ],
     ids=[
@@ -137,7 +137,7 @@ def test_sheet_entry_replays_the_hands(table, referee):
     # others on the hammer, so the seventh is worth 2 (the hammer knocks).
     seven = tuple({"sheet": {"value": 1, "folded": {}, "winner": 1}} for _ in range(6))
     seven += ({"sheet": {"value": 2, "folded": {}, "winner": 1}},)
-    games = [GameInput(hands=seven)] + FIVE[1:]
+    games = [GameInput(hands=seven), *FIVE[1:]]
     table.refresh_from_db()
     version = result_enter(
         actor=referee, table=table, games=games, mode="sheet", revision=0
@@ -157,7 +157,7 @@ def test_impossible_sheet_names_game_hand_and_rule(table, referee):
         result_enter(
             actor=referee,
             table=table,
-            games=[GameInput(hands=hands)] + FIVE[1:],
+            games=[GameInput(hands=hands), *FIVE[1:]],
             mode="sheet",
             revision=0,
         )
@@ -173,7 +173,7 @@ def test_unfinished_sheet_is_refused(table, referee):
         result_enter(
             actor=referee,
             table=table,
-            games=[GameInput(hands=hands)] + FIVE[1:],
+            games=[GameInput(hands=hands), *FIVE[1:]],
             mode="sheet",
             revision=0,
         )
@@ -196,10 +196,10 @@ def test_correction_keeps_every_version_with_who_and_why(
     table.refresh_from_db()
     result_confirm(actor=referee2, version=first, revision=table.result_revision)
     with pytest.raises(UserError, match="Grund"):
-        enter(table, referee, [GameInput(winner=2, marks=4)] + FIVE[1:])
+        enter(table, referee, [GameInput(winner=2, marks=4), *FIVE[1:]])
     # A referee's correction waits for confirmation; the old result still counts.
     fix = enter(
-        table, referee, [GameInput(winner=2, marks=4)] + FIVE[1:], reason="Tippfehler"
+        table, referee, [GameInput(winner=2, marks=4), *FIVE[1:]], reason="Tippfehler"
     )
     assert fix.status == "pending"
     assert GameScore.objects.get(table=table, game=1, seat=1).points == 12
@@ -208,7 +208,7 @@ def test_correction_keeps_every_version_with_who_and_why(
     assert GameScore.objects.get(table=table, game=1, seat=2).points == 11
     # The organizer's own correction counts at once.
     final = enter(
-        table, organizer, [GameInput(winner=3, marks=6)] + FIVE[1:], reason="Schiri"
+        table, organizer, [GameInput(winner=3, marks=6), *FIVE[1:]], reason="Schiri"
     )
     assert final.status == "confirmed"
     statuses = list(

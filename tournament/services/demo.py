@@ -11,9 +11,10 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import transaction
 
-from tournament.models import Entry, Tournament
+from tournament import engine
+from tournament.models import ResultVersion, Series, Tournament
 from tournament.roles import ensure_role_groups
-from tournament.services import registration
+from tournament.services import registration, results, seating
 from tournament.services.registration import PlayerData
 
 DEMO_FILE = Path(settings.BASE_DIR) / "fixtures" / "demo.json"
@@ -101,8 +102,8 @@ def demo_tournament_create(
         entries = registration.entries_import(
             actor=None, tournament=tournament, rows=rows
         )
-        # Most of the field has arrived; a few are still on their way.
-        for entry in entries[: len(entries) - 4]:
+        # Most of the field has arrived; two are still on their way.
+        for entry in entries[: len(entries) - 2]:
             registration.entry_set_checked_in(actor=None, entry=entry, checked_in=True)
         by_number = {e.start_number: e for e in entries}
         for team in data["teams"]:
@@ -117,5 +118,41 @@ def demo_tournament_create(
     return tournament
 
 
-def demo_entries(tournament: Tournament) -> list[Entry]:
-    return list(tournament.entries.select_related("player"))
+def demo_play(*, tournament: Tournament, complete: int, seed: int = 1) -> None:
+    """Play the demo forward through the site's services: series seated and
+    released by the organizer, every table's games played by the rules
+    module's greedy bots, entered by one referee and confirmed by the other.
+
+    `complete` series are finished; the next one (if any) is seated and about
+    half of its tables entered, a few still waiting for confirmation."""
+    user_model = get_user_model()
+    organizer = user_model.objects.get(username="organizer")
+    referee = user_model.objects.get(username="referee")
+    referee2 = user_model.objects.get(username="referee2")
+    all_series = seating.series_ensure(tournament=tournament)
+    for series in all_series[: min(complete + 1, len(all_series))]:
+        if series.status == Series.Status.DRAFT:
+            series = seating.series_seat(actor=organizer, series=series)
+        if series.status == Series.Status.SEATED:
+            series = seating.series_release(actor=organizer, series=series)
+        tables = list(series.tables.order_by("number"))
+        finishing = series.number <= complete
+        for index, table in enumerate(tables):
+            if not finishing and index >= len(tables) // 2:
+                break
+            if table.result_versions.exists():
+                continue
+            games = engine.bot_games(
+                table_size=table.size,
+                tournament=tournament,
+                seed=f"{seed}:{series.number}:{table.number}",
+            )
+            version = results.result_enter(
+                actor=referee,
+                table=table,
+                games=[results.GameInput(**g) for g in games],
+                mode=ResultVersion.Mode.QUICK,
+                revision=None,
+            )
+            if finishing or index % 3:
+                results.result_confirm(actor=referee2, version=version, revision=None)

@@ -127,8 +127,12 @@ def _confirm(table: Table, version: ResultVersion, actor: Any) -> None:
     version.save(update_fields=["status", "decided_by", "decided_at"])
     _rebuild_scores(table, version)
     series = table.series
-    if series.status == Series.Status.RELEASED:
-        series.status = Series.Status.PLAYING
+    open_tables = series.tables.exclude(
+        result_versions__status=ResultVersion.Status.CONFIRMED
+    ).exists()
+    status = Series.Status.PLAYING if open_tables else Series.Status.COMPLETE
+    if series.status != status:
+        series.status = status
         series.save(update_fields=["status"])
     live.results_changed(series.tournament_id)
 

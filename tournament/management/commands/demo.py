@@ -2,7 +2,12 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from tournament.services.demo import demo_accounts_ensure, demo_tournament_create
+from tournament.models import Tournament
+from tournament.services.demo import (
+    demo_accounts_ensure,
+    demo_play,
+    demo_tournament_create,
+)
 
 
 class Command(BaseCommand):
@@ -12,6 +17,12 @@ class Command(BaseCommand):
         parser.add_argument("--slug", default=None, help="slug of the demo tournament")
         parser.add_argument("--players", type=int, default=None)
         parser.add_argument("--seed", type=int, default=1)
+        parser.add_argument(
+            "--complete",
+            type=int,
+            default=0,
+            help="play this many series to the end with bots, and half the next",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         accounts = demo_accounts_ensure()
@@ -22,6 +33,17 @@ class Command(BaseCommand):
             self.stdout.write("Demo tournament exists already; left as it is.")
         else:
             self.stdout.write(f"Demo tournament created: {tournament.slug}")
+            if options["complete"]:
+                demo_play(
+                    tournament=tournament,
+                    complete=options["complete"],
+                    seed=options["seed"],
+                )
+                done = Tournament.objects.get(pk=tournament.pk)
+                self.stdout.write(
+                    f"  played with bots: {options['complete']} series complete, "
+                    f"the next one half entered ({done.entries.count()} players)"
+                )
         for account in accounts:
             self.stdout.write(
                 f"  login {account['username']} / {account['password']}"
