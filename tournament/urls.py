@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import include, path
 
 from tournament.views import (
     api,
@@ -165,4 +165,6 @@ urlpatterns = [
         seating.series_release,
         name="series_release",
     ),
+    path("", include("tournament.urls_paper")),
+    path("", include("tournament.urls_live")),
 ]
