@@ -590,14 +590,14 @@ def check_deal(
 
 
 def _explain_deal(table: Table, cards: Mapping[int, Sequence[Card]]) -> NoReturn:
-    playing = [s + 1 for s in table.playing]
-    if sorted(cards) != playing:
-        raise RecordError(
-            "cards", f"cards must be dealt to exactly the seats {playing}"
-        )
+    for s in range(table.n):
+        if table.marks[s] and s + 1 not in cards:
+            raise RecordError(f"cards.{s + 1}", "missing: the seat has marks")
+    for seat in cards:
+        if seat not in range(1, table.n + 1) or not table.marks[seat - 1]:
+            raise RecordError(f"cards.{seat}", "only seats with marks get cards")
     seen: set[int] = set()
-    for seat in playing:
-        hand = cards[seat]
+    for seat, hand in cards.items():
         if len(hand) != 4:
             raise RecordError(f"cards.{seat}", "each seat gets 4 cards")
         for i, card in enumerate(hand):
@@ -606,7 +606,7 @@ def _explain_deal(table: Table, cards: Mapping[int, Sequence[Card]]) -> NoReturn
             if card in seen:
                 raise RecordError(f"cards.{seat}[{i}]", f"{card_str(card)} dealt twice")
             seen.add(card)
-    raise RecordError("cards", "impossible deal")  # unreachable in practice
+    raise RecordError("cards", "impossible deal")  # not reached
 
 
 #: Answer order after a knock, keyed by table size, knocker and seats in.
