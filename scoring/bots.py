@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from random import Random
 from typing import Any, Protocol
 
-from .actions import Action, action, action_from_json
+from .actions import Action, action
 from .cards import _BY_NAME, Card
 
 
@@ -28,13 +28,14 @@ class RandomBot:
         self._rng = rng
 
     def choose(self, view: Mapping[str, Any]) -> Action | None:
-        legal = view["legal"]
-        if not legal:
-            return None
-        i = int(self._rng.random() * (len(legal) + (not view["due"])))
-        if i == len(legal):
-            return None
-        return action_from_json(legal[i], view["seat"])
+        acts, cards = view["legal"]["acts"], view["legal"]["cards"]
+        options = len(acts) + len(cards)
+        i = int(self._rng.random() * (options + (not view["due"])))
+        if i < len(acts):
+            return action(view["seat"], acts[i])
+        if i < options:
+            return action(view["seat"], "play", _BY_NAME[cards[i - len(acts)]])
+        return None
 
 
 class GreedyBot:
@@ -57,18 +58,20 @@ class GreedyBot:
         self._against_knock = against_knock
 
     def choose(self, view: Mapping[str, Any]) -> Action | None:
-        legal = view["legal"]
-        if not legal:
-            return None
         seat = view["seat"]
-        acts = {a["act"] for a in legal}
+        acts = set(view["legal"]["acts"])
+        plays = [_BY_NAME[c] for c in view["legal"]["cards"]]
+        if not acts and not plays:
+            return None
         if view["cards"] is None:
             # Not looked yet: look first (also the only way to know anything),
             # except for the hammer's compulsory blind knock.
             if acts == {"knock"} and view["due"]:
-                return action_from_json(legal[0], seat)
+                return action(seat, "knock")
             if "look" in acts:
-                return action_from_json({"act": "look"}, seat)
+                return action(seat, "look")
+        if not view["due"] and "knock" not in acts:
+            return None  # nothing to interrupt with
         mine = [_BY_NAME[c] for c in view["cards"] or ()]
         table = _Table(view, mine)
         p = table.win_chance()
@@ -77,7 +80,7 @@ class GreedyBot:
         if "knock" in acts and (
             p >= self._sure or (p >= self._knock_at and value < marks)
         ):
-            return action_from_json({"act": "knock"}, seat)
+            return action(seat, "knock")
         if not view["due"]:
             return None
         if "hold" in acts:
@@ -88,11 +91,10 @@ class GreedyBot:
             hold_cost = (1.0 - p) * min(value, marks)
             fold_cost = min(value - 1, marks)
             act = "hold" if hold_cost < fold_cost else "fold"
-            return action_from_json({"act": act}, seat)
-        plays = [_BY_NAME[a["card"]] for a in legal if a["act"] == "play"]
+            return action(seat, act)
         if plays:
             return action(seat, "play", table.pick(plays))
-        return action_from_json(legal[0], seat)
+        return action(seat, sorted(acts)[0])
 
 
 class _Table:
@@ -105,15 +107,20 @@ class _Table:
         seen = set(mine)
         tricks = view["tricks"]
         self.current: list[tuple[int, Card]] = []
+        played_by: dict[int, int] = {}
         for trick in tricks:
-            cards = [(c["seat"], _BY_NAME[c["card"]]) for c in trick["cards"]]
+            for s in trick["seats"]:
+                played_by[s] = played_by.get(s, 0) + 1
+            cards = [
+                (s, _BY_NAME[c])
+                for s, c in zip(trick["seats"], trick["cards"], strict=True)
+            ]
             seen.update(card for _, card in cards)
             if trick["winner"] is None:
                 self.current = cards
         self.unknown = 32 - len(seen)
-        counts = view["card_counts"]
         self.opponents = [s for s in in_hand if s != seat]
-        held = sum(counts[str(s)] for s in self.opponents)
+        held = sum(4 - played_by.get(s, 0) for s in self.opponents)
         # Chance that a given unseen card sits with an opponent still in.
         self.q = held / self.unknown if self.unknown else 0.0
         self.seen = seen

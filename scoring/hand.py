@@ -104,7 +104,7 @@ class HandState:
         ``cards`` gives 4 distinct cards to exactly the seats with marks.
         """
         table = table_for(rules, marks, dealer)
-        return cls._new(table, check_deal(table, cards))
+        return cls._new(table, *check_deal(table, cards))
 
     @classmethod
     def deal(
@@ -121,14 +121,18 @@ class HandState:
         table = table_for(rules, marks, dealer)
         drawn = rng.sample(DECK, 4 * len(table.playing))
         dealt: list[tuple[Card, ...]] = [()] * table.n
+        masks = [0] * table.n
         i = 0
         for s in table.playing:
-            dealt[s] = (drawn[i], drawn[i + 1], drawn[i + 2], drawn[i + 3])
+            dealt[s] = a, b, c, d = drawn[i], drawn[i + 1], drawn[i + 2], drawn[i + 3]
+            masks[s] = 1 << a | 1 << b | 1 << c | 1 << d
             i += 4
-        return cls._new(table, tuple(dealt))
+        return cls._new(table, tuple(dealt), masks)
 
     @classmethod
-    def _new(cls, table: Table, dealt: tuple[tuple[Card, ...], ...]) -> HandState:
+    def _new(
+        cls, table: Table, dealt: tuple[tuple[Card, ...], ...], masks: list[int]
+    ) -> HandState:
         # Trusted inputs (checked by ``_table`` and ``start``): keep this lean,
         # it runs once per hand of every simulation.
         self = cls.__new__(cls)
@@ -143,9 +147,7 @@ class HandState:
         self._hammer = table.hammer
         self._turn = table.forehand
         self._in_hand = table.in_hand
-        self._hands = [
-            1 << c[0] | 1 << c[1] | 1 << c[2] | 1 << c[3] if c else 0 for c in dealt
-        ]
+        self._hands = masks
         self._looked = 0
         self._value = 1
         self._last_knocker = -1
@@ -567,10 +569,12 @@ class HandState:
 
 def check_deal(
     table: Table, cards: Mapping[int, Sequence[Card]]
-) -> tuple[tuple[Card, ...], ...]:
-    """Return the deal per seat index if ``cards`` gives 4 distinct cards to
-    exactly the seats of ``table`` with marks; else raise RecordError."""
+) -> tuple[tuple[tuple[Card, ...], ...], list[int]]:
+    """Return the deal and the card masks per seat index if ``cards`` gives
+    4 distinct cards to exactly the seats of ``table`` with marks; else raise
+    RecordError."""
     dealt: list[tuple[Card, ...]] = [()] * table.n
+    masks = [0] * table.n
     full = 0
     try:
         for seat, hand in cards.items():
@@ -582,11 +586,12 @@ def check_deal(
             if not table.marks[seat - 1] or seat < 1:
                 raise ValueError
             dealt[seat - 1] = (a, b, c, d)
+            masks[seat - 1] = mask
     except (ValueError, TypeError, IndexError):
         _explain_deal(table, cards)
     if len(cards) != len(table.playing):
         _explain_deal(table, cards)
-    return tuple(dealt)
+    return tuple(dealt), masks
 
 
 def _explain_deal(table: Table, cards: Mapping[int, Sequence[Card]]) -> NoReturn:

@@ -11,14 +11,15 @@ sheet line raises SheetError with its 1-based ``line``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, NoReturn
 
 from .actions import FOLD, HOLD, KNOCK, LOOK, MAX_SEATS, PLAY, Action
 from .cards import _BY_NAME, CARD_NAMES, Card
 from .errors import IllegalAction, RecordError
 from .game import GameState
-from .hand import HandState, check_deal, table_for
+from .hand import HandState
 from .rules import CHAMPIONSHIP, PRESETS, RuleSet
 from .sheet import SheetLine
 
@@ -26,6 +27,7 @@ HAND_FORMAT = "siebenschraem.hand/1"
 GAME_FORMAT = "siebenschraem.game/1"
 
 _HAND_KEYS = frozenset({"format", "rules", "marks", "dealer", "cards", "actions"})
+_HAND_REQUIRED = _HAND_KEYS - {"rules"}
 _ENTRY_KEYS = frozenset({"cards", "actions"})
 _GAME_KEYS = frozenset(
     {"format", "rules", "seats", "start_marks", "first_dealer", "hands"}
@@ -43,6 +45,13 @@ class HandRecord:
     cards: Mapping[int, tuple[Card, ...]]
     actions: tuple[Action, ...] = ()
     rules: RuleSet = CHAMPIONSHIP
+    # The validated start of the hand, kept by ``from_json`` (which makes
+    # marks and cards read-only) so that ``replay`` need not check it again:
+    # a web move reads and replays a record every time.
+    # Not an init field, so ``dataclasses.replace`` never carries it over.
+    _start: HandState | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
 
     @classmethod
     def of(cls, hand: HandState) -> HandRecord:
@@ -52,15 +61,25 @@ class HandRecord:
     @classmethod
     def from_json(cls, data: Any) -> HandRecord:
         """Read a ``siebenschraem.hand/1`` document; raise RecordError."""
-        _check_keys(data, "", _HAND_KEYS, required=_HAND_KEYS - {"rules"})
+        if (
+            type(data) is not dict
+            or not data.keys() <= _HAND_KEYS
+            or not data.keys() >= _HAND_REQUIRED
+        ):
+            _check_keys(data, "", _HAND_KEYS, _HAND_REQUIRED)
         if data["format"] != HAND_FORMAT:
             raise RecordError("format", f"expected {HAND_FORMAT!r}")
         rules = _rules(data.get("rules", "championship"), "rules")
         marks = _marks(data["marks"], "marks", rules)
         dealer = data["dealer"]
         cards = _cards(data["cards"], "cards", len(marks))
-        check_deal(table_for(rules, marks, dealer), cards)  # impossible deal
-        return cls(marks, dealer, cards, _actions(data["actions"], "actions"), rules)
+        start = HandState.start(marks, dealer, cards, rules)  # impossible deal?
+        actions = _actions(data["actions"], "actions")
+        record = cls(
+            MappingProxyType(marks), dealer, MappingProxyType(cards), actions, rules
+        )
+        object.__setattr__(record, "_start", start)
+        return record
 
     def to_json(self) -> dict[str, Any]:
         """Return the canonical ``siebenschraem.hand/1`` document."""
@@ -75,7 +94,10 @@ class HandRecord:
     def replay(self) -> HandState:
         """Play the actions from the deal; raise IllegalAction with
         ``action_index`` set at the first illegal one."""
-        hand = HandState.start(self.marks, self.dealer, self.cards, self.rules)
+        if self._start is not None:
+            hand = self._start.clone()
+        else:
+            hand = HandState.start(self.marks, self.dealer, self.cards, self.rules)
         _apply_all(hand, self.actions, None)
         return hand
 
@@ -303,14 +325,17 @@ def _seat(key: Any, path: str, n: int) -> int:
 def _marks(data: Any, path: str, rules: RuleSet) -> dict[int, int]:
     if type(data) is not dict:
         raise RecordError(path, "expected an object of seat -> marks")
-    marks: dict[int, int] = {}
     n = min(len(data), MAX_SEATS)
     top = rules.start_marks
+    seat_of = _SEAT_OF.get
+    marks: dict[int, int] = {}
     for key, m in data.items():
-        seat = _seat(key, path, n)
+        seat = seat_of(key) if type(key) is str else None
+        if seat is None or seat > n:
+            _seat(key, path, n)  # raises, naming the key
         if type(m) is not int or not 0 <= m <= top:
             raise RecordError(f"{path}.{key}", f"impossible marks {m!r} (0-{top})")
-        marks[seat] = m
+        marks[seat] = m  # type: ignore[index]  # not None here
     return marks if list(marks) == sorted(marks) else dict(sorted(marks.items()))
 
 
@@ -318,21 +343,29 @@ def _cards(data: Any, path: str, n: int) -> dict[int, tuple[Card, ...]]:
     if type(data) is not dict:
         raise RecordError(path, "expected an object of seat -> cards")
     cards: dict[int, tuple[Card, ...]] = {}
-    by_name = _BY_NAME.get
+    by_name = _BY_NAME
+    seat_of = _SEAT_OF.get
     for key, hand in data.items():
-        seat = _seat(key, path, n)
-        if type(hand) is not list or len(hand) != 4:
-            raise RecordError(f"{path}.{key}", "expected a list of 4 cards")
+        seat = seat_of(key) if type(key) is str else None
+        if seat is None or seat > n:
+            _seat(key, path, n)  # raises, naming the key
         try:
-            parsed = tuple(map(by_name, hand))
-        except TypeError:  # an unhashable item
-            parsed = (None,)
-        if None in parsed:
-            for i, name in enumerate(hand):
-                if type(name) is not str or name not in _BY_NAME:
-                    raise RecordError(f"{path}.{key}[{i}]", f"not a card: {name!r}")
-        cards[seat] = parsed  # type: ignore[assignment]  # no None left
+            if type(hand) is not list:
+                raise TypeError
+            a, b, c, d = hand
+            cards[seat] = (by_name[a], by_name[b], by_name[c], by_name[d])  # type: ignore[index]
+        except (KeyError, TypeError, ValueError):
+            _bad_cards(hand, f"{path}.{key}")
     return cards if list(cards) == sorted(cards) else dict(sorted(cards.items()))
+
+
+def _bad_cards(hand: Any, path: str) -> NoReturn:
+    if type(hand) is not list or len(hand) != 4:
+        raise RecordError(path, "expected a list of 4 cards")
+    for i, name in enumerate(hand):
+        if type(name) is not str or name not in _BY_NAME:
+            raise RecordError(f"{path}[{i}]", f"not a card: {name!r}")
+    raise RecordError(path, "expected a list of 4 cards")  # not reached
 
 
 def _actions(data: Any, path: str) -> tuple[Action, ...]:

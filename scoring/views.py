@@ -10,15 +10,18 @@ a player gets.  It reads the hand's private fields; nothing else outside
 - ``looked``: seats that have looked at their cards (looking is public)
 - ``in_hand``: seats still in; ``folded``: seat -> marks paid on folding
 - ``cards``: the viewer's own unplayed cards once it has looked, else None
-- ``card_counts``: unplayed (or dead, face-down) cards per seat in the game
-- ``tricks``: ``{"leader", "cards": [{"seat", "card"}], "winner"}`` in order;
-  the trick in progress comes last with ``winner`` None
+- ``tricks``: ``{"seats": [...], "cards": [...], "winner"}`` in play order
+  (the first seat led); the trick in progress comes last with ``winner`` None
 - ``knocks``: ``{"seat", "value", "blind", "answers": {seat: "hold"|"fold"}}``
 - ``to_move``: ``{"seat", "act"}`` with act "knock" (the hammer), "answer" or
   "play", or None when the hand is over
-- ``legal``: the viewer's legal actions (``{"act"}`` or ``{"act", "card"}``);
-  ``due``: whether the hand is waiting for the viewer
+- ``legal``: the viewer's legal actions: ``{"acts": [...], "cards": [...]}``,
+  the acts other than "play" and the cards it may play
+- ``due``: whether the hand is waiting for the viewer (if not, any legal act
+  is an interrupt: a knock or a look)
 - ``outcome``: the hand outcome of FORMATS.md once the hand is over, else None
+
+Compact on purpose: it is serialised on every move of a digital table.
 """
 
 from __future__ import annotations
@@ -31,17 +34,24 @@ if TYPE_CHECKING:
     from .hand import HandState
 
 _SEAT_KEYS = tuple(str(s) for s in range(1, 10))
+#: _NAMES_BY_BYTE[suit][mask byte] -> the names of those cards, weakest first.
+_NAMES_BY_BYTE = tuple(
+    tuple(
+        tuple(CARD_NAMES[suit * 8 + r] for r in range(8) if byte >> r & 1)
+        for byte in range(256)
+    )
+    for suit in range(4)
+)
 
 
-def _trick_json(seats: tuple[int, ...], cards: tuple[int, ...], winner: int) -> Any:
-    return {
-        "leader": seats[0] + 1,
-        "cards": [
-            {"seat": seat + 1, "card": CARD_NAMES[card]}
-            for seat, card in zip(seats, cards, strict=True)
-        ],
-        "winner": winner + 1 if winner >= 0 else None,
-    }
+def _names(mask: int) -> list[str]:
+    by = _NAMES_BY_BYTE
+    return [
+        *by[0][mask & 255],
+        *by[1][mask >> 8 & 255],
+        *by[2][mask >> 16 & 255],
+        *by[3][mask >> 24],
+    ]
 
 
 def hand_view(hand: HandState, seat: int | None) -> dict[str, Any]:
@@ -51,14 +61,29 @@ def hand_view(hand: HandState, seat: int | None) -> dict[str, Any]:
         raise ValueError(f"no seat {seat} at this table")
     me = -1 if seat is None else seat - 1
     keys = _SEAT_KEYS
+    names = CARD_NAMES
     marks = hand._marks
     in_hand = hand._in_hand
     looked = hand._looked
     loss = hand._loss
+    seats = range(n)
 
-    tricks = [_trick_json(*trick) for trick in hand._tricks]
+    tricks = [
+        {
+            "seats": [s + 1 for s in trick_seats],
+            "cards": [names[c] for c in trick_cards],
+            "winner": winner + 1,
+        }
+        for trick_seats, trick_cards, winner in hand._tricks
+    ]
     if hand._trick_seats:
-        tricks.append(_trick_json(hand._trick_seats, hand._trick_cards, -1))
+        tricks.append(
+            {
+                "seats": [s + 1 for s in hand._trick_seats],
+                "cards": [names[c] for c in hand._trick_cards],
+                "winner": None,
+            }
+        )
 
     knocks: list[dict[str, Any]] = []
     answers: dict[str, str] = {}
@@ -79,21 +104,18 @@ def hand_view(hand: HandState, seat: int | None) -> dict[str, Any]:
             )
         elif act == "hold" or act == "fold":
             answers[keys[action.seat - 1]] = act
-        else:
+        else:  # a look, or a play (which implies looking)
             seen |= 1 << (action.seat - 1)
 
-    legal: list[dict[str, Any]] = []
+    acts: list[str] = []
+    playable: list[str] = []
     if me >= 0:
         for a in hand.legal_actions(seat):
             if a.card is None:
-                legal.append({"act": a.act})
+                acts.append(a.act)
             else:
-                legal.append({"act": a.act, "card": CARD_NAMES[a.card]})
+                playable.append(names[a.card])
     to_move = hand.to_move()
-    cards = None
-    if me >= 0 and looked >> me & 1:
-        mask = hand._hands[me]
-        cards = [CARD_NAMES[c] for c in range(32) if mask >> c & 1]
     outcome = hand.outcome()
     last = hand._last_knocker
     return {
@@ -101,23 +123,20 @@ def hand_view(hand: HandState, seat: int | None) -> dict[str, Any]:
         "rules": hand._rules.name,
         "dealer": hand._dealer + 1,
         "forehand": hand._forehand + 1,
-        "marks": {keys[s]: marks[s] for s in range(n)},
+        "marks": {keys[s]: marks[s] for s in seats},
         "value": hand._value,
         "last_knocker": last + 1 if last >= 0 else None,
         "blind_knocks": hand._blind_knocks,
-        "looked": [s + 1 for s in range(n) if looked >> s & 1],
-        "in_hand": [s + 1 for s in range(n) if in_hand >> s & 1],
+        "looked": [s + 1 for s in seats if looked >> s & 1],
+        "in_hand": [s + 1 for s in seats if in_hand >> s & 1],
         "folded": {
-            keys[s]: loss[s] for s in range(n) if marks[s] and not in_hand >> s & 1
+            keys[s]: loss[s] for s in seats if marks[s] and not in_hand >> s & 1
         },
-        "cards": cards,
-        "card_counts": {
-            keys[s]: hand._hands[s].bit_count() for s in range(n) if marks[s]
-        },
+        "cards": _names(hand._hands[me]) if me >= 0 and looked >> me & 1 else None,
         "tricks": tricks,
         "knocks": knocks,
         "to_move": None if to_move is None else {"seat": to_move[0], "act": to_move[1]},
-        "legal": legal,
+        "legal": {"acts": acts, "cards": playable},
         "due": to_move is not None and to_move[0] == seat,
         "outcome": None if outcome is None else outcome.to_json(),
     }
