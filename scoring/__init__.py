@@ -1,12 +1,82 @@
-"""Rules engine of Siebenschräm (7-Schräm), pure Python, standard library only."""
+"""Rules engine of Siebenschräm (7-Schräm): pure Python, standard library only.
+
+Implements RULES.md (the championship and regional rule sets) and the JSON
+formats of FORMATS.md.  Nothing here imports Django or any other part of the
+project; ``tournament`` builds on this API.  Seats are numbered 1..n
+everywhere; cards are small ints (see ``scoring.cards``) written ``"10H"``.
+
+Rule sets (``scoring.rules``)
+    ``RuleSet`` -- frozen dataclass, one documented field per rule;
+    ``CHAMPIONSHIP`` (default), ``PRESETS`` (``championship``, ``schroem``,
+    ``siwwe_stroem``, ``marienheide``), ``get_rules(name)``,
+    ``points_for_game(marks_left, rules) -> int`` (marks + 7, or 0).
+
+Cards and actions
+    ``parse_card("10H") -> Card``, ``card_str(card) -> str``, ``DECK``;
+    ``Action(seat, act, card=None)`` with act look/knock/hold/fold/play,
+    ``action(seat, act, card=None)`` -> the interned Action.
+
+A hand (``scoring.hand``): ``HandState``
+    ``HandState.start(marks, dealer, cards, rules=CHAMPIONSHIP)`` (explicit
+    deal) or ``HandState.deal(marks, dealer, rng, rules)`` (``random.Random``;
+    chance is always an input).  The verbs:
+    ``legal_actions(seat=None) -> tuple[Action, ...]`` (knocks and looks are
+    interrupts: several seats may act at once), ``apply(action)`` (raises
+    ``IllegalAction``, state unchanged), ``outcome() -> HandOutcome | None``,
+    ``view(seat | None) -> dict`` (JSON-serialisable; only what that seat may
+    see -- keys in ``scoring.views``), ``clone()``.  Also ``to_move()``,
+    ``value``, ``finished``, ``history``, ``dealt`` (hidden: records only).
+
+A game (``scoring.game``): ``GameState(seats=4, rules, first_dealer=None)``
+    ``deal(rng)`` or ``start_hand(cards)``, then ``legal_actions()``,
+    ``apply(action)`` (settles marks and passes the deal to the hand's
+    winner), or ``apply_sheet(SheetLine) -> HandOutcome``;
+    ``outcome() -> GameOutcome | None`` (winner, marks, points, hands,
+    ``detail``), ``view(seat)``, ``clone()``, ``marks``, ``dealer``.
+
+Sheet lines (``scoring.sheet``): referee entry from a paper score sheet
+    ``SheetLine(value, winner, folded={}, penalty={})``;
+    ``settle_sheet_line(line, marks, dealer, rules) -> HandOutcome``;
+    ``game_from_sheet(lines, seats=4, rules, first_dealer=None) -> GameState``
+    (3- or 4-seat tables).  Errors are ``SheetError`` with ``.line``, the
+    1-based hand number.
+
+Records (``scoring.records``), strict readers and canonical writers
+    ``HandRecord`` / ``GameRecord`` (``from_json``, ``to_json``, ``replay``,
+    ``of``), ``read_record(data)``, ``replay_hand(data) -> HandState``,
+    ``replay_game(data) -> GameState``; ``hand_result_json(hand)`` and
+    ``game_result_json(game, detail=False)`` give the outcome JSON of
+    FORMATS.md (with nulls while still in progress).
+
+Errors (``scoring.errors``), all ``ValueError``
+    ``IllegalAction`` and ``SheetError`` carry ``.code`` (stable snake-case,
+    e.g. ``knock_twice_in_a_row``), ``.rule`` (``"RULES.md §4.2"``) and
+    ``.message``; ``IllegalAction`` also ``.hand_index``/``.action_index``
+    when replaying.  ``RULE_OF`` lists every code.  ``RecordError`` has
+    ``.path`` into the JSON (``cards.2[3]``).
+
+Bots and command line
+    ``scoring.bots`` (``RandomBot``, ``GreedyBot``: they see only views),
+    ``scoring.simulate``; ``python -m scoring replay FILE`` and
+    ``python -m scoring simulate --games N --seed S [--bot random|greedy]``.
+"""
 
 from .actions import Action, action
 from .cards import DECK, Card, card_str, parse_card
-from .errors import IllegalAction, RecordError, RuleError, SheetError
+from .errors import RULE_OF, IllegalAction, RecordError, RuleError, SheetError
 from .game import GameState, game_from_sheet
 from .hand import HandState
 from .outcomes import GameOutcome, HandOutcome
-from .records import GameRecord, HandEntry, HandRecord, read_record
+from .records import (
+    GameRecord,
+    HandEntry,
+    HandRecord,
+    game_result_json,
+    hand_result_json,
+    read_record,
+    replay_game,
+    replay_hand,
+)
 from .rules import CHAMPIONSHIP, PRESETS, RuleSet, get_rules, points_for_game
 from .sheet import SheetLine, settle_sheet_line
 
@@ -14,6 +84,7 @@ __all__ = [
     "CHAMPIONSHIP",
     "DECK",
     "PRESETS",
+    "RULE_OF",
     "Action",
     "Card",
     "GameOutcome",
@@ -32,9 +103,13 @@ __all__ = [
     "action",
     "card_str",
     "game_from_sheet",
+    "game_result_json",
     "get_rules",
+    "hand_result_json",
     "parse_card",
     "points_for_game",
     "read_record",
+    "replay_game",
+    "replay_hand",
     "settle_sheet_line",
 ]

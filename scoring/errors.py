@@ -23,6 +23,7 @@ RULE_OF: dict[str, str] = {
     "hammer_must_knock": "RULES.md §6",
     "bad_action": "FORMATS.md (actions)",
     "no_hand_dealt": "RULES.md §2",
+    "hand_in_progress": "RULES.md §3",
     "game_over": "RULES.md §7",
     # Look
     "already_looked": "RULES.md §5",

@@ -27,7 +27,16 @@ class GameState:
     first; later games are dealt first by the previous game's winner).
     """
 
-    __slots__ = ("_dealer", "_detail", "_hand", "_marks", "_n", "_played", "_rules")
+    __slots__ = (
+        "_dealer",
+        "_detail",
+        "_first_dealer",
+        "_hand",
+        "_marks",
+        "_n",
+        "_played",
+        "_rules",
+    )
 
     def __init__(
         self,
@@ -47,6 +56,7 @@ class GameState:
         self._n = seats
         self._marks = {seat: rules.start_marks for seat in range(1, seats + 1)}
         self._dealer = dealer
+        self._first_dealer = dealer
         self._hand: HandState | None = None
         self._played: list[HandState | SheetLine] = []
         self._detail: list[HandOutcome] = []
@@ -59,6 +69,7 @@ class GameState:
         c._n = self._n
         c._marks = self._marks.copy()
         c._dealer = self._dealer
+        c._first_dealer = self._first_dealer
         c._hand = None if self._hand is None else self._hand.clone()
         c._played = self._played.copy()
         c._detail = self._detail.copy()
@@ -83,6 +94,11 @@ class GameState:
     def dealer(self) -> int:
         """Who deals the current hand, or the next one once it is over."""
         return self._dealer
+
+    @property
+    def first_dealer(self) -> int:
+        """Who dealt the game's first hand."""
+        return self._first_dealer
 
     @property
     def hand(self) -> HandState | None:
@@ -150,7 +166,7 @@ class GameState:
             raise IllegalAction("game_over", "the game is over")
         if self.in_progress:
             raise IllegalAction(
-                "hand_finished", "the current hand must be played to its end first"
+                "hand_in_progress", "the current hand must be played to its end first"
             )
 
     def deal(self, rng: Random) -> HandState:

@@ -131,15 +131,14 @@ class GameRecord:
     rules: RuleSet = CHAMPIONSHIP
 
     @classmethod
-    def of(cls, game: GameState, first_dealer: int) -> GameRecord:
-        """Return the record of ``game`` so far (which does not remember who
-        dealt first once a hand is over, hence ``first_dealer``)."""
+    def of(cls, game: GameState) -> GameRecord:
+        """Return the record of ``game`` so far (with a hand in progress)."""
         hands: list[HandEntry | SheetLine] = [
             h if isinstance(h, SheetLine) else HandEntry.of(h) for h in game.played
         ]
         if game.in_progress and game.hand is not None:
             hands.append(HandEntry.of(game.hand))
-        return cls(game.seats, tuple(hands), first_dealer, game.rules)
+        return cls(game.seats, tuple(hands), game.first_dealer, game.rules)
 
     @classmethod
     def from_json(cls, data: Any) -> GameRecord:
@@ -217,6 +216,20 @@ class GameRecord:
                     f"hands[{i}].actions", "the hand is unfinished but not the last"
                 )
         return game
+
+
+def replay_hand(data: Any) -> HandState:
+    """Read a hand record (JSON data) and replay it.  Raises RecordError or
+    IllegalAction (with ``action_index``)."""
+    return HandRecord.from_json(data).replay()
+
+
+def replay_game(data: Any) -> GameState:
+    """Read a game record (JSON data) and replay it; ``outcome()`` of the
+    result has winner, marks, points, hands and per-hand ``detail`` once the
+    game is over.  Raises RecordError, IllegalAction (``hand_index`` and
+    ``action_index``) or SheetError (``line``, 1-based)."""
+    return GameRecord.from_json(data).replay()
 
 
 def read_record(data: Any) -> HandRecord | GameRecord:

@@ -300,7 +300,7 @@ def test_game_state_writes_its_record() -> None:
     for a in acts("1 knock; 2 fold; 3 hold"):
         game.apply(a)
     assert not hand.finished
-    doc = GameRecord.of(game, first_dealer=3).to_json()
+    doc = GameRecord.of(game).to_json()
     assert GameRecord.from_json(doc).to_json() == doc
     assert GameRecord.from_json(doc).replay().marks == game.marks
 
