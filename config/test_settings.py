@@ -13,3 +13,9 @@ STORAGES["staticfiles"] = {  # noqa: F405
     "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
 }
 SECURE_SSL_REDIRECT = False
+
+# Parallel test workers have their own databases (whose ids overlap) but may
+# share one Redis: keep their cache entries apart.
+CACHES["default"]["KEY_PREFIX"] = "test-" + os.environ.get(  # noqa: F405
+    "PYTEST_XDIST_WORKER", "main"
+)
