@@ -11,7 +11,7 @@ sheet line raises SheetError with its 1-based ``line``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, NoReturn
 
@@ -33,7 +33,6 @@ _GAME_KEYS = frozenset(
     {"format", "rules", "seats", "start_marks", "first_dealer", "hands"}
 )
 _SHEET_KEYS = frozenset({"value", "folded", "winner", "penalty"})
-_SIMPLE_ACTS = {"look": LOOK, "knock": KNOCK, "hold": HOLD, "fold": FOLD}
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,11 +161,9 @@ class GameRecord:
             )
         n = len(seats)
         start = data.get("start_marks", rules.start_marks)
-        if type(start) is not int or start != rules.start_marks:
-            raise RecordError(
-                "start_marks",
-                f"{rules.name} starts every game with {rules.start_marks} marks",
-            )
+        if type(start) is not int or not 1 <= start <= 99:
+            raise RecordError("start_marks", "expected a number of marks, 1-99")
+        rules = _with_start_marks(rules, start)
         first = data.get("first_dealer", n)
         if type(first) is not int or not 1 <= first <= n:
             raise RecordError("first_dealer", f"expected a seat from 1 to {n}")
@@ -327,6 +324,21 @@ def _rules(name: Any, path: str) -> RuleSet:
 _SEAT_OF = {str(seat): seat for seat in range(1, MAX_SEATS + 1)}
 
 
+_VARIANTS: dict[tuple[str, int], RuleSet] = {}
+
+
+def _with_start_marks(rules: RuleSet, start: int) -> RuleSet:
+    """The preset with another number of start marks (a tournament may play
+    with fewer); one instance per variant so that caches keyed by rule set
+    identity keep working."""
+    if start == rules.start_marks:
+        return rules
+    key = (rules.name, start)
+    if key not in _VARIANTS:
+        _VARIANTS[key] = replace(rules, start_marks=start)
+    return _VARIANTS[key]
+
+
 def _seat(key: Any, path: str, n: int) -> int:
     """``path`` is the parent's: the key is appended only on error."""
     seat = _SEAT_OF.get(key) if type(key) is str else None
@@ -381,30 +393,39 @@ def _bad_cards(hand: Any, path: str) -> NoReturn:
     raise RecordError(path, "expected a list of 4 cards")  # not reached
 
 
+#: Every action by its JSON fields (seat, act, card name or None).
+_ACTION_OF: dict[tuple[int, str, str | None], Action] = {
+    (a.seat, a.act, None if a.card is None else CARD_NAMES[a.card]): a
+    for table in (LOOK, KNOCK, HOLD, FOLD, *PLAY)
+    for a in table
+}
+
+
 def _actions(data: Any, path: str) -> tuple[Action, ...]:
     if type(data) is not list:
         raise RecordError(path, "expected a list of actions")
     out = []
+    get = _ACTION_OF.get
     for i, item in enumerate(data):
-        # Fast path first: records are read on every web move.
-        if type(item) is dict:
-            seat = item.get("seat")
-            act = item.get("act")
-            if type(seat) is int and 1 <= seat <= MAX_SEATS:
-                if len(item) == 2 and act in _SIMPLE_ACTS:
-                    out.append(_SIMPLE_ACTS[act][seat - 1])
-                    continue
-                if len(item) == 3 and act == "play":
-                    card = _BY_NAME.get(item.get("card"))  # type: ignore[arg-type]
-                    if card is not None:
-                        out.append(PLAY[seat - 1][card])
-                        continue
-        out.append(_action_slow(item, f"{path}[{i}]"))
+        # One lookup per action: records are read on every web move.  The
+        # type check keeps True and 1.0 from passing for seat 1.
+        try:
+            seat = item["seat"]
+            found = (
+                get((seat, item["act"], item.get("card")))
+                if type(seat) is int
+                else None
+            )
+        except (TypeError, KeyError, AttributeError):
+            found = None
+        if found is None or len(item) != (2 if found.card is None else 3):
+            _action_slow(item, f"{path}[{i}]")
+        out.append(found)
     return tuple(out)
 
 
-def _action_slow(item: Any, path: str) -> Action:
-    """Explain why ``item`` is not an action (or build an unusual one)."""
+def _action_slow(item: Any, path: str) -> NoReturn:
+    """Explain why ``item`` is not an action."""
     act = item.get("act") if type(item) is dict else None
     required = frozenset({"seat", "act", "card"} if act == "play" else {"seat", "act"})
     _check_keys(item, path, required, required)
@@ -424,7 +445,7 @@ def _game_entry(data: Any, path: str, rules: RuleSet, n: int) -> HandEntry | She
     _check_keys(data, path, allowed, _ENTRY_KEYS)
     if "format" in data and data["format"] != HAND_FORMAT:
         raise RecordError(f"{path}.format", f"expected {HAND_FORMAT!r}")
-    if "rules" in data and _rules(data["rules"], f"{path}.rules") != rules:
+    if "rules" in data and _rules(data["rules"], f"{path}.rules").name != rules.name:
         raise RecordError(f"{path}.rules", f"the game is played by {rules.name}")
     marks = None
     if "marks" in data:

@@ -221,7 +221,8 @@ def test_game_record_hand_may_repeat_what_the_game_implies() -> None:
     [
         ({"seats": [1, 2, 3, 4, 5]}, "seats"),
         ({"seats": [1, 2, 4]}, "seats"),
-        ({"start_marks": 6}, "start_marks"),
+        ({"start_marks": 0}, "start_marks"),
+        ({"start_marks": "7"}, "start_marks"),
         ({"first_dealer": 0}, "first_dealer"),
         ({"referee": "x"}, "referee"),
         (
@@ -289,6 +290,17 @@ def test_game_outcome_json_matches_formats() -> None:
     }
     detail = game_result_json(game, detail=True)["detail"]
     assert [d["winner"] for d in detail] == [1, 3]
+
+
+def test_game_record_may_start_with_fewer_marks() -> None:
+    over = {"sheet": {"value": 5, "folded": {}, "winner": 2}}
+    game = GameRecord.from_json(game_doc([over], start_marks=5)).replay()
+    outcome = game.outcome()
+    assert outcome is not None
+    assert outcome.marks == {1: 0, 2: 5, 3: 0, 4: 0}
+    assert outcome.points[2] == 12
+    doc = GameRecord.of(game).to_json()
+    assert doc["start_marks"] == 5 and GameRecord.from_json(doc).to_json() == doc
 
 
 def test_game_state_writes_its_record() -> None:
