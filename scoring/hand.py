@@ -15,17 +15,12 @@ from random import Random
 from typing import Any, NoReturn
 
 from .actions import FOLD, HOLD, KNOCK, LOOK, PLAYS_BY_BYTE, Action
-from .cards import DECK, SUIT_MASK, Card, card_str, cards_of
-from .errors import IllegalAction, RecordError
+from .cards import DECK, SUIT_MASK, Card, cards_of
+from .errors import IllegalAction
 from .outcomes import HandOutcome
 from .rules import CHAMPIONSHIP, RuleSet
+from .setup import SEATS_AFTER, Table, check_deal, table_for
 from .views import hand_view
-
-#: SEATS_AFTER[n][s]: the other seat indices of an n-table, clockwise from s.
-SEATS_AFTER: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-    tuple(tuple((s + k) % n for k in range(1, n)) for s in range(n)) if n else ()
-    for n in range(9)
-)
 
 
 class HandState:
@@ -567,130 +562,9 @@ class HandState:
                 loss[s] = value if value < marks[s] else marks[s]
 
 
-def check_deal(
-    table: Table, cards: Mapping[int, Sequence[Card]]
-) -> tuple[tuple[tuple[Card, ...], ...], list[int]]:
-    """Return the deal and the card masks per seat index if ``cards`` gives
-    4 distinct cards to exactly the seats of ``table`` with marks; else raise
-    RecordError."""
-    dealt: list[tuple[Card, ...]] = [()] * table.n
-    masks = [0] * table.n
-    full = 0
-    try:
-        for seat, hand in cards.items():
-            a, b, c, d = hand
-            mask = 1 << a | 1 << b | 1 << c | 1 << d
-            if mask >> 32 or mask.bit_count() != 4 or full & mask:
-                raise ValueError
-            full |= mask
-            if not table.marks[seat - 1] or seat < 1:
-                raise ValueError
-            dealt[seat - 1] = (a, b, c, d)
-            masks[seat - 1] = mask
-    except (ValueError, TypeError, IndexError):
-        _explain_deal(table, cards)
-    if len(cards) != len(table.playing):
-        _explain_deal(table, cards)
-    return tuple(dealt), masks
-
-
-def _explain_deal(table: Table, cards: Mapping[int, Sequence[Card]]) -> NoReturn:
-    for s in range(table.n):
-        if table.marks[s] and s + 1 not in cards:
-            raise RecordError(f"cards.{s + 1}", "missing: the seat has marks")
-    for seat in cards:
-        if seat not in range(1, table.n + 1) or not table.marks[seat - 1]:
-            raise RecordError(f"cards.{seat}", "only seats with marks get cards")
-    seen: set[int] = set()
-    for seat, hand in cards.items():
-        if len(hand) != 4:
-            raise RecordError(f"cards.{seat}", "each seat gets 4 cards")
-        for i, card in enumerate(hand):
-            if type(card) is not int or not 0 <= card < 32:
-                raise RecordError(f"cards.{seat}[{i}]", f"no such card: {card!r}")
-            if card in seen:
-                raise RecordError(f"cards.{seat}[{i}]", f"{card_str(card)} dealt twice")
-            seen.add(card)
-    raise RecordError("cards", "impossible deal")  # not reached
-
-
 #: Answer order after a knock, keyed by table size, knocker and seats in.
 _QUEUES: dict[int, tuple[int, ...]] = {}
 
 
 def _only(seat: int, actions: tuple[Action, ...]) -> tuple[Action, ...]:
     return tuple(a for a in actions if a.seat == seat)
-
-
-class Table:
-    """What follows from (rules, marks, dealer) alone, validated once and
-    shared by every hand with the same start, with a cache of interrupt
-    actions (looks and knocks) keyed by the little state they depend on."""
-
-    __slots__ = (
-        "caps",
-        "dealer",
-        "forehand",
-        "hammer",
-        "in_hand",
-        "interrupts",
-        "marks",
-        "n",
-        "playing",
-        "rules",
-    )
-
-    def __init__(self, rules: RuleSet, marks: tuple[int, ...], dealer: int) -> None:
-        n = len(marks)
-        self.rules = rules
-        self.n = n
-        self.marks = marks
-        self.dealer = dealer
-        self.playing = tuple(s for s in range(n) if marks[s])
-        self.in_hand = sum(1 << s for s in self.playing)
-        self.caps = tuple(rules.knock_cap(m) for m in marks)
-        # Forehand: first seat clockwise from the dealer that has marks (§2).
-        self.forehand = next(s for s in SEATS_AFTER[n][dealer] if marks[s])
-        # The hammer: first 1-mark seat clockwise from forehand (§6).
-        self.hammer = -1
-        if rules.hammer_knocks:
-            order = (self.forehand, *SEATS_AFTER[n][self.forehand])
-            self.hammer = next((s for s in order if marks[s] == 1), -1)
-        self.interrupts: dict[int, tuple[Action, ...]] = {}
-
-
-_TABLES: dict[tuple[int, tuple[tuple[int, int], ...], int], Table] = {}
-
-
-def table_for(rules: RuleSet, marks: Mapping[int, int], dealer: int) -> Table:
-    """Return the validated, cached Table; raise RecordError if impossible."""
-    # Keyed by identity: hashing a RuleSet on every deal costs more than
-    # the whole lookup; ``table.rules is rules`` guards against reused ids.
-    key = (id(rules), tuple(marks.items()), dealer)
-    table = _TABLES.get(key)
-    if table is not None and table.rules is rules:
-        return table
-    n = len(marks)
-    try:
-        start = tuple(marks[s] for s in range(1, n + 1))
-    except (KeyError, TypeError):
-        raise RecordError("marks", "seats must be numbered 1..n") from None
-    if not rules.min_seats <= n <= rules.max_seats:
-        raise RecordError(
-            "marks",
-            f"{n} seats; {rules.name} is played by "
-            f"{rules.min_seats}-{rules.max_seats} players",
-        )
-    for seat, m in enumerate(start, 1):
-        if type(m) is not int or not 0 <= m <= rules.start_marks:
-            raise RecordError(
-                f"marks.{seat}", f"{m} marks is impossible (0-{rules.start_marks})"
-            )
-    if sum(1 for m in start if m) < 2:
-        raise RecordError("marks", "a hand needs at least two seats with marks")
-    if type(dealer) is not int or not 1 <= dealer <= n or not start[dealer - 1]:
-        raise RecordError("dealer", f"dealer {dealer} is not a seat with marks")
-    if len(_TABLES) >= 4096:
-        _TABLES.clear()  # bounded: marks combinations are many, reuse is local
-    table = _TABLES[key] = Table(rules, start, dealer - 1)
-    return table

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import SheetError
-from .hand import Table, table_for
 from .outcomes import HandOutcome
 from .rules import CHAMPIONSHIP, RuleSet
+from .setup import Table, table_for
 
 
 @dataclass(frozen=True, slots=True)
