@@ -11,16 +11,17 @@ sheet line raises SheetError with its 1-based ``line``.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, NoReturn
+from typing import Any
 
-from .actions import FOLD, HOLD, KNOCK, LOOK, MAX_SEATS, PLAY, Action
-from .cards import _BY_NAME, CARD_NAMES, Card
+from . import fields
+from .actions import Action
+from .cards import CARD_NAMES, Card
 from .errors import IllegalAction, RecordError
 from .game import GameState
 from .hand import HandState
-from .rules import CHAMPIONSHIP, PRESETS, RuleSet
+from .rules import CHAMPIONSHIP, RuleSet
 from .sheet import SheetLine
 
 HAND_FORMAT = "siebenschraem.hand/1"
@@ -32,7 +33,6 @@ _ENTRY_KEYS = frozenset({"cards", "actions"})
 _GAME_KEYS = frozenset(
     {"format", "rules", "seats", "start_marks", "first_dealer", "hands"}
 )
-_SHEET_KEYS = frozenset({"value", "folded", "winner", "penalty"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,15 +65,15 @@ class HandRecord:
             or not data.keys() <= _HAND_KEYS
             or not data.keys() >= _HAND_REQUIRED
         ):
-            _check_keys(data, "", _HAND_KEYS, _HAND_REQUIRED)
+            fields.check_keys(data, "", _HAND_KEYS, _HAND_REQUIRED)
         if data["format"] != HAND_FORMAT:
             raise RecordError("format", f"expected {HAND_FORMAT!r}")
-        rules = _rules(data.get("rules", "championship"), "rules")
-        marks = _marks(data["marks"], "marks", rules)
+        rules = fields.rule_set(data.get("rules", "championship"), "rules")
+        marks = fields.marks_of(data["marks"], "marks", rules)
         dealer = data["dealer"]
-        cards = _cards(data["cards"], "cards", len(marks))
+        cards = fields.cards_of(data["cards"], "cards", len(marks))
         start = HandState.start(marks, dealer, cards, rules)  # impossible deal?
-        actions = _actions(data["actions"], "actions")
+        actions = fields.actions_of(data["actions"], "actions")
         record = cls(
             MappingProxyType(marks), dealer, MappingProxyType(cards), actions, rules
         )
@@ -142,12 +142,12 @@ class GameRecord:
     @classmethod
     def from_json(cls, data: Any) -> GameRecord:
         """Read a ``siebenschraem.game/1`` document; raise RecordError."""
-        _check_keys(
+        fields.check_keys(
             data, "", _GAME_KEYS, required=frozenset({"format", "seats", "hands"})
         )
         if data["format"] != GAME_FORMAT:
             raise RecordError("format", f"expected {GAME_FORMAT!r}")
-        rules = _rules(data.get("rules", "championship"), "rules")
+        rules = fields.rule_set(data.get("rules", "championship"), "rules")
         seats = data["seats"]
         if (
             type(seats) is not list
@@ -163,7 +163,7 @@ class GameRecord:
         start = data.get("start_marks", rules.start_marks)
         if type(start) is not int or not 1 <= start <= 99:
             raise RecordError("start_marks", "expected a number of marks, 1-99")
-        rules = _with_start_marks(rules, start)
+        rules = fields.with_start_marks(rules, start)
         first = data.get("first_dealer", n)
         if type(first) is not int or not 1 <= first <= n:
             raise RecordError("first_dealer", f"expected a seat from 1 to {n}")
@@ -298,184 +298,28 @@ def _entry_json(
     }
 
 
-def _check_keys(
-    data: Any, path: str, allowed: frozenset[str], required: frozenset[str]
-) -> None:
-    if type(data) is not dict:
-        raise RecordError(path, "expected an object")
-    for key in data:
-        if key not in allowed:
-            raise RecordError(_join(path, str(key)), "unknown key")
-    for key in required:
-        if key not in data:
-            raise RecordError(_join(path, key), "missing")
-
-
-def _join(path: str, key: str) -> str:
-    return f"{path}.{key}" if path else key
-
-
-def _rules(name: Any, path: str) -> RuleSet:
-    if type(name) is not str or name not in PRESETS:
-        raise RecordError(path, f"unknown rule set {name!r}")
-    return PRESETS[name]
-
-
-_SEAT_OF = {str(seat): seat for seat in range(1, MAX_SEATS + 1)}
-
-
-_VARIANTS: dict[tuple[str, int], RuleSet] = {}
-
-
-def _with_start_marks(rules: RuleSet, start: int) -> RuleSet:
-    """The preset with another number of start marks (a tournament may play
-    with fewer); one instance per variant so that caches keyed by rule set
-    identity keep working."""
-    if start == rules.start_marks:
-        return rules
-    key = (rules.name, start)
-    if key not in _VARIANTS:
-        _VARIANTS[key] = replace(rules, start_marks=start)
-    return _VARIANTS[key]
-
-
-def _seat(key: Any, path: str, n: int) -> int:
-    """``path`` is the parent's: the key is appended only on error."""
-    seat = _SEAT_OF.get(key) if type(key) is str else None
-    if seat is None or seat > n:
-        raise RecordError(f"{path}.{key}", f"not a seat of this table (1-{n})")
-    return seat
-
-
-def _marks(data: Any, path: str, rules: RuleSet) -> dict[int, int]:
-    if type(data) is not dict:
-        raise RecordError(path, "expected an object of seat -> marks")
-    n = min(len(data), MAX_SEATS)
-    top = rules.start_marks
-    seat_of = _SEAT_OF.get
-    marks: dict[int, int] = {}
-    for key, m in data.items():
-        seat = seat_of(key) if type(key) is str else None
-        if seat is None or seat > n:
-            _seat(key, path, n)  # raises, naming the key
-        if type(m) is not int or not 0 <= m <= top:
-            raise RecordError(f"{path}.{key}", f"impossible marks {m!r} (0-{top})")
-        marks[seat] = m  # type: ignore[index]  # not None here
-    return marks if list(marks) == sorted(marks) else dict(sorted(marks.items()))
-
-
-def _cards(data: Any, path: str, n: int) -> dict[int, tuple[Card, ...]]:
-    if type(data) is not dict:
-        raise RecordError(path, "expected an object of seat -> cards")
-    cards: dict[int, tuple[Card, ...]] = {}
-    by_name = _BY_NAME
-    seat_of = _SEAT_OF.get
-    for key, hand in data.items():
-        seat = seat_of(key) if type(key) is str else None
-        if seat is None or seat > n:
-            _seat(key, path, n)  # raises, naming the key
-        try:
-            if type(hand) is not list:
-                raise TypeError
-            a, b, c, d = hand
-            cards[seat] = (by_name[a], by_name[b], by_name[c], by_name[d])  # type: ignore[index]
-        except (KeyError, TypeError, ValueError):
-            _bad_cards(hand, f"{path}.{key}")
-    return cards if list(cards) == sorted(cards) else dict(sorted(cards.items()))
-
-
-def _bad_cards(hand: Any, path: str) -> NoReturn:
-    if type(hand) is not list or len(hand) != 4:
-        raise RecordError(path, "expected a list of 4 cards")
-    for i, name in enumerate(hand):
-        if type(name) is not str or name not in _BY_NAME:
-            raise RecordError(f"{path}[{i}]", f"not a card: {name!r}")
-    raise RecordError(path, "expected a list of 4 cards")  # not reached
-
-
-#: Every action by its JSON fields (seat, act, card name or None).
-_ACTION_OF: dict[tuple[int, str, str | None], Action] = {
-    (a.seat, a.act, None if a.card is None else CARD_NAMES[a.card]): a
-    for table in (LOOK, KNOCK, HOLD, FOLD, *PLAY)
-    for a in table
-}
-
-
-def _actions(data: Any, path: str) -> tuple[Action, ...]:
-    if type(data) is not list:
-        raise RecordError(path, "expected a list of actions")
-    out = []
-    get = _ACTION_OF.get
-    for i, item in enumerate(data):
-        # One lookup per action: records are read on every web move.  The
-        # type check keeps True and 1.0 from passing for seat 1.
-        try:
-            seat = item["seat"]
-            found = (
-                get((seat, item["act"], item.get("card")))
-                if type(seat) is int
-                else None
-            )
-        except (TypeError, KeyError, AttributeError):
-            found = None
-        if found is None or len(item) != (2 if found.card is None else 3):
-            _action_slow(item, f"{path}[{i}]")
-        out.append(found)
-    return tuple(out)
-
-
-def _action_slow(item: Any, path: str) -> NoReturn:
-    """Explain why ``item`` is not an action."""
-    act = item.get("act") if type(item) is dict else None
-    required = frozenset({"seat", "act", "card"} if act == "play" else {"seat", "act"})
-    _check_keys(item, path, required, required)
-    seat = item["seat"]
-    if type(seat) is not int or not 1 <= seat <= MAX_SEATS:
-        raise RecordError(f"{path}.seat", f"not a seat: {seat!r}")
-    if act == "play":
-        raise RecordError(f"{path}.card", f"not a card: {item['card']!r}")
-    raise RecordError(f"{path}.act", f"unknown act {act!r}")
-
-
 def _game_entry(data: Any, path: str, rules: RuleSet, n: int) -> HandEntry | SheetLine:
     if type(data) is dict and "sheet" in data:
-        _check_keys(data, path, frozenset({"sheet"}), frozenset({"sheet"}))
-        return _sheet_line(data["sheet"], f"{path}.sheet", n)
+        fields.check_keys(data, path, frozenset({"sheet"}), frozenset({"sheet"}))
+        return fields.sheet_line(data["sheet"], f"{path}.sheet", n)
     allowed = _ENTRY_KEYS | {"format", "rules", "marks", "dealer"}
-    _check_keys(data, path, allowed, _ENTRY_KEYS)
+    fields.check_keys(data, path, allowed, _ENTRY_KEYS)
     if "format" in data and data["format"] != HAND_FORMAT:
         raise RecordError(f"{path}.format", f"expected {HAND_FORMAT!r}")
-    if "rules" in data and _rules(data["rules"], f"{path}.rules").name != rules.name:
+    if (
+        "rules" in data
+        and fields.rule_set(data["rules"], f"{path}.rules").name != rules.name
+    ):
         raise RecordError(f"{path}.rules", f"the game is played by {rules.name}")
     marks = None
     if "marks" in data:
-        marks = _marks(data["marks"], f"{path}.marks", rules)
+        marks = fields.marks_of(data["marks"], f"{path}.marks", rules)
         if len(marks) != n:
             raise RecordError(f"{path}.marks", f"expected all {n} seats")
     dealer = data.get("dealer")
     if dealer is not None and (type(dealer) is not int or not 1 <= dealer <= n):
         raise RecordError(f"{path}.dealer", f"expected a seat from 1 to {n}")
-    cards = _cards(data["cards"], f"{path}.cards", n)
-    return HandEntry(cards, _actions(data["actions"], f"{path}.actions"), marks, dealer)
-
-
-def _sheet_line(data: Any, path: str, n: int) -> SheetLine:
-    _check_keys(data, path, _SHEET_KEYS, frozenset({"value", "winner"}))
-    value, winner = data["value"], data["winner"]
-    if type(value) is not int:
-        raise RecordError(f"{path}.value", "expected an integer")
-    if type(winner) is not int:
-        raise RecordError(f"{path}.winner", "expected a seat number")
-    charged: list[dict[int, int]] = []
-    for key in ("folded", "penalty"):
-        raw = data.get(key, {})
-        if type(raw) is not dict:
-            raise RecordError(f"{path}.{key}", "expected an object of seat -> marks")
-        parsed: dict[int, int] = {}
-        for seat_key, paid in raw.items():
-            seat = _seat(seat_key, f"{path}.{key}", n)
-            if type(paid) is not int:
-                raise RecordError(f"{path}.{key}.{seat_key}", "expected an integer")
-            parsed[seat] = paid
-        charged.append(parsed)
-    return SheetLine(value, winner, charged[0], charged[1])
+    cards = fields.cards_of(data["cards"], f"{path}.cards", n)
+    return HandEntry(
+        cards, fields.actions_of(data["actions"], f"{path}.actions"), marks, dealer
+    )
