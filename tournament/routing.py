@@ -1,5 +1,14 @@
-"""Websocket routes (live pages and digital tables come with later issues)."""
+"""Websocket routes. One socket per open live page: ``/ws/t/<slug>/``.
 
-from django.urls import URLPattern
+The consumer needs the session for the organizer's dashboard (waiting
+entries are for referees only), hence the auth stack around it.
+"""
 
-websocket_urlpatterns: list[URLPattern] = []
+from channels.auth import AuthMiddlewareStack
+from django.urls import path
+
+from tournament.consumers import LiveConsumer
+
+websocket_urlpatterns = [
+    path("ws/t/<slug:slug>/", AuthMiddlewareStack(LiveConsumer.as_asgi())),
+]

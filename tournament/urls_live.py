@@ -1,5 +1,14 @@
 """URL patterns of the live pages (included by tournament/urls.py)."""
 
-from django.urls import URLPattern
+from django.urls import path
 
-urlpatterns: list[URLPattern] = []
+from tournament.views import live
+
+urlpatterns = [
+    path("t/<slug:slug>/projektor/", live.projector, name="projector"),
+    path(
+        "t/<slug:slug>/live/<slug:name>/",
+        live.live_fragment,
+        name="live_fragment",
+    ),
+]

@@ -1,12 +1,14 @@
+"""Public pages. The live ones (standings, seating, results, "where do I
+sit?") print a live region (`tournament/views/live.py`) and answer a
+repeated GET with 304 while nothing changed."""
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.urls import reverse
-from django_tables2 import RequestConfig
 
 from tournament import selectors
 from tournament.models import Entry, Series, Tournament
-from tournament.standings import ladies_rows, standings_rows, team_rows
-from tournament.tables import StandingsTable
+from tournament.standings import standings_rows
+from tournament.views.live import Region, fragment_key, region, render_live_page
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -30,8 +32,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def series_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    """The seating of a released series, by table (for the wall and phones)."""
+def _public_series(slug: str, number: int) -> Series:
     series = get_object_or_404(
         Series.objects.select_related("tournament"),
         tournament__slug=slug,
@@ -39,83 +40,70 @@ def series_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     )
     if not series.is_public:
         raise Http404
-    return render(
+    return series
+
+
+def _region(tournament: Tournament, name: str, params: dict[str, str]) -> Region:
+    key = fragment_key(name, params)
+    if key is None:
+        raise Http404
+    return region(tournament, key)
+
+
+def series_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The seating of a released series, by table (for the wall and phones)."""
+    series = _public_series(slug, number)
+    tournament = series.tournament
+    return render_live_page(
         request,
         "tournament/series_detail.html",
-        {
-            "tournament": series.tournament,
-            "series": series,
-            "tables": selectors.series_tables(series),
-        },
+        {"tournament": tournament, "series": series},
+        _region(tournament, "seating", {"series": str(number)}),
     )
 
 
 def where_do_i_sit(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
-    query = request.GET.get("q", "")[:100]
-    return render(
+    page_region = _region(tournament, "where", {"q": request.GET.get("q", "")})
+    return render_live_page(
         request,
         "tournament/where.html",
-        {
-            "tournament": tournament,
-            "query": query,
-            "results": selectors.seat_search(tournament, query),
-        },
+        {"tournament": tournament, "query": page_region.key.params.get("q", "")},
+        page_region,
     )
-
-
-def _standings_context(
-    request: HttpRequest, tournament: Tournament, rows: list
-) -> dict:  # type: ignore[type-arg]
-    query = request.GET.get("q", "")[:100].strip()
-    if query:
-        lowered = query.lower()
-        rows = [
-            r
-            for r in rows
-            if lowered in r.name.lower()
-            or (query.isdigit() and r.start_number == int(query))
-        ]
-    player_url = reverse(
-        "tournament:player", kwargs={"slug": tournament.slug, "number": 0}
-    )[:-2]
-    table = StandingsTable(rows, player_url=player_url)
-    RequestConfig(request, paginate=False).configure(table)
-    return {"tournament": tournament, "table": table, "query": query}
 
 
 def standings(request: HttpRequest, slug: str, view: str = "overall") -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
-    rows = standings_rows(tournament)
-    context: dict[str, object] = {"view": view}
-    if view == "teams":
-        context.update(tournament=tournament, teams=team_rows(tournament, rows))
-    else:
-        if view == "ladies":
-            rows = ladies_rows(rows)
-        context.update(_standings_context(request, tournament, rows))
-    return render(request, "tournament/standings.html", context)
+    page_region = _region(
+        tournament,
+        "standings",
+        {
+            "view": view,
+            "sort": request.GET.get("sort", ""),
+            "q": request.GET.get("q", ""),
+        },
+    )
+    return render_live_page(
+        request,
+        "tournament/standings.html",
+        {
+            "tournament": tournament,
+            "view": view,
+            "query": page_region.key.params.get("q", ""),
+        },
+        page_region,
+    )
 
 
 def series_results(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    series = get_object_or_404(
-        Series.objects.select_related("tournament"),
-        tournament__slug=slug,
-        number=number,
-    )
-    if not series.is_public:
-        raise Http404
-    return render(
+    series = _public_series(slug, number)
+    tournament = series.tournament
+    return render_live_page(
         request,
         "tournament/series_results.html",
-        {
-            "tournament": series.tournament,
-            "series": series,
-            "results": selectors.series_results(
-                series, include_pending=series.tournament.show_provisional
-            ),
-            "games": range(1, series.tournament.games_per_series + 1),
-        },
+        {"tournament": tournament, "series": series},
+        _region(tournament, "results", {"series": str(number)}),
     )
 
 

@@ -1,0 +1,176 @@
+// Live regions: keep [data-live-key] parts of the page current without reload.
+//
+// The server pushes a region's rendered fragment over one websocket per page
+// (tournament/consumers.py). If the socket drops, the page reconnects with
+// exponential backoff and, meanwhile, polls each region's fragment URL with
+// If-None-Match (304 while nothing changed). A slow poll also runs while the
+// socket is up, as a safety net. No inline scripts (CSP-friendly).
+"use strict";
+(() => {
+  const BACKOFF_MIN_MS = 1000;
+  const BACKOFF_MAX_MS = 30000;
+  const POLL_OFFLINE_MS = 15000;
+  const POLL_ONLINE_MS = 120000;
+  const COLORS = { live: "#2e7d32", connecting: "#c77700", offline: "#b3261e" };
+
+  function start() {
+    const status = document.querySelector("[data-live-ws]");
+    const regions = Array.from(document.querySelectorAll("[data-live-key]"));
+    if (!status || regions.length === 0 || !("WebSocket" in window)) return;
+    const lang = document.documentElement.lang || "";
+    const label = status.querySelector(".live-label");
+    const dot = status.querySelector(".live-dot");
+    let socket = null;
+    let subscribed = false;
+    let backoff = BACKOFF_MIN_MS;
+    let reconnectTimer = 0;
+    let pollTimer = 0;
+    let updatedAt = "";
+
+    function setState(state) {
+      status.dataset.liveState = state;
+      const text = status.dataset["label" + state[0].toUpperCase() + state.slice(1)] || "";
+      if (label) {
+        label.textContent = updatedAt && state === "live"
+          ? `${text} · ${status.dataset.labelUpdated || ""} ${updatedAt}`
+          : text;
+      }
+      if (dot) {
+        dot.textContent = "●";
+        dot.style.color = COLORS[state] || "";
+      }
+    }
+
+    function byKey(key) {
+      return regions.find((r) => r.dataset.liveKey === key);
+    }
+
+    function swap(region, html, etag) {
+      // The fragment is HTML rendered by our own server from our templates.
+      region.innerHTML = html;
+      region.dataset.liveEtag = etag;
+      updatedAt = new Date().toLocaleTimeString(lang || undefined, {
+        hour: "2-digit",
+        minute: "2-digit",
+      });
+      region.dispatchEvent(new CustomEvent("live:updated", { bubbles: true }));
+      setState(status.dataset.liveState);
+    }
+
+    async function pollRegion(region) {
+      const etag = region.dataset.liveEtag;
+      const response = await fetch(region.dataset.liveUrl, {
+        cache: "no-store",
+        credentials: "same-origin",
+        headers: etag ? { "If-None-Match": `"${etag}"` } : {},
+      });
+      if (response.status !== 200) return;
+      const html = await response.text();
+      const tag = (response.headers.get("ETag") || "").replace(/^W\//, "").replace(/"/g, "");
+      swap(region, html, tag);
+    }
+
+    async function pollAll() {
+      for (const region of regions) {
+        try {
+          await pollRegion(region);
+        } catch (error) {
+          return; // offline: the next round tries again
+        }
+      }
+    }
+
+    function schedulePoll() {
+      window.clearTimeout(pollTimer);
+      const base = subscribed ? POLL_ONLINE_MS : POLL_OFFLINE_MS;
+      // Jitter, so 300 phones that lost the Wi-Fi together do not ask together.
+      const delay = base * (0.75 + Math.random() * 0.5);
+      pollTimer = window.setTimeout(async () => {
+        if (!document.hidden) await pollAll();
+        schedulePoll();
+      }, delay);
+    }
+
+    function scheduleReconnect() {
+      window.clearTimeout(reconnectTimer);
+      const delay = backoff * (0.5 + Math.random() * 0.5);
+      backoff = Math.min(backoff * 2, BACKOFF_MAX_MS);
+      reconnectTimer = window.setTimeout(connect, delay);
+    }
+
+    function onMessage(event) {
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch (error) {
+        return;
+      }
+      if (message.type === "fragment") {
+        const region = byKey(message.key);
+        if (region) swap(region, message.html, message.etag);
+      } else if (message.type === "subscribed") {
+        subscribed = true;
+        backoff = BACKOFF_MIN_MS;
+        setState("live");
+        schedulePoll();
+      }
+    }
+
+    function connect() {
+      window.clearTimeout(reconnectTimer);
+      if (socket) return;
+      const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
+      const url = `${scheme}//${window.location.host}${status.dataset.liveWs}?lang=${encodeURIComponent(lang)}`;
+      let ws;
+      try {
+        ws = new WebSocket(url);
+      } catch (error) {
+        scheduleReconnect();
+        return;
+      }
+      socket = ws;
+      setState("connecting");
+      ws.addEventListener("open", () => {
+        ws.send(JSON.stringify({
+          type: "subscribe",
+          regions: regions.map((r) => ({ key: r.dataset.liveKey, etag: r.dataset.liveEtag || "" })),
+        }));
+      });
+      ws.addEventListener("message", onMessage);
+      ws.addEventListener("close", () => {
+        if (socket !== ws) return;
+        socket = null;
+        subscribed = false;
+        setState("offline");
+        schedulePoll();
+        scheduleReconnect();
+      });
+    }
+
+    // A phone that wakes up or finds the Wi-Fi again should not wait out
+    // its backoff: try at once, and ask for what it missed.
+    function wake() {
+      if (document.hidden) return;
+      if (!socket) {
+        backoff = BACKOFF_MIN_MS;
+        connect();
+      }
+    }
+    document.addEventListener("visibilitychange", wake);
+    window.addEventListener("online", wake);
+
+    setState("connecting");
+    connect();
+    schedulePoll();
+    window.siebenschraemLive = {
+      state: () => status.dataset.liveState,
+      close: () => socket && socket.close(),
+    };
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
+})();
