@@ -1,0 +1,312 @@
+"""Local search over the series still to be seated: swap two players.
+
+The state is a list of *mutable* series (tables of player indices ``0..n-1``;
+the sizes of the table slots never change). Their cost, lexicographic through
+its weights, ranks in this order:
+
+1. sittings at tables of three above ``three_bound`` per player;
+2. meetings of two members of one club;
+3. repeated meetings ``E`` (counting the fixed, already played series);
+4. the standings objective of one series (squared distance of a player's
+   table from the table his rank asks for);
+5. the spread of meetings: ``Σ SPREAD**m`` over pairs, which for small
+   fields orders by the most frequent pair first, then by how many pairs meet
+   that often, and so on ("no pair meets more often than necessary").
+
+Each tier's weight exceeds what all lower tiers can change in one move, so a
+move never trades a higher tier for lower ones.
+
+A move swaps two players of different tables in one series; its change of
+cost is computed from the two tables alone. Moves are aimed at a conflict
+(a repeated or same-club pair, or a player over the three-table bound), the
+best non-tabu swap is taken, and a stall restarts from the best state with a
+small random shake. Budgets count iterations, never seconds, so one seed
+always gives one result.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+SMALL = 16
+SPREAD = 128  # a pair meeting m times costs SPREAD**m in the lowest tier
+
+Tables = list[list[int]]
+
+
+@dataclass
+class Problem:
+    """What the search needs besides the start: all indexed ``0..n-1``."""
+
+    n: int
+    series: int  # total number of series, played ones included
+    fixed_meet: dict[tuple[int, int], int] = field(default_factory=dict)
+    clubs: list[int] | None = None  # club number per player, -1 for none
+    fixed_three: list[int] | None = None  # tables of three already sat at
+    three_bound: int = 0
+    # For one mutable series (index into the mutable list): each player's
+    # preferred table index.
+    standings: tuple[int, list[int]] | None = None
+
+
+class Search:
+    """Mutable seating with incremental costs; see the module docstring."""
+
+    def __init__(self, problem: Problem, start: list[Tables], rng: random.Random):
+        self.p = problem
+        self.rng = rng
+        self.club = problem.clubs or [-1] * problem.n
+        self.base_three = problem.fixed_three or [0] * problem.n
+        top = problem.series + 2
+        tables = max(len(s) for s in start) if start else 1
+        # One swap changes at most 24 pair counts and two three-counts.
+        spread: list[int] = [SPREAD**m for m in range(top + 1)]
+        w_standings = 24 * spread[top] + 1
+        w_repeat = w_standings * 4 * (tables + 1) ** 2 + 1
+        w_club = 25 * w_repeat
+        self.w_three: int = 25 * w_club
+        cost: list[list[int]] = [
+            [
+                spread[m] + w_repeat * max(0, m - 1) + same * w_club * m
+                for m in range(top)
+            ]
+            for same in (0, 1)
+        ]
+        self.w_standings = w_standings
+        self.w_repeat = w_repeat
+        self.up = [[c[m + 1] - c[m] for m in range(top - 1)] for c in cost]
+        self.sizes = [[len(t) for t in tables] for tables in start]
+        self.tenure = (1, 4) if problem.n <= SMALL else (3, 10)
+        self.load(start)
+
+    # -- state ---------------------------------------------------------------
+
+    def load(self, tables: list[Tables]) -> None:
+        """Make ``tables`` the current state and recompute every count."""
+        n = self.p.n
+        self.tables = [[list(t) for t in series] for series in tables]
+        self.where = [[0] * n for _ in tables]
+        self.meet: list[dict[int, int]] = [{} for _ in range(n)]
+        for (a, b), m in self.p.fixed_meet.items():
+            self.meet[a][b] = self.meet[b][a] = m
+        self.three = list(self.base_three)
+        self.bad: dict[tuple[int, int], None] = {}
+        for (a, b), m in self.p.fixed_meet.items():
+            self._check(a, b, m)
+        for h, series in enumerate(self.tables):
+            for t, table in enumerate(series):
+                for i, a in enumerate(table):
+                    self.where[h][a] = t
+                    if len(table) == 3:
+                        self.three[a] += 1
+                    for b in table[i + 1 :]:
+                        self._bump(a, b, 1)
+        self.excess = {a: None for a in range(n) if self.three[a] > self.p.three_bound}
+        self.cost = self._full_cost()
+
+    def _full_cost(self) -> int:
+        total = 0
+        for a in range(self.p.n):
+            total += self.w_three * max(0, self.three[a] - self.p.three_bound)
+            for b, m in self.meet[a].items():
+                if a < b:
+                    same = int(self.club[a] >= 0 and self.club[a] == self.club[b])
+                    total += sum(self.up[same][k] for k in range(m))
+        if self.p.standings is not None:
+            h, want = self.p.standings
+            total += self.w_standings * sum(
+                (self.where[h][a] - want[a]) ** 2 for a in range(self.p.n)
+            )
+        return total
+
+    def _same(self, a: int, b: int) -> int:
+        return int(self.club[a] >= 0 and self.club[a] == self.club[b])
+
+    def _check(self, a: int, b: int, m: int) -> None:
+        key = (a, b) if a < b else (b, a)
+        if m >= 2 or (m and self._same(a, b)):
+            self.bad[key] = None
+        else:
+            self.bad.pop(key, None)
+
+    def _bump(self, a: int, b: int, d: int) -> None:
+        m = self.meet[a].get(b, 0) + d
+        self.meet[a][b] = self.meet[b][a] = m
+        self._check(a, b, m)
+
+    def _gain(self, a: int, b: int) -> int:
+        """Cost change when ``a`` and ``b`` meet once more."""
+        return self.up[self._same(a, b)][self.meet[a].get(b, 0)]
+
+    def _loss(self, a: int, b: int) -> int:
+        """Cost change when ``a`` and ``b`` meet once less."""
+        return -self.up[self._same(a, b)][self.meet[a][b] - 1]
+
+    def _three_cost(self, a: int, d: int) -> int:
+        bound = self.p.three_bound
+        old, new = self.three[a], self.three[a] + d
+        return self.w_three * (max(0, new - bound) - max(0, old - bound))
+
+    # -- moves ---------------------------------------------------------------
+
+    def delta(self, h: int, a: int, b: int) -> int:
+        """Cost change of swapping ``a`` and ``b`` (different tables) in ``h``."""
+        where = self.where[h]
+        ta, tb = where[a], where[b]
+        here, there = self.tables[h][ta], self.tables[h][tb]
+        d = 0
+        for r in here:
+            if r != a:
+                d += self._loss(a, r) + self._gain(b, r)
+        for r in there:
+            if r != b:
+                d += self._loss(b, r) + self._gain(a, r)
+        if len(here) != len(there):
+            step = 1 if len(there) == 3 else -1
+            d += self._three_cost(a, step) + self._three_cost(b, -step)
+        if self.p.standings is not None and self.p.standings[0] == h:
+            want = self.p.standings[1]
+            d += self.w_standings * (
+                (tb - want[a]) ** 2
+                - (ta - want[a]) ** 2
+                + (ta - want[b]) ** 2
+                - (tb - want[b]) ** 2
+            )
+        return d
+
+    def swap(self, h: int, a: int, b: int) -> None:
+        """Swap ``a`` and ``b`` in series ``h``, keeping every count current."""
+        self.cost += self.delta(h, a, b)
+        where = self.where[h]
+        ta, tb = where[a], where[b]
+        here, there = self.tables[h][ta], self.tables[h][tb]
+        for r in here:
+            if r != a:
+                self._bump(a, r, -1)
+                self._bump(b, r, 1)
+        for r in there:
+            if r != b:
+                self._bump(b, r, -1)
+                self._bump(a, r, 1)
+        here[here.index(a)] = b
+        there[there.index(b)] = a
+        where[a], where[b] = tb, ta
+        if len(here) != len(there):
+            step = 1 if len(there) == 3 else -1
+            for x, d in ((a, step), (b, -step)):
+                self.three[x] += d
+                if self.three[x] > self.p.three_bound:
+                    self.excess[x] = None
+                else:
+                    self.excess.pop(x, None)
+
+    # -- the search ----------------------------------------------------------
+
+    def _conflict(self) -> tuple[int, int] | None:
+        """A (series, player) whose move could remove a conflict, or None."""
+        while self.bad or self.excess:
+            if self.excess and (not self.bad or self.rng.random() < 0.5):
+                a = self.rng.choice(list(self.excess))
+                hs = [
+                    h
+                    for h, sizes in enumerate(self.sizes)
+                    if sizes[self.where[h][a]] == 3 and 4 in sizes
+                ]
+                if hs:
+                    return self.rng.choice(hs), a
+                del self.excess[a]  # only played series put him there
+                continue
+            pair = self.rng.choice(list(self.bad))
+            a, b = pair
+            hs = [
+                h
+                for h in range(len(self.tables))
+                if self.where[h][a] == self.where[h][b]
+            ]
+            if hs:
+                return self.rng.choice(hs), self.rng.choice(pair)
+            del self.bad[pair]  # they met in played series only
+        return None
+
+    def _moves(self) -> list[tuple[int, int, int]] | None:
+        """Swaps to consider now; ``None`` when no conflict is left."""
+        found = self._conflict()
+        if found is None:
+            return None
+        if self.p.n <= SMALL:
+            # Small fields: every swap of every series is cheap to try.
+            return [
+                (h, a, b)
+                for h, tables in enumerate(self.tables)
+                for t, table in enumerate(tables)
+                for a in table
+                for other in tables[t + 1 :]
+                for b in other
+            ]
+        h, a = found
+        return [(h, a, b) for b in self._candidates(h, a)]
+
+    def _candidates(self, h: int, a: int) -> Sequence[int]:
+        tables = self.tables[h]
+        ta = self.where[h][a]
+        if len(tables) <= 64:
+            return [b for t, table in enumerate(tables) if t != ta for b in table]
+        # Large fields: nearby tables (standings) plus a random sample.
+        picks = {t for t in range(ta - 2, ta + 3) if 0 <= t < len(tables)}
+        picks.update(self.rng.sample(range(len(tables)), 48))
+        picks.discard(ta)
+        return [b for t in sorted(picks) for b in tables[t]]
+
+    def run(self, max_iters: int, target: int | None = None) -> list[Tables]:
+        """Search; return the best series found (the state ends there too)."""
+        best_cost, best = self.cost, [[list(t) for t in s] for s in self.tables]
+        tabu = [[0] * self.p.n for _ in self.tables]
+        stall = 0
+        for it in range(1, max_iters + 1):
+            if target is not None and self.cost <= target:
+                break
+            moves = self._moves()
+            if moves is None:
+                break
+            choice: tuple[int, int, int] | None = None
+            choice_d = ties = 0
+            for h, a, b in moves:
+                d = self.delta(h, a, b)
+                if (tabu[h][a] > it or tabu[h][b] > it) and self.cost + d >= best_cost:
+                    continue
+                if choice is None or d < choice_d:
+                    choice, choice_d, ties = (h, a, b), d, 1
+                elif d == choice_d:
+                    ties += 1
+                    if self.rng.randrange(ties) == 0:
+                        choice = (h, a, b)
+            if choice is None:
+                continue
+            h, a, b = choice
+            self.swap(h, a, b)
+            tabu[h][a] = it + self.rng.randint(*self.tenure)
+            tabu[h][b] = it + self.rng.randint(*self.tenure)
+            if self.cost < best_cost:
+                best_cost, stall = self.cost, 0
+                best = [[list(t) for t in s] for s in self.tables]
+            else:
+                stall += 1
+            if stall > 100 + 2 * self.p.n:
+                self.load(best)
+                self._shake()
+                stall = 0
+        if self.cost > best_cost:
+            self.load(best)
+        return [[list(t) for t in s] for s in self.tables]
+
+    def _shake(self) -> None:
+        """A few random swaps, to leave a local minimum."""
+        for _ in range(max(2, self.p.n // 8)):
+            h = self.rng.randrange(len(self.tables))
+            tables = self.tables[h]
+            if len(tables) < 2:
+                return
+            t1, t2 = self.rng.sample(range(len(tables)), 2)
+            self.swap(h, self.rng.choice(tables[t1]), self.rng.choice(tables[t2]))

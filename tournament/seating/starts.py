@@ -1,0 +1,107 @@
+"""Where the search starts: a design drawn by lot, or a sort by standings.
+
+All functions work on player *indices* ``0..n-1`` and return series of
+tables whose slot sizes follow the table plan.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from .designs import base_design, choose_ghosts
+from .plan import TablePlan
+from .small import small_field
+
+Tables = list[list[int]]
+
+
+def designed(
+    plan: TablePlan, series: int, clubs: Sequence[int], rng: random.Random
+) -> tuple[list[Tables], bool] | None:
+    """``series`` series from a known design, players placed by lot.
+
+    Returns the series and whether they are already the best possible (the
+    stored small fields); ``None`` when no recipe covers this field. Members
+    of one club are packed into one column where they fit, so they never
+    meet; the search deals with whatever is left.
+    """
+    n = plan.players
+    if series == 5 and (stored := small_field(n)) is not None:
+        players = list(range(n))
+        rng.shuffle(players)
+        return [[[players[p] for p in t] for t in s] for s in stored], True
+    base = base_design((n + plan.threes) // 4, series)
+    if base is None:
+        return None
+    ghosts = None
+    # The strict bound first; a looser one leaves the excess to the search.
+    least = plan.three_bound(series)
+    for bound in range(least, max(least, plan.threes) + 1):
+        ghosts = choose_ghosts(base, plan.threes, bound)
+        if ghosts is not None:
+            break
+    if ghosts is None:
+        return None
+    gone = set(ghosts)
+    columns = [[p for p in c if p not in gone] for c in base.column_points()]
+    for column in columns:
+        rng.shuffle(column)
+    where = _pack(columns, clubs, rng)
+    out = [
+        [[where[p] for p in table if p not in gone] for table in tables]
+        for tables in base.series
+    ]
+    return out, False
+
+
+def _pack(
+    columns: list[list[int]], clubs: Sequence[int], rng: random.Random
+) -> dict[int, int]:
+    """Map points to players: each club into one column if it fits.
+
+    Best fit, largest club first; a club too big for any column's free room
+    is split over the roomiest columns. Players without a club fill the rest.
+    """
+    members: dict[int, list[int]] = {}
+    loners: list[int] = []
+    for p, club in enumerate(clubs):
+        (members.setdefault(club, []) if club >= 0 else loners).append(p)
+    free = [list(column) for column in columns]
+    where: dict[int, int] = {}
+    for club in sorted(members, key=lambda c: (-len(members[c]), c)):
+        group = members[club]
+        fits = [c for c in range(len(free)) if len(free[c]) >= len(group)]
+        while group:
+            c = (
+                min(fits, key=lambda c: (len(free[c]), c))
+                if fits
+                else max(range(len(free)), key=lambda c: (len(free[c]), -c))
+            )
+            take = min(len(free[c]), len(group))
+            for p in group[:take]:
+                where[free[c].pop()] = p
+            group = group[take:]
+    rng.shuffle(loners)
+    rest = [point for column in free for point in column]
+    where.update(zip(rest, loners, strict=True))
+    return where
+
+
+def lottery(plan: TablePlan, series: int, rng: random.Random) -> list[Tables]:
+    """``series`` independent random series (the plain lottery)."""
+    out = []
+    for _ in range(series):
+        players = list(range(plan.players))
+        rng.shuffle(players)
+        out.append(fill(players, plan))
+    return out
+
+
+def fill(players: Sequence[int], plan: TablePlan) -> Tables:
+    """Seat ``players`` in order into the plan's tables, tables of 4 first."""
+    tables, i = [], 0
+    for size in plan.sizes:
+        tables.append(list(players[i : i + size]))
+        i += size
+    return tables
