@@ -1,6 +1,8 @@
 """Benchmark of the rules engine (``scoring``), on one core.
 
-Run from the repository root: ``python bench/engine.py [--seconds S]``.
+Run from the repository root: ``python bench/engine.py``.  Times are CPU
+time of this process (``time.process_time``), so other load on the machine
+does not count as engine time; each figure is the best of a few rounds.
 
 Definitions (printed with the results):
 
@@ -15,8 +17,11 @@ Definitions (printed with the results):
   pick with ``seq[int(rng.random() * len(seq))]``.
 - clone: ``HandState.clone()`` of hands in progress.
 - web move: the engine's share of one move at a digital table: parse a
-  stored hand record from JSON text, validate it, replay it, apply one legal
-  action, and serialise the acting seat's ``view()`` as JSON.
+  stored hand record from JSON text and validate it
+  (``HandRecord.from_text``), replay it, apply one legal action, and
+  serialise the acting seat's view as JSON (``view_json``).  The records are
+  hands played by greedy bots, stopped at a uniformly random move.  For
+  scale, the same with the plain ``json.loads``/``json.dumps`` is printed.
 
 The last line is one JSON object with the keys ``hands_per_s``,
 ``moves_per_s``, ``clone_us``, ``web_move_us``, ``baseline_hands_per_s`` and
@@ -34,29 +39,45 @@ from random import Random
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scoring import DECK, HandRecord, HandState
+from scoring import DECK, Action, HandRecord, HandState
+from scoring.bots import make_bots
+from scoring.simulate import play_hand
 
 MARKS = {1: 7, 2: 7, 3: 7, 4: 7}
+clock = time.process_time
 
 
-def engine_hands(n: int, seed: int) -> tuple[float, int, dict[str, int]]:
-    """Play ``n`` random full hands; return (seconds, moves, moves per act)."""
+def engine_hands(n: int, seed: int) -> tuple[float, int]:
+    """Play ``n`` random full hands; return (seconds, moves)."""
     rng = Random(seed)
     random = rng.random
     deal = HandState.deal
     moves = 0
-    started = time.perf_counter()
+    started = clock()
     for _ in range(n):
         hand = deal(MARKS, 4, rng)
         legal = hand.legal_actions
         apply = hand.apply
-        while not hand.finished:
-            actions = legal()
+        while actions := legal():
             apply(actions[int(random() * len(actions))])
             moves += 1
         hand.outcome()
-    seconds = time.perf_counter() - started
-    return seconds, moves, {}
+    return clock() - started, moves
+
+
+def baseline_hands(n: int, seed: int) -> float:
+    """Deal 16 of 32 cards, then 16 random picks; return seconds for ``n``."""
+    rng = Random(seed)
+    random = rng.random
+    sample = rng.sample
+    started = clock()
+    for _ in range(n):
+        drawn = sample(DECK, 16)
+        hands = [drawn[0:4], drawn[4:8], drawn[8:12], drawn[12:16]]
+        for i in range(16):
+            cards = hands[i & 3]
+            cards.pop(int(random() * len(cards)))
+    return clock() - started
 
 
 def act_mix(n: int, seed: int) -> dict[str, float]:
@@ -65,8 +86,7 @@ def act_mix(n: int, seed: int) -> dict[str, float]:
     counts: dict[str, int] = {}
     for _ in range(n):
         hand = HandState.deal(MARKS, 4, rng)
-        while not hand.finished:
-            actions = hand.legal_actions()
+        while actions := hand.legal_actions():
             hand.apply(actions[int(rng.random() * len(actions))])
         for action in hand.history:
             counts[action.act] = counts.get(action.act, 0) + 1
@@ -74,108 +94,95 @@ def act_mix(n: int, seed: int) -> dict[str, float]:
     return {act: round(c / total, 3) for act, c in sorted(counts.items())}
 
 
-def baseline_hands(n: int, seed: int) -> float:
-    """Deal 16 of 32 cards, then 16 random picks; return seconds for ``n``."""
+def table_moves(n: int, seed: int) -> list[tuple[str, Action]]:
+    """``n`` stored records of bot-played hands in progress, as JSON text,
+    each with a legal next action of the seat the hand waits for."""
     rng = Random(seed)
-    random = rng.random
-    sample = rng.sample
-    started = time.perf_counter()
-    for _ in range(n):
-        drawn = sample(DECK, 16)
-        hands = [drawn[0:4], drawn[4:8], drawn[8:12], drawn[12:16]]
-        for i in range(16):
-            cards = hands[i & 3]
-            cards.pop(int(random() * len(cards)))
-    return time.perf_counter() - started
+    bots = make_bots(["greedy"], 4, seed)
+    jobs: list[tuple[str, Action]] = []
+    while len(jobs) < n:
+        full = HandState.deal(MARKS, rng.randint(1, 4), rng)
+        play_hand(full, bots)
+        stop = rng.randrange(len(full.history))
+        hand = HandState.start(MARKS, full.dealer, full.dealt)
+        for action in full.history[:stop]:
+            hand.apply(action)
+        text = json.dumps(HandRecord.of(hand).to_json())
+        jobs.append((text, full.history[stop]))
+    return jobs
 
 
-def mid_hands(n: int, seed: int) -> list[tuple[HandState, int]]:
-    """``n`` random hands stopped at a uniformly chosen move before their end,
-    each with the index of its next move."""
-    rng = Random(seed)
-    out = []
-    while len(out) < n:
-        hand = HandState.deal(MARKS, 4, rng)
-        while not hand.finished:
-            actions = hand.legal_actions()
-            hand.apply(actions[int(rng.random() * len(actions))])
-        stop = rng.randrange(len(hand.history))
-        replay = HandState.start(MARKS, 4, hand.dealt)
-        for action in hand.history[:stop]:
-            replay.apply(action)
-        out.append((replay, stop))
-    return out
+def web_move_us(jobs: list[tuple[str, Action]]) -> float:
+    read = HandRecord.from_text
+    started = clock()
+    for text, action in jobs:
+        hand = read(text).replay()
+        hand.apply(action)
+        hand.view_json(action.seat)
+    return (clock() - started) / len(jobs) * 1e6
+
+
+def web_move_plain_json_us(jobs: list[tuple[str, Action]]) -> float:
+    loads, dumps, read = json.loads, json.dumps, HandRecord.from_json
+    started = clock()
+    for text, action in jobs:
+        hand = read(loads(text)).replay()
+        hand.apply(action)
+        dumps(hand.view(action.seat))
+    return (clock() - started) / len(jobs) * 1e6
 
 
 def clone_us(states: list[HandState], rounds: int) -> float:
-    started = time.perf_counter()
+    started = clock()
     for _ in range(rounds):
         for state in states:
             state.clone()
-    return (time.perf_counter() - started) / (rounds * len(states)) * 1e6
-
-
-def web_move_us(states: list[HandState], rounds: int, seed: int) -> float:
-    rng = Random(seed)
-    jobs = []
-    for state in states:
-        record = json.dumps(HandRecord.of(state).to_json())
-        actions = state.legal_actions()
-        jobs.append((record, actions[rng.randrange(len(actions))]))
-    started = time.perf_counter()
-    for _ in range(rounds):
-        for text, action in jobs:
-            hand = HandRecord.from_json(json.loads(text)).replay()
-            hand.apply(action)
-            json.dumps(hand.view(action.seat))
-    return (time.perf_counter() - started) / (rounds * len(jobs)) * 1e6
+    return (clock() - started) / (rounds * len(states)) * 1e6
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--hands", type=int, default=40_000, help="per round")
-    parser.add_argument("--rounds", type=int, default=3, help="best of")
+    parser.add_argument("--hands", type=int, default=20_000, help="per round")
+    parser.add_argument("--rounds", type=int, default=5, help="best of")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
 
     # Alternate engine and baseline rounds and keep each one's best, so that
     # both see the same machine conditions.
-    best_engine = best_base = float("inf")
-    moves = 0
+    engine = base = float("inf")
+    moves_per_hand = 0.0
     for r in range(args.rounds):
-        seconds, moves, _ = engine_hands(args.hands, args.seed + r)
-        best_engine = min(best_engine, seconds / args.hands)
-        moves_per_hand = moves / args.hands
-        best_base = min(
-            best_base, baseline_hands(args.hands, args.seed + r) / args.hands
-        )
-    hands_per_s = 1 / best_engine
+        seconds, moves = engine_hands(args.hands, args.seed + r)
+        if seconds < engine:
+            engine, moves_per_hand = seconds, moves / args.hands
+        base = min(base, baseline_hands(args.hands, args.seed + r))
+    hands_per_s = args.hands / engine
     moves_per_s = hands_per_s * moves_per_hand
-    base_per_s = 1 / best_base
-    states = [state for state, _ in mid_hands(500, args.seed)]
-    clone = min(clone_us(states, 20) for _ in range(args.rounds))
-    web = min(web_move_us(states, 4, args.seed) for _ in range(args.rounds))
-    history = sum(len(state.history) for state in states) / len(states)
+    base_per_s = args.hands / base
 
-    print("scoring engine benchmark (1 core, best of", args.rounds, "rounds)")
+    jobs = table_moves(1000, args.seed)
+    states = [HandRecord.from_json(json.loads(text)).replay() for text, _ in jobs]
+    clone = min(clone_us(states, 20) for _ in range(args.rounds))
+    web = min(web_move_us(jobs) for _ in range(args.rounds))
+    plain = min(web_move_plain_json_us(jobs) for _ in range(args.rounds))
+    length = sum(len(s.history) for s in states) / len(states)
+
+    print(f"scoring engine benchmark: CPU time, best of {args.rounds} rounds")
     print(
-        "random full hand with knocking: deal 4 seats x 7 marks, then pick "
-        "uniformly among all legal actions (plays, looks, blind/light knocks, "
-        "answers) until the hand is over, then outcome()"
+        "random full hand with knocking = deal 4 seats x 7 marks, then pick "
+        "uniformly among all legal actions of all seats (plays, looks, "
+        "blind/light knocks, answers) until the hand is over, then outcome()"
     )
-    print(f"  moves per hand {moves_per_hand:.2f}, act mix {act_mix(2000, args.seed)}")
-    print(f"  hands/s      {hands_per_s:10.0f}")
-    print(f"  moves/s      {moves_per_s:10.0f}")
-    print(f"clone() of hands in progress: {clone:.2f} us")
+    print(f"  moves per hand {moves_per_hand:.2f}, act mix {act_mix(2000, 7)}")
+    print(f"  hands/s  {hands_per_s:10.0f}")
+    print(f"  moves/s  {moves_per_s:10.0f}")
+    print(f"clone() of a hand in progress: {clone:.2f} us")
     print(
-        "web move (json.loads + HandRecord.from_json + replay + apply one action"
-        f" + json.dumps(view)), records of {history:.1f} actions on average:"
-        f" {web:.1f} us"
+        "web move = HandRecord.from_text (parse + validate) + replay + apply + "
+        f"view_json, bot-played records of {length:.1f} actions on average: "
+        f"{web:.1f} us (with json.loads/json.dumps instead: {plain:.1f} us)"
     )
-    print(
-        f"baseline (deal 16 of 32 cards, then 16 random picks): {base_per_s:.0f}"
-        " hands/s"
-    )
+    print(f"baseline = deal 16 of 32 cards + 16 random picks: {base_per_s:.0f} hands/s")
     print(f"ratio engine / baseline: {hands_per_s / base_per_s:.3f}")
     print(
         json.dumps(

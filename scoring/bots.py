@@ -12,7 +12,7 @@ from random import Random
 from typing import Any, Protocol
 
 from .actions import Action, action
-from .cards import _BY_NAME, Card
+from .cards import CARD_BY_NAME, Card
 
 
 class Bot(Protocol):
@@ -34,7 +34,7 @@ class RandomBot:
         if i < len(acts):
             return action(view["seat"], acts[i])
         if i < options:
-            return action(view["seat"], "play", _BY_NAME[cards[i - len(acts)]])
+            return action(view["seat"], "play", CARD_BY_NAME[cards[i - len(acts)]])
         return None
 
 
@@ -60,7 +60,7 @@ class GreedyBot:
     def choose(self, view: Mapping[str, Any]) -> Action | None:
         seat = view["seat"]
         acts = set(view["legal"]["acts"])
-        plays = [_BY_NAME[c] for c in view["legal"]["cards"]]
+        plays = [CARD_BY_NAME[c] for c in view["legal"]["cards"]]
         if not acts and not plays:
             return None
         if view["cards"] is None:
@@ -72,7 +72,7 @@ class GreedyBot:
                 return action(seat, "look")
         if not view["due"] and "knock" not in acts:
             return None  # nothing to interrupt with
-        mine = [_BY_NAME[c] for c in view["cards"] or ()]
+        mine = [CARD_BY_NAME[c] for c in view["cards"] or ()]
         table = _Table(view, mine)
         p = table.win_chance()
         value = view["value"]
@@ -112,7 +112,7 @@ class _Table:
             for s in trick["seats"]:
                 played_by[s] = played_by.get(s, 0) + 1
             cards = [
-                (s, _BY_NAME[c])
+                (s, CARD_BY_NAME[c])
                 for s, c in zip(trick["seats"], trick["cards"], strict=True)
             ]
             seen.update(card for _, card in cards)

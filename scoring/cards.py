@@ -22,7 +22,8 @@ RANKS = ("J", "Q", "K", "A", "7", "8", "9", "10")
 
 DECK: tuple[Card, ...] = tuple(Card(c) for c in range(32))
 CARD_NAMES: tuple[str, ...] = tuple(RANKS[c & 7] + SUITS[c >> 3] for c in range(32))
-_BY_NAME: dict[str, Card] = {name: Card(c) for c, name in enumerate(CARD_NAMES)}
+#: Card by its notation; for fast lookups where the text is already trusted.
+CARD_BY_NAME: dict[str, Card] = {name: Card(c) for c, name in enumerate(CARD_NAMES)}
 #: Bit mask of all cards of a suit, indexed by suit.
 SUIT_MASK: tuple[int, ...] = tuple(0xFF << (8 * s) for s in range(4))
 
@@ -33,7 +34,7 @@ def parse_card(text: str) -> Card:
     Only the canonical notation is accepted; anything else raises ValueError.
     """
     try:
-        return _BY_NAME[text]
+        return CARD_BY_NAME[text]
     except (KeyError, TypeError):
         raise ValueError(
             f"not a card: {text!r} (expected e.g. 10H, 7C, AS, JD)"

@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any, NoReturn
 
 from .actions import FOLD, HOLD, KNOCK, LOOK, MAX_SEATS, PLAY, Action
-from .cards import _BY_NAME, CARD_NAMES, Card
+from .cards import CARD_BY_NAME, CARD_NAMES, Card
 from .errors import RecordError
 from .rules import PRESETS, RuleSet
 from .sheet import SheetLine
@@ -96,7 +96,7 @@ def cards_of(data: Any, path: str, n: int) -> dict[int, tuple[Card, ...]]:
     if type(data) is not dict:
         raise RecordError(path, "expected an object of seat -> cards")
     cards: dict[int, tuple[Card, ...]] = {}
-    by_name = _BY_NAME
+    by_name = CARD_BY_NAME
     seat_of = _SEAT_OF.get
     for key, hand in data.items():
         seat = seat_of(key) if type(key) is str else None
@@ -116,7 +116,7 @@ def _bad_cards(hand: Any, path: str) -> NoReturn:
     if type(hand) is not list or len(hand) != 4:
         raise RecordError(path, "expected a list of 4 cards")
     for i, name in enumerate(hand):
-        if type(name) is not str or name not in _BY_NAME:
+        if type(name) is not str or name not in CARD_BY_NAME:
             raise RecordError(f"{path}[{i}]", f"not a card: {name!r}")
     raise RecordError(path, "expected a list of 4 cards")  # not reached
 

@@ -15,6 +15,7 @@ from .actions import Action
 from .cards import Card
 from .errors import IllegalAction, SheetError
 from .hand import HandState
+from .jsonio import encode
 from .outcomes import GameOutcome, HandOutcome
 from .rules import CHAMPIONSHIP, RuleSet
 from .sheet import SheetLine, settle_sheet_line
@@ -158,6 +159,10 @@ class GameState:
             else {str(s): p for s, p in outcome.points.items()},
             "hand": None if self._hand is None else self._hand.view(seat),
         }
+
+    def view_json(self, seat: int | None) -> str:
+        """Return ``view(seat)`` as JSON text, as ``json.dumps`` writes it."""
+        return encode(self.view(seat))
 
     # -- acting -------------------------------------------------------------
 

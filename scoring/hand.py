@@ -17,6 +17,7 @@ from typing import Any, NoReturn
 from .actions import FOLD, HOLD, KNOCK, LOOK, PLAYS_BY_BYTE, Action
 from .cards import DECK, SUIT_MASK, Card, cards_of
 from .errors import IllegalAction
+from .jsonio import encode
 from .outcomes import HandOutcome
 from .rules import CHAMPIONSHIP, RuleSet
 from .setup import SEATS_AFTER, Table, check_deal, table_for
@@ -347,6 +348,10 @@ class HandState:
         spectator).  Never contains another seat's unplayed cards; see
         ``scoring.views`` for the keys."""
         return hand_view(self, seat)
+
+    def view_json(self, seat: int | None) -> str:
+        """Return ``view(seat)`` as JSON text, as ``json.dumps`` writes it."""
+        return encode(hand_view(self, seat))
 
     # -- acting -------------------------------------------------------------
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
-from . import fields
+from . import fields, jsonio
 from .actions import Action
 from .cards import CARD_NAMES, Card
 from .errors import IllegalAction, RecordError
@@ -79,6 +79,15 @@ class HandRecord:
         )
         object.__setattr__(record, "_start", start)
         return record
+
+    @classmethod
+    def from_text(cls, text: str) -> HandRecord:
+        """Read a hand record from JSON text; raise RecordError."""
+        return cls.from_json(jsonio.decode(text))
+
+    def to_text(self) -> str:
+        """Return the canonical document as JSON text (``json.dumps`` style)."""
+        return jsonio.encode(self.to_json())
 
     def to_json(self) -> dict[str, Any]:
         """Return the canonical ``siebenschraem.hand/1`` document."""
@@ -174,6 +183,15 @@ class GameRecord:
             for i, entry in enumerate(data["hands"])
         )
         return cls(n, hands, first, rules)
+
+    @classmethod
+    def from_text(cls, text: str) -> GameRecord:
+        """Read a game record from JSON text; raise RecordError."""
+        return cls.from_json(jsonio.decode(text))
+
+    def to_text(self) -> str:
+        """Return the canonical document as JSON text (``json.dumps`` style)."""
+        return jsonio.encode(self.to_json())
 
     def to_json(self) -> dict[str, Any]:
         """Return the canonical ``siebenschraem.game/1`` document."""

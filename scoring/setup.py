@@ -85,6 +85,7 @@ class Table:
         "in_hand",
         "interrupts",
         "marks",
+        "marks_json",
         "n",
         "playing",
         "rules",
@@ -95,6 +96,7 @@ class Table:
         self.rules = rules
         self.n = n
         self.marks = marks
+        self.marks_json = {str(s + 1): m for s, m in enumerate(marks)}  # for views
         self.dealer = dealer
         self.playing = tuple(s for s in range(n) if marks[s])
         self.in_hand = sum(1 << s for s in self.playing)

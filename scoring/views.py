@@ -54,6 +54,12 @@ def _names(mask: int) -> list[str]:
     ]
 
 
+#: _SEATS_IN[mask]: the seat numbers whose bits are set, ascending.
+_SEATS_IN = tuple(
+    tuple(s + 1 for s in range(8) if mask >> s & 1) for mask in range(256)
+)
+
+
 def hand_view(hand: HandState, seat: int | None) -> dict[str, Any]:
     """Return ``seat``'s view of ``hand`` (see the module docstring)."""
     n = hand._n
@@ -62,11 +68,9 @@ def hand_view(hand: HandState, seat: int | None) -> dict[str, Any]:
     me = -1 if seat is None else seat - 1
     keys = _SEAT_KEYS
     names = CARD_NAMES
-    marks = hand._marks
+    table = hand._table
     in_hand = hand._in_hand
     looked = hand._looked
-    loss = hand._loss
-    seats = range(n)
 
     tricks = [
         {
@@ -86,26 +90,34 @@ def hand_view(hand: HandState, seat: int | None) -> dict[str, Any]:
         )
 
     knocks: list[dict[str, Any]] = []
-    answers: dict[str, str] = {}
-    seen = 0
-    value = 1
-    for action in hand._history:
-        act = action.act
-        if act == "knock":
-            value += 1
-            answers = {}
-            knocks.append(
-                {
-                    "seat": action.seat,
-                    "value": value,
-                    "blind": not seen >> (action.seat - 1) & 1,
-                    "answers": answers,
-                }
-            )
-        elif act == "hold" or act == "fold":
-            answers[keys[action.seat - 1]] = act
-        else:  # a look, or a play (which implies looking)
-            seen |= 1 << (action.seat - 1)
+    if hand._last_knocker >= 0:
+        answers: dict[str, str] = {}
+        seen = 0
+        value = 1
+        for action in hand._history:
+            act = action.act
+            if act == "knock":
+                value += 1
+                answers = {}
+                knocks.append(
+                    {
+                        "seat": action.seat,
+                        "value": value,
+                        "blind": not seen >> (action.seat - 1) & 1,
+                        "answers": answers,
+                    }
+                )
+            elif act == "hold" or act == "fold":
+                answers[keys[action.seat - 1]] = act
+            else:  # a look, or a play (which implies looking)
+                seen |= 1 << (action.seat - 1)
+
+    folded = {}
+    if in_hand != table.in_hand:
+        loss = hand._loss
+        for s in table.playing:
+            if not in_hand >> s & 1:
+                folded[keys[s]] = loss[s]
 
     acts: list[str] = []
     playable: list[str] = []
@@ -115,28 +127,32 @@ def hand_view(hand: HandState, seat: int | None) -> dict[str, Any]:
                 acts.append(a.act)
             else:
                 playable.append(names[a.card])
-    to_move = hand.to_move()
-    outcome = hand.outcome()
     last = hand._last_knocker
+    winner = hand._winner
+    if winner >= 0:
+        to_move = None
+        outcome = hand.outcome()
+    else:
+        outcome = None
+        move = hand.to_move()
+        to_move = {"seat": move[0], "act": move[1]} if move else None
     return {
         "seat": seat,
-        "rules": hand._rules.name,
-        "dealer": hand._dealer + 1,
-        "forehand": hand._forehand + 1,
-        "marks": {keys[s]: marks[s] for s in seats},
+        "rules": table.rules.name,
+        "dealer": table.dealer + 1,
+        "forehand": table.forehand + 1,
+        "marks": dict(table.marks_json),
         "value": hand._value,
         "last_knocker": last + 1 if last >= 0 else None,
         "blind_knocks": hand._blind_knocks,
-        "looked": [s + 1 for s in seats if looked >> s & 1],
-        "in_hand": [s + 1 for s in seats if in_hand >> s & 1],
-        "folded": {
-            keys[s]: loss[s] for s in seats if marks[s] and not in_hand >> s & 1
-        },
+        "looked": list(_SEATS_IN[looked]),
+        "in_hand": list(_SEATS_IN[in_hand]),
+        "folded": folded,
         "cards": _names(hand._hands[me]) if me >= 0 and looked >> me & 1 else None,
         "tricks": tricks,
         "knocks": knocks,
-        "to_move": None if to_move is None else {"seat": to_move[0], "act": to_move[1]},
+        "to_move": to_move,
         "legal": {"acts": acts, "cards": playable},
-        "due": to_move is not None and to_move[0] == seat,
+        "due": to_move is not None and to_move["seat"] == seat,
         "outcome": None if outcome is None else outcome.to_json(),
     }

@@ -324,3 +324,25 @@ def test_read_record_dispatches_on_format() -> None:
         read_record({"format": "other"})
     with pytest.raises(RecordError):
         read_record([1, 2])
+
+
+def test_text_round_trip_matches_json_dumps() -> None:
+    record = HandRecord.from_text(json.dumps(FORMATS_HAND))
+    assert record.to_text() == json.dumps(FORMATS_HAND)
+    game = GameRecord.from_text(" " + json.dumps(game_doc([SHEET])) + "\n")
+    assert game.to_text() == json.dumps(game_doc([SHEET]))
+
+
+@pytest.mark.parametrize("text", ["", "{", '{"a": 1} x', "[1, 2", "nul"])
+def test_text_that_is_not_json_is_a_record_error(text: str) -> None:
+    with pytest.raises(RecordError):
+        HandRecord.from_text(text)
+
+
+def test_view_json_is_json_dumps_of_the_view() -> None:
+    hand = HandRecord.from_json(FORMATS_HAND).replay()
+    for seat in (None, 1, 2, 3, 4):
+        assert hand.view_json(seat) == json.dumps(hand.view(seat))
+    game = GameState()
+    game.apply_sheet(SheetLine(value=2, winner=1))
+    assert game.view_json(3) == json.dumps(game.view(3))
