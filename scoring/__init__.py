@@ -24,7 +24,8 @@ A hand (``scoring.hand``): ``HandState``
     interrupts: several seats may act at once), ``apply(action)`` (raises
     ``IllegalAction``, state unchanged), ``outcome() -> HandOutcome | None``,
     ``view(seat | None) -> dict`` (JSON-serialisable; only what that seat may
-    see -- keys in ``scoring.views``), ``clone()``.  Also ``to_move()``,
+    see -- keys in ``scoring.views``; ``view_json`` gives it as text),
+    ``clone()``.  Also ``to_move()``,
     ``value``, ``finished``, ``history``, ``dealt`` (hidden: records only).
 
 A game (``scoring.game``): ``GameState(seats=4, rules, first_dealer=None)``
@@ -42,11 +43,11 @@ Sheet lines (``scoring.sheet``): referee entry from a paper score sheet
     1-based hand number.
 
 Records (``scoring.records``), strict readers and canonical writers
-    ``HandRecord`` / ``GameRecord`` (``from_json``, ``to_json``, ``replay``,
-    ``of``), ``read_record(data)``, ``replay_hand(data) -> HandState``,
-    ``replay_game(data) -> GameState``; ``hand_result_json(hand)`` and
-    ``game_result_json(game, detail=False)`` give the outcome JSON of
-    FORMATS.md (with nulls while still in progress).
+    ``HandRecord`` / ``GameRecord`` (``from_json``/``to_json``,
+    ``from_text``/``to_text``, ``replay``, ``of``), ``read_record(data)``,
+    ``replay_hand(data) -> HandState``, ``replay_game(data) -> GameState``;
+    ``hand_result_json(hand)`` and ``game_result_json(game, detail=False)``
+    give the outcome JSON of FORMATS.md (nulls while still in progress).
 
 Errors (``scoring.errors``), all ``ValueError``
     ``IllegalAction`` and ``SheetError`` carry ``.code`` (stable snake-case,

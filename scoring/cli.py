@@ -40,13 +40,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "replay":
         return _replay(args.file, args.detail)
-    result = simulate(
-        args.games,
-        args.seed,
-        args.bot.split(","),
-        seats=args.seats,
-        rules=get_rules(args.rules),
-    )
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    try:
+        result = simulate(
+            args.games,
+            args.seed,
+            args.bot.split(","),
+            seats=args.seats,
+            rules=get_rules(args.rules),
+        )
+    except ValueError as err:  # unknown bot, impossible table
+        parser.error(str(err))
     print(json.dumps(result.to_json()))
     return 0
 

@@ -112,3 +112,12 @@ def test_simulate_is_reproducible_from_the_seed() -> None:
     second = json.loads(run(*args).stdout)
     del first["hands_per_s"], second["hands_per_s"]
     assert first == second
+
+
+@pytest.mark.parametrize(
+    "args", [("--bot", "clever"), ("--seats", "5"), ("--bot", "greedy,random")]
+)
+def test_simulate_refuses_bad_options(args: tuple[str, str]) -> None:
+    result = run("simulate", "--games", "1", "--seed", "1", *args)
+    assert result.returncode == 2
+    assert "error" in result.stderr
