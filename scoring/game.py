@@ -194,7 +194,9 @@ class GameState:
             if self.finished:
                 raise IllegalAction("game_over", "the game is over", action)
             if hand is not None:
-                hand.apply(action)  # raises hand_finished
+                raise IllegalAction(
+                    "hand_finished", "the hand is over; deal the next", action
+                )
             raise IllegalAction("no_hand_dealt", "deal the next hand first", action)
         hand.apply(action)
         outcome = hand.outcome()
@@ -205,11 +207,11 @@ class GameState:
         """Record the next hand from its sheet line; raise SheetError with the
         1-based hand number as ``line``."""
         number = len(self._detail) + 1
+        if self.finished:
+            raise SheetError("game_over", "the game is already over", number)
+        self._check_can_deal()  # a hand dealt card by card must end first
         try:
-            self._check_can_deal()
             outcome = settle_sheet_line(line, self._marks, self._dealer, self._rules)
-        except IllegalAction as err:
-            raise SheetError("game_over", err.message, number) from None
         except SheetError as err:
             err.line = number
             raise

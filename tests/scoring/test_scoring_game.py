@@ -99,3 +99,21 @@ def test_seat_count_follows_the_rules() -> None:
     with pytest.raises(ValueError):
         GameState(seats=4, first_dealer=5)
     GameState(seats=2, rules=get_rules("schroem"))
+
+
+def test_sheet_line_waits_for_a_hand_in_progress() -> None:
+    game = GameState()
+    game.start_hand(cards(FOUR))
+    with pytest.raises(IllegalAction) as caught:
+        game.apply_sheet(SheetLine(value=1, winner=1))
+    assert caught.value.code == "hand_in_progress"
+
+
+def test_no_action_between_hands() -> None:
+    game = GameState()
+    game.start_hand(cards(FOUR))
+    for a in acts("1 knock; 2 fold; 3 fold; 4 fold"):
+        game.apply(a)
+    with pytest.raises(IllegalAction) as caught:
+        game.apply(acts("1 look")[0])
+    assert caught.value.code == "hand_finished"
