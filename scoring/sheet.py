@@ -132,6 +132,7 @@ def _knock_order_exists(line: SheetLine, table: Table, last_by_winner: bool) -> 
     so it may knock and always counts as still in.  At most 7 knocks among at
     most 8 seats: a depth-first search is instant.
     """
+    never = 99  # the fold value of a seat that did not fold
     fold_at = {seat - 1: paid for seat, paid in line.folded.items()}
     playing = table.playing
     last = line.value - 1  # number of knocks
@@ -143,10 +144,12 @@ def _knock_order_exists(line: SheetLine, table: Table, last_by_winner: bool) -> 
     candidates: list[list[int]] = []
     for k in range(1, last + 1):
         if k == 1 and table.hammer >= 0:
-            knockers = [table.hammer] if fold_at.get(table.hammer, 9) > 1 else []
+            knockers = [table.hammer] if fold_at.get(table.hammer, never) > 1 else []
         else:
             knockers = [
-                s for s in playing if fold_at.get(s, 99) > k and k + 1 <= table.caps[s]
+                s
+                for s in playing
+                if fold_at.get(s, never) > k and k + 1 <= table.caps[s]
             ]
         if k == last and last_by_winner:
             knockers = [s for s in knockers if s == line.winner - 1]
