@@ -80,14 +80,18 @@ def marks_of(data: Any, path: str, rules: RuleSet) -> dict[int, int]:
     top = rules.start_marks
     seat_of = _SEAT_OF.get
     marks: dict[int, int] = {}
+    last = 0  # JSON object keys are str; seats usually come in order
+    ordered = True
     for key, m in data.items():
-        seat = seat_of(key) if type(key) is str else None
+        seat = seat_of(key)
         if seat is None or seat > n:
-            seat_number(key, path, n)  # raises, naming the key
+            seat = seat_number(key, path, n)  # raises, naming the key
         if type(m) is not int or not 0 <= m <= top:
             raise RecordError(f"{path}.{key}", f"impossible marks {m!r} (0-{top})")
-        marks[seat] = m  # type: ignore[index]  # not None here
-    return marks if list(marks) == sorted(marks) else dict(sorted(marks.items()))
+        marks[seat] = m
+        ordered = ordered and seat > last
+        last = seat
+    return marks if ordered else dict(sorted(marks.items()))
 
 
 def cards_of(data: Any, path: str, n: int) -> dict[int, tuple[Card, ...]]:
@@ -98,18 +102,22 @@ def cards_of(data: Any, path: str, n: int) -> dict[int, tuple[Card, ...]]:
     cards: dict[int, tuple[Card, ...]] = {}
     by_name = CARD_BY_NAME
     seat_of = _SEAT_OF.get
+    last = 0
+    ordered = True
     for key, hand in data.items():
-        seat = seat_of(key) if type(key) is str else None
+        seat = seat_of(key)
         if seat is None or seat > n:
-            seat_number(key, path, n)  # raises, naming the key
+            seat = seat_number(key, path, n)  # raises, naming the key
         try:
             if type(hand) is not list:
                 raise TypeError
             a, b, c, d = hand
-            cards[seat] = (by_name[a], by_name[b], by_name[c], by_name[d])  # type: ignore[index]
+            cards[seat] = (by_name[a], by_name[b], by_name[c], by_name[d])
         except (KeyError, TypeError, ValueError):
             _bad_cards(hand, f"{path}.{key}")
-    return cards if list(cards) == sorted(cards) else dict(sorted(cards.items()))
+        ordered = ordered and seat > last
+        last = seat
+    return cards if ordered else dict(sorted(cards.items()))
 
 
 def _bad_cards(hand: Any, path: str) -> NoReturn:
