@@ -65,13 +65,17 @@ def plan_seating(
 ) -> tuple[list[EngineSeries], dict[str, Any]]:
     """All series of the tournament, the `fixed` ones unchanged."""
     clubs = {e.pk: e.player.club for e in entries if e.player.club}
+    field = {e.pk for e in entries}
+    # Players of the played series who are no longer in the field.
+    gone = sorted({p for s in fixed for t in s for p in t} - field)
     try:
         result = seating.seat(
-            [e.pk for e in entries],
+            sorted(field),
             series=series_count,
             seed=seed,
             clubs=clubs,
             fixed=list(fixed),
+            withdrawn=gone,
         )
     except SeatingError as error:
         raise UserError(seating_error_message(error), code=error.code) from error
@@ -83,6 +87,11 @@ def seating_quality(
 ) -> dict[str, Any]:
     clubs = {e.pk: e.player.club for e in entries if e.player.club}
     return dict(seating.quality([list(s) for s in series], clubs=clubs))
+
+
+def repeated_pairs(series: Sequence[EngineSeries]) -> list[tuple[int, int, int]]:
+    """Pairs of entry ids that meet more than once, with how often."""
+    return [tuple(p) for p in seating.repeated_pairs([list(s) for s in series])]
 
 
 def _quick_game(

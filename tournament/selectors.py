@@ -301,3 +301,23 @@ def player_tables(entry: Entry) -> list[dict[str, object]]:
             }
         )
     return out
+
+
+def repeated_meetings(series: Series) -> list[tuple[int, int, int]]:
+    """Start numbers of pairs that meet more than once in the series seated
+    so far (up to this one), with how often."""
+    from tournament import engine
+
+    seated = [
+        engine.stored_series(s)
+        for s in Series.objects.filter(
+            tournament_id=series.tournament_id, number__lte=series.number
+        ).exclude(status=Series.Status.DRAFT)
+    ]
+    pairs = engine.repeated_pairs(seated)
+    numbers = dict(
+        Entry.objects.filter(tournament_id=series.tournament_id).values_list(
+            "id", "start_number"
+        )
+    )
+    return [(numbers[a], numbers[b], n) for a, b, n in pairs]

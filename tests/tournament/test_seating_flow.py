@@ -28,7 +28,12 @@ def meetings(tournament):
 @pytest.fixture
 def field(tournament):
     entries = [
-        EntryFactory(tournament=tournament, start_number=n, checked_in=True)
+        EntryFactory(
+            tournament=tournament,
+            start_number=n,
+            checked_in=True,
+            player__club="",
+        )
         for n in range(1, 23)
     ]
     seating.series_ensure(tournament=tournament)

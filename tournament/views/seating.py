@@ -58,6 +58,7 @@ def series_manage(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "series": series,
             "tables": selectors.series_tables(series),
             "swap_form": SwapForm(initial={"version": series.version}),
+            "repeated": selectors.repeated_meetings(series),
             "players": len(seating_service.seated_players(series.tournament)),
         },
     )
@@ -124,12 +125,11 @@ def series_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         _("Plätze getauscht."),
     )
     series.refresh_from_db()
-    repeats = (series.quality or {}).get("repeated_pairs") or []
+    repeats = (series.quality or {}).get("repeated_pairs") or 0
     if repeats:
         messages.warning(
             request,
-            _("Achtung: %(n)d Paare treffen sich mehr als einmal.")
-            % {"n": len(repeats)},
+            _("Achtung: %(n)d Paare treffen sich mehr als einmal.") % {"n": repeats},
         )
     return redirect("tournament:series_manage", slug=slug, number=number)
 
