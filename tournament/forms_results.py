@@ -88,7 +88,9 @@ class ResultForm(forms.Form):
         (ResultVersion.Mode.QUICK, gettext_lazy("Schnelleingabe")),
         (ResultVersion.Mode.SHEET, gettext_lazy("Spielliste (Einzelspiele)")),
     ]
-    mode = forms.ChoiceField(choices=MODES, initial=ResultVersion.Mode.QUICK)
+    mode = forms.ChoiceField(
+        choices=MODES, initial=ResultVersion.Mode.QUICK, widget=forms.RadioSelect
+    )
     revision = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
     reason = forms.CharField(
         label=gettext_lazy("Grund der Korrektur"), max_length=300, required=False
@@ -114,12 +116,19 @@ class ResultForm(forms.Form):
                 required=False,
                 widget=forms.RadioSelect,
             )
-            self.fields[f"g{g}_marks"] = forms.IntegerField(
-                label=_("Schräm übrig"),
+            # Big tap targets 1..7 instead of a number field: one thumb.
+            self.fields[f"g{g}_marks"] = forms.TypedChoiceField(
+                label=_("Schräm übrig beim Gewinner"),
+                choices=[(str(m), str(m)) for m in range(1, start_marks + 1)],
+                coerce=int,
                 required=False,
-                widget=forms.NumberInput(
-                    attrs={"inputmode": "numeric", "min": 1, "max": start_marks}
-                ),
+                widget=forms.RadioSelect,
+                error_messages={
+                    "invalid_choice": _(
+                        "Spiel %(g)d: der Gewinner hat 1 bis %(m)d Schräm übrig."
+                    )
+                    % {"g": g, "m": start_marks}
+                },
             )
             self.fields[f"g{g}_hands"] = forms.CharField(
                 label=_("Einzelspiele Spiel %(g)d") % {"g": g},

@@ -152,3 +152,12 @@ def test_create_tournament(organizer_client):
 
 def test_unknown_tournament_is_a_404(client):
     assert client.get("/t/gibt-es-nicht/").status_code == 404
+
+
+def test_german_even_for_an_english_browser_until_english_is_chosen(client):
+    response = client.get("/", HTTP_ACCEPT_LANGUAGE="en-US,en;q=0.9")
+    assert 'lang="de"' in response.content.decode()
+    client.post(reverse("set_language"), {"language": "en", "next": "/"})
+    response = client.get("/", HTTP_ACCEPT_LANGUAGE="de")
+    assert 'lang="en"' in response.content.decode()
+    assert "Tournaments" in response.content.decode()

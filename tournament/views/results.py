@@ -47,7 +47,7 @@ def _initial(table: Table, version: ResultVersion | None) -> dict[str, Any]:
     initial["mode"] = version.mode if version.mode == "sheet" else "quick"
     for g, game in enumerate(version.data["games"], 1):
         initial[f"g{g}_winner"] = str(game["winner"])
-        initial[f"g{g}_marks"] = game["marks"]
+        initial[f"g{g}_marks"] = str(game["marks"])
         if game.get("hands"):
             initial[f"g{g}_hands"] = "\n".join(
                 sheet_line_text(h) for h in game["hands"]
