@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import authenticate
 from django.core.management import call_command
+from django.test import RequestFactory
 
 from tournament.models import Entry, Tournament
 from tournament.roles import is_organizer, is_referee
@@ -61,9 +62,10 @@ def test_demo_creates_forty_players_and_the_three_logins_idempotently():
     assert Entry.objects.filter(tournament=tournament).count() == 40
     clubs = set(tournament.entries.values_list("player__club", flat=True))
     assert "7-Schräm-Freunde Ulmen" in clubs
-    organizer = authenticate(username="organizer", password="organizer-demo")
-    referee = authenticate(username="referee", password="referee-demo")
-    referee2 = authenticate(username="referee2", password="referee2-demo")
+    request = RequestFactory().post("/konto/anmelden/")
+    organizer = authenticate(request, username="organizer", password="organizer-demo")
+    referee = authenticate(request, username="referee", password="referee-demo")
+    referee2 = authenticate(request, username="referee2", password="referee2-demo")
     assert is_organizer(organizer) and organizer.is_staff
     assert is_referee(referee) and not is_organizer(referee)
     assert is_referee(referee2)
