@@ -98,10 +98,25 @@
       reconnectTimer = window.setTimeout(connect, delay);
     }
 
+    // Large fragments come as gzipped binary messages (the server packs each
+    // one once for everybody); unpack them in order of arrival.
+    const canUnpack = "DecompressionStream" in window;
+    let queue = Promise.resolve();
+
+    async function unpack(data) {
+      if (typeof data === "string") return data;
+      const stream = new Blob([data]).stream().pipeThrough(new DecompressionStream("gzip"));
+      return new Response(stream).text();
+    }
+
     function onMessage(event) {
+      queue = queue.then(() => unpack(event.data)).then(handle, () => {});
+    }
+
+    function handle(text) {
       let message;
       try {
-        message = JSON.parse(event.data);
+        message = JSON.parse(text);
       } catch (error) {
         return;
       }
@@ -129,11 +144,13 @@
         return;
       }
       socket = ws;
+      ws.binaryType = "arraybuffer";
       setState("connecting");
       ws.addEventListener("open", () => {
         ws.send(JSON.stringify({
           type: "subscribe",
           regions: regions.map((r) => ({ key: r.dataset.liveKey, etag: r.dataset.liveEtag || "" })),
+          gzip: canUnpack,
         }));
       });
       ws.addEventListener("message", onMessage);

@@ -2,6 +2,7 @@
 are the page's own partials, conditional GET and the projector."""
 
 import asyncio
+import gzip
 import os
 import re
 import threading
@@ -11,11 +12,11 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
-from django.db import transaction
+from django.db import connections, transaction
 from django.urls import reverse
 
 from tests.tournament.factories import make_series, make_user
-from tournament import live
+from tournament import consumers, live
 from tournament.models import Table
 from tournament.services.results import GameInput, result_confirm, result_enter
 from tournament.views.live import FRAGMENTS, FragmentKey, fragment_key, region
@@ -44,6 +45,9 @@ def channel_layer(settings):
         }
     yield
     async_to_sync(get_channel_layer().flush)()
+    # The consumers' own thread keeps a connection; the test database must
+    # be free to be flushed or dropped.
+    consumers._executor.submit(connections.close_all).result()
 
 
 @pytest.fixture
@@ -496,3 +500,31 @@ def test_live_pages_have_no_inline_script(
     assert "js/live.js" in html
     assert not re.search(r"<script(?![^>]*\ssrc=)[^>]*>", html)
     assert not re.search(r"<[^>]*\son[a-z]+=", html)  # no inline handlers
+
+
+@pytest.mark.django_db(transaction=True)
+def test_pages_that_can_unpack_get_large_fragments_gzipped(tournament):
+    make_series(tournament, sizes=(4,) * 10)
+
+    async def scenario():
+        plain = await open_socket(tournament)
+        await plain.send_json_to(
+            {"type": "subscribe", "regions": [{"key": "standings", "etag": ""}]}
+        )
+        text = await plain.receive_from(timeout=5)
+        packed = await open_socket(tournament)
+        await packed.send_json_to(
+            {
+                "type": "subscribe",
+                "regions": [{"key": "standings", "etag": ""}],
+                "gzip": True,
+            }
+        )
+        binary = await packed.receive_output(timeout=5)
+        for socket in (plain, packed):
+            await socket.disconnect()
+        return text, binary["bytes"]
+
+    text, binary = async_to_sync(scenario)()
+    assert gzip.decompress(binary).decode() == text
+    assert len(binary) * 4 < len(text.encode())
