@@ -61,7 +61,9 @@ def _next_number(table: Table) -> int:
     return (last.first() or 0) + 1
 
 
-def _rebuild_scores(table: Table, version: ResultVersion) -> None:
+def rebuild_table_scores(table: Table, version: ResultVersion) -> None:
+    """Rewrite the table's GameScores (and its players' totals) from the
+    confirmed version."""
     seats = {s.number: s.entry_id for s in table.seats.all()}
     tournament = table.series.tournament
     GameScore.objects.filter(table=table).delete()
@@ -125,7 +127,7 @@ def _confirm(table: Table, version: ResultVersion, actor: Any) -> None:
     version.decided_by = actor if getattr(actor, "is_authenticated", False) else None
     version.decided_at = timezone.now()
     version.save(update_fields=["status", "decided_by", "decided_at"])
-    _rebuild_scores(table, version)
+    rebuild_table_scores(table, version)
     series = table.series
     open_tables = series.tables.exclude(
         result_versions__status=ResultVersion.Status.CONFIRMED

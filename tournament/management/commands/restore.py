@@ -1,0 +1,34 @@
+import json
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from tournament.errors import UserError
+from tournament.services.backup import tournament_restore
+
+
+class Command(BaseCommand):
+    help = "Recreate a tournament from a backup file (all or nothing)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("file")
+        parser.add_argument("--slug", help="restore under another slug")
+        parser.add_argument(
+            "--replace",
+            action="store_true",
+            help="delete an existing tournament with that slug first",
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        try:
+            doc = json.loads(Path(options["file"]).read_text("utf-8"))
+        except (OSError, ValueError) as exc:
+            raise CommandError(f"Cannot read {options['file']}: {exc}") from exc
+        try:
+            tournament = tournament_restore(
+                doc=doc, slug=options["slug"], replace=options["replace"]
+            )
+        except UserError as exc:
+            raise CommandError(exc.message) from exc
+        self.stdout.write(f"Restored {tournament.slug}")
