@@ -36,14 +36,22 @@ def standings_generation_key(tournament_id: int) -> str:
     return f"standings-gen:{tournament_id}"
 
 
+def _fresh_generation() -> int:
+    # Starts from the clock in milliseconds, not from 1: a restarted server
+    # (in-memory cache) or an evicted key must never count up to a number
+    # that an ETag in somebody's browser already stands for.
+    return time.time_ns() // 1_000_000
+
+
 def standings_generation(tournament_id: int) -> int:
     """A counter that changes whenever the tournament's results change; it
     is part of every cache key and ETag of the standings."""
     key = standings_generation_key(tournament_id)
     value = cache.get(key)
     if value is None:
-        cache.add(key, 1, timeout=None)
-        value = cache.get(key, 1)
+        fresh = _fresh_generation()
+        cache.add(key, fresh, timeout=None)
+        value = cache.get(key, fresh)
     return int(value)
 
 
@@ -52,7 +60,7 @@ def _bump_generation(tournament_id: int) -> None:
     try:
         cache.incr(key)
     except ValueError:
-        cache.set(key, 2, timeout=None)
+        cache.set(key, _fresh_generation(), timeout=None)
 
 
 def group_name(tournament_id: int) -> str:

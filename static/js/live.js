@@ -80,9 +80,21 @@
       }
     }
 
+    // Poll slowly while live, often while not; a failed reconnect attempt
+    // must not push the next poll back, so the timer is only reset when the
+    // mode changes.
+    let pollMode = "";
+
+    function pollFor(mode) {
+      if (mode !== pollMode) {
+        pollMode = mode;
+        schedulePoll();
+      }
+    }
+
     function schedulePoll() {
       window.clearTimeout(pollTimer);
-      const base = subscribed ? POLL_ONLINE_MS : POLL_OFFLINE_MS;
+      const base = pollMode === "live" ? POLL_ONLINE_MS : POLL_OFFLINE_MS;
       // Jitter, so 300 phones that lost the Wi-Fi together do not ask together.
       const delay = base * (0.75 + Math.random() * 0.5);
       pollTimer = window.setTimeout(async () => {
@@ -127,7 +139,7 @@
         subscribed = true;
         backoff = BACKOFF_MIN_MS;
         setState("live");
-        schedulePoll();
+        pollFor("live");
       }
     }
 
@@ -159,7 +171,7 @@
         socket = null;
         subscribed = false;
         setState("offline");
-        schedulePoll();
+        pollFor("offline");
         scheduleReconnect();
       });
     }
@@ -178,7 +190,7 @@
 
     setState("connecting");
     connect();
-    schedulePoll();
+    pollFor("offline");
     window.siebenschraemLive = {
       state: () => status.dataset.liveState,
       close: () => socket && socket.close(),

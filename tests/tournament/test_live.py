@@ -6,12 +6,14 @@ import gzip
 import os
 import re
 import threading
+import time
 
 import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
+from django.core.cache import cache
 from django.db import connections, transaction
 from django.urls import reverse
 
@@ -528,3 +530,17 @@ def test_pages_that_can_unpack_get_large_fragments_gzipped(tournament):
     text, binary = async_to_sync(scenario)()
     assert gzip.decompress(binary).decode() == text
     assert len(binary) * 4 < len(text.encode())
+
+
+@pytest.mark.django_db
+def test_standings_etag_never_repeats_after_the_cache_is_lost(tournament):
+    key = fragment_key("standings", {})
+    seen = [region(tournament, key).etag]
+    live._bump_generation(tournament.pk)
+    seen.append(region(tournament, key).etag)
+    time.sleep(0.01)
+    cache.clear()  # a restarted server with the in-memory cache
+    after = [region(tournament, key).etag]
+    live._bump_generation(tournament.pk)
+    after.append(region(tournament, key).etag)
+    assert len(set(seen + after)) == 4
