@@ -1,0 +1,180 @@
+"""Helpers for the live tests that run real uvicorn processes (no tests
+here): a seeded SQLite file, servers on free loopback ports, a referee's
+HTTP login and confirmation."""
+
+import contextlib
+import http.client
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.parse
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SLUG = "zwei-prozesse"
+PASSWORD = "zweimal-pruefen"
+
+
+def seed() -> None:
+    """Run in a subprocess: migrate the temp database, then a tournament
+    whose two tables have results entered and waiting for a second referee.
+    Prints JSON: per table number, the version and revision to confirm."""
+    import django
+
+    django.setup()
+    from django.contrib.auth.models import Group
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    from tests.tournament.factories import TournamentFactory, make_series, make_user
+    from tournament.models import Table
+    from tournament.services.results import GameInput, result_enter
+
+    tournament = TournamentFactory(slug=SLUG)
+    series = make_series(tournament, sizes=(4, 4))
+    group, _ = Group.objects.get_or_create(name="referee")
+    referee, second = make_user("schiri"), make_user("schiri2")
+    for user in (referee, second):
+        user.set_password(PASSWORD)
+        user.save()
+        user.groups.add(group)
+    pending = {}
+    for table in Table.objects.filter(series=series).order_by("number"):
+        # Table 1: seat 1 wins everything with 7 marks (5 × 14 = 70 points);
+        # table 2: seat 2 with 6 marks (65).
+        games = [GameInput(winner=table.number, marks=8 - table.number)] * 5
+        version = result_enter(
+            actor=referee, table=table, games=games, mode="quick", revision=None
+        )
+        table.refresh_from_db()
+        pending[table.number] = [version.number, table.result_revision]
+    print(json.dumps(pending))
+
+
+def server_env(var_dir: Path, **extra: str) -> dict[str, str]:
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.test_settings",
+        "SECRET_KEY": "live-server-test",
+        "DEBUG": "0",
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "VAR_DIR": str(var_dir),
+        # test_settings prefixes cache keys with this: keep these servers'
+        # cache apart from the suite's own (database ids overlap).
+        "PYTEST_XDIST_WORKER": f"live-servers-{uuid.uuid4().hex[:8]}",
+        "PYTHONPATH": str(ROOT),
+        **extra,
+    }
+    env.pop("DATABASE_URL", None)
+    if "REDIS_URL" not in extra:
+        env.pop("REDIS_URL", None)
+    return env
+
+
+def seed_database(env: dict[str, str]) -> dict[int, list[int]]:
+    done = subprocess.run(
+        [sys.executable, "-c", f"import {__name__} as s; s.seed()"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    return {int(k): v for k, v in json.loads(done.stdout.splitlines()[-1]).items()}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(env: dict[str, str], port: int, *options: str) -> subprocess.Popen:
+    return subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "config.asgi:application",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+            *options,
+        ],
+        cwd=ROOT,
+        env=env,
+    )
+
+
+def wait_until_up(port: int, process: subprocess.Popen, seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while True:
+        assert process.poll() is None, "the server process ended"
+        assert time.monotonic() < deadline, "the server did not start"
+        with contextlib.suppress(OSError):
+            if request(port, "GET", "/")[0] == 200:
+                return
+        time.sleep(0.1)
+
+
+def stop(process: subprocess.Popen) -> None:
+    process.terminate()
+    try:
+        process.wait(10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(5)
+
+
+def request(port, method, path, body="", headers=None):
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    try:
+        connection.request(method, path, body=body or None, headers=headers or {})
+        response = connection.getresponse()
+        return response.status, response.msg, response.read()
+    finally:
+        connection.close()
+
+
+def _cookie(headers, name):
+    for header in headers.get_all("Set-Cookie") or []:
+        if header.startswith(f"{name}="):
+            return header.split("=", 1)[1].split(";")[0]
+    raise AssertionError(f"no {name} cookie")
+
+
+def confirm(port: int, table: int, version: int, revision: int) -> None:
+    """The second referee signs in and confirms a table of series 1."""
+    _, headers, body = request(port, "GET", "/konto/anmelden/")
+    csrf = _cookie(headers, "csrftoken")
+    token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', body)
+    form = urllib.parse.urlencode(
+        {"username": "schiri2", "password": PASSWORD, "csrfmiddlewaretoken": token[1]}
+    )
+    form_headers = {"Content-Type": "application/x-www-form-urlencoded"}
+    status, headers, _ = request(
+        port,
+        "POST",
+        "/konto/anmelden/",
+        form,
+        {**form_headers, "Cookie": f"csrftoken={csrf}"},
+    )
+    assert status == 302, "login failed"
+    cookies = f"csrftoken={csrf}; sessionid={_cookie(headers, 'sessionid')}"
+    form = urllib.parse.urlencode(
+        {"version": version, "revision": revision, "csrfmiddlewaretoken": csrf}
+    )
+    path = f"/t/{SLUG}/eingabe/serie/1/tisch/{table}/bestaetigen/"
+    status, _, _ = request(
+        port, "POST", path, form, {**form_headers, "Cookie": cookies}
+    )
+    assert status == 302, "confirmation failed"
