@@ -10,7 +10,7 @@ from typing import Any, Literal
 from .errors import SeatingError
 from .plan import TablePlan, table_plan
 from .quality import quality
-from .search import SMALL, Problem, Search
+from .search import Problem, Search
 from .seats import assign_seats
 from .starts import designed, fill, lottery
 
@@ -18,6 +18,7 @@ Table = list[int]
 Series = list[Table]
 Mode = Literal["lot", "standings"]
 MODES = ("lot", "standings")
+BUDGET = 3000  # search iterations; enough for E = 0 wherever it is in reach
 
 
 @dataclass(frozen=True)
@@ -198,9 +199,9 @@ def _search(
     )
     search = Search(problem, start, rng)
     unbeatable = best_known and not played and max(clubs, default=-1) < 0
-    budget = 1500 if n <= SMALL else 3000
-    found = search.run(budget, target=search.cost if unbeatable else None)
-    if want is None:
-        for tables in found:
-            rng.shuffle(tables)
+    found = search.run(BUDGET, target=search.cost if unbeatable else None)
+    if want is not None:
+        return search.polish()
+    for tables in found:
+        rng.shuffle(tables)
     return found

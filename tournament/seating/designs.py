@@ -19,8 +19,9 @@ Fields not a multiple of four delete "ghost" points from the next base.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, reduce
 from itertools import combinations
 
 from .galois import BinOp, field, prime_power
@@ -82,15 +83,17 @@ def _cyclic(m: int, series: int) -> Base | None:
 
 
 def _galois(q: int, series: int) -> Base | None:
-    # Over a field the differences (b - a)(h - h') are never zero, so any
-    # q series work, and for q = 4 the columns are one more parallel class.
-    if prime_power(q) is None or series > q + (q == 4):
+    # Over a field (of at least four elements, one per column) the
+    # differences (b - a)(h - h') are never zero, so any q series work, and
+    # for q = 4 the columns are one more parallel class.
+    if q < 4 or prime_power(q) is None or series > q + (q == 4):
         return None
     add, mul = field(q)
     base = _pattern(q, min(series, q), add, mul)
     if series > q:
+        # The columns become a series, so they no longer keep clubs apart.
         columns = tuple(tuple(range(c * q, c * q + q)) for c in range(4))
-        base = Base(q, (*base.series, columns))
+        base = Base(q, (*base.series, columns), columns=False)
     return base
 
 
@@ -126,6 +129,28 @@ def base_design(m: int, series: int) -> Base | None:
     return found
 
 
+def bases(m: int, series: int) -> Iterator[Base]:
+    """``base_design(m, series)``, then a few unions of smaller bases.
+
+    Ghosts in different blocks of a union never meet and share no partner,
+    which rescues the table-of-three bound where the first base cannot
+    (e.g. 30 = 16 + 16 - 2, 45 = 16 + 16 + 16 - 3).
+    """
+    first = base_design(m, series)
+    if first is not None:
+        yield first
+    splits: list[tuple[int, ...]] = [(a, m - a) for a in range(4, m // 2 + 1)]
+    splits += [(a, b, m - a - b) for a in (4, 5) for b in (4, 5) if a <= b]
+    tried = 0
+    for parts in splits:
+        if tried >= 12 or min(parts) < 4:
+            continue
+        built = [base_design(x, series) for x in parts]
+        if all(b is not None for b in built):
+            tried += 1
+            yield reduce(_union, [b for b in built if b is not None])
+
+
 def partners(base: Base) -> list[set[int]]:
     """For every point, the set of points it shares a table with."""
     met: list[set[int]] = [set() for _ in range(4 * base.m)]
@@ -148,34 +173,41 @@ def choose_ghosts(base: Base, count: int, bound: int) -> list[int] | None:
     if count == 0:
         return []
     met = partners(base)
-    points = range(4 * base.m)
-    hits = [0] * len(points)
+    m = base.m
+
+    # The k-th ghost tries column k first, so ghosts spread over the columns
+    # when they can, leaving room in every column to pack clubs.
+    def order(k: int) -> list[int]:
+        return sorted(range(4 * m), key=lambda p: ((p // m - k) % 4, p % m))
+
+    orders = [order(k) for k in range(count)]
+    hits = [0] * (4 * m)
     chosen: list[int] = []
     tries = 0
 
-    def extend(start: int) -> bool:
+    def extend() -> bool:
         nonlocal tries
         if len(chosen) == count:
             return True
-        for g in points[start:]:
+        for g in orders[len(chosen)]:
             tries += 1
             if tries > LIMIT:
                 return False
-            if any(g in met[c] for c in chosen) or any(
-                hits[p] >= bound for p in met[g]
-            ):
+            if g in chosen or any(g in met[c] for c in chosen):
+                continue
+            if any(hits[p] >= bound for p in met[g]):
                 continue
             chosen.append(g)
             for p in met[g]:
                 hits[p] += 1
-            if extend(g + 1):
+            if extend():
                 return True
             chosen.pop()
             for p in met[g]:
                 hits[p] -= 1
         return False
 
-    return chosen if extend(0) else None
+    return chosen if extend() else None
 
 
 def no_repeats(base: Base) -> bool:

@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 SMALL = 16
+RESTARTS = 8  # fruitless restarts before giving up
 SPREAD = 128  # a pair meeting m times costs SPREAD**m in the lowest tier
 
 Tables = list[list[int]]
@@ -136,14 +137,6 @@ class Search:
         self.meet[a][b] = self.meet[b][a] = m
         self._check(a, b, m)
 
-    def _gain(self, a: int, b: int) -> int:
-        """Cost change when ``a`` and ``b`` meet once more."""
-        return self.up[self._same(a, b)][self.meet[a].get(b, 0)]
-
-    def _loss(self, a: int, b: int) -> int:
-        """Cost change when ``a`` and ``b`` meet once less."""
-        return -self.up[self._same(a, b)][self.meet[a][b] - 1]
-
     def _three_cost(self, a: int, d: int) -> int:
         bound = self.p.three_bound
         old, new = self.three[a], self.three[a] + d
@@ -156,13 +149,21 @@ class Search:
         where = self.where[h]
         ta, tb = where[a], where[b]
         here, there = self.tables[h][ta], self.tables[h][tb]
+        # The hottest loop of the package: pair costs inlined.
+        up, club = self.up, self.club
+        ma, mb = self.meet[a], self.meet[b]
+        ca, cb = club[a], club[b]
         d = 0
         for r in here:
             if r != a:
-                d += self._loss(a, r) + self._gain(b, r)
+                cr = club[r]
+                d += up[cb >= 0 and cb == cr][mb.get(r, 0)]
+                d -= up[ca >= 0 and ca == cr][ma[r] - 1]
         for r in there:
             if r != b:
-                d += self._loss(b, r) + self._gain(a, r)
+                cr = club[r]
+                d += up[ca >= 0 and ca == cr][ma.get(r, 0)]
+                d -= up[cb >= 0 and cb == cr][mb[r] - 1]
         if len(here) != len(there):
             step = 1 if len(there) == 3 else -1
             d += self._three_cost(a, step) + self._three_cost(b, -step)
@@ -235,16 +236,6 @@ class Search:
         found = self._conflict()
         if found is None:
             return None
-        if self.p.n <= SMALL:
-            # Small fields: every swap of every series is cheap to try.
-            return [
-                (h, a, b)
-                for h, tables in enumerate(self.tables)
-                for t, table in enumerate(tables)
-                for a in table
-                for other in tables[t + 1 :]
-                for b in other
-            ]
         h, a = found
         return [(h, a, b) for b in self._candidates(h, a)]
 
@@ -253,8 +244,10 @@ class Search:
         ta = self.where[h][a]
         if len(tables) <= 64:
             return [b for t, table in enumerate(tables) if t != ta for b in table]
-        # Large fields: nearby tables (standings) plus a random sample.
-        picks = {t for t in range(ta - 2, ta + 3) if 0 <= t < len(tables)}
+        # Large fields: a random sample, plus the nearby tables where the
+        # standings want a player to stay.
+        near = 8 if self.p.standings is not None and self.p.standings[0] == h else 2
+        picks = {t for t in range(ta - near, ta + near + 1) if 0 <= t < len(tables)}
         picks.update(self.rng.sample(range(len(tables)), 48))
         picks.discard(ta)
         return [b for t in sorted(picks) for b in tables[t]]
@@ -263,7 +256,7 @@ class Search:
         """Search; return the best series found (the state ends there too)."""
         best_cost, best = self.cost, [[list(t) for t in s] for s in self.tables]
         tabu = [[0] * self.p.n for _ in self.tables]
-        stall = 0
+        stall = restarts = 0
         for it in range(1, max_iters + 1):
             if target is not None and self.cost <= target:
                 break
@@ -289,16 +282,50 @@ class Search:
             tabu[h][a] = it + self.rng.randint(*self.tenure)
             tabu[h][b] = it + self.rng.randint(*self.tenure)
             if self.cost < best_cost:
-                best_cost, stall = self.cost, 0
+                best_cost, stall, restarts = self.cost, 0, 0
                 best = [[list(t) for t in s] for s in self.tables]
             else:
                 stall += 1
             if stall > 100 + 2 * self.p.n:
+                restarts += 1
+                if restarts > RESTARTS:
+                    break  # the conflicts left are most likely unavoidable
                 self.load(best)
                 self._shake()
                 stall = 0
         if self.cost > best_cost:
             self.load(best)
+        return [[list(t) for t in s] for s in self.tables]
+
+    def polish(self) -> list[Tables]:
+        """Pull players of the standings series toward their tables.
+
+        Conflict repair may move a player far when that fixes two conflicts
+        at once; swaps with players between where he sits and where he
+        belongs undo that whenever no higher tier suffers.
+        """
+        if self.p.standings is None:
+            return self.tables
+        h, want = self.p.standings
+        where, tables = self.where[h], self.tables[h]
+        for _ in range(20):
+            moved = False
+            for a in sorted(range(self.p.n), key=lambda a: -abs(where[a] - want[a])):
+                if where[a] == want[a]:
+                    break
+                lo, hi = sorted((where[a], want[a]))
+                best_d, best_b = 0, -1
+                for t in range(lo, hi + 1):
+                    if t != where[a]:
+                        for b in tables[t]:
+                            d = self.delta(h, a, b)
+                            if d < best_d:
+                                best_d, best_b = d, b
+                if best_b >= 0:
+                    self.swap(h, a, best_b)
+                    moved = True
+            if not moved:
+                break
         return [[list(t) for t in s] for s in self.tables]
 
     def _shake(self) -> None:

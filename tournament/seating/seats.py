@@ -48,7 +48,13 @@ class _Counts:
         return over + max(0, self.deal.get(p, 0) - self.cap)
 
 
-def _best_order(table: list[int], counts: _Counts, rng: random.Random) -> list[int]:
+def _best_order(
+    table: list[int],
+    counts: _Counts,
+    rng: random.Random,
+    avoid: tuple[int, int] | None = None,
+) -> list[int]:
+    """The cheapest seat order; ``avoid = (player, seat)`` forbids one seat."""
     size = len(table)
     if size not in _PERMS:
         return list(table)
@@ -56,6 +62,8 @@ def _best_order(table: list[int], counts: _Counts, rng: random.Random) -> list[i
     best: list[tuple[int, ...]] = []
     best_cost = 0
     for perm in _PERMS[size]:  # perm[i] = seat of table[i]
+        if avoid is not None and perm[table.index(avoid[0])] == avoid[1]:
+            continue
         cost = sum(prices[i][k] for i, k in enumerate(perm))
         if not best or cost < best_cost:
             best, best_cost = [perm], cost
@@ -73,8 +81,8 @@ def assign_seats(
 ) -> list[Series]:
     """Seat orders for ``new`` (table membership unchanged), given ``fixed``.
 
-    Greedy series by series, each table taking its cheapest order, then
-    re-ordering tables of players still over ``cap`` until nothing improves.
+    Greedy series by series, each table taking its cheapest order, then a
+    min-conflicts repair for players still over ``cap``.
     """
     counts = _Counts(cap)
     for series in fixed:
@@ -88,22 +96,46 @@ def assign_seats(
             counts.add(order, 1)
             ordered.append(order)
         out.append(ordered)
-    for _ in range(20):
-        over = {p for p in counts.seat if counts.excess(p)}
-        if not over:
-            break
-        changed = False
-        for series in out:
-            for t, table in enumerate(series):
-                if over.isdisjoint(table):
-                    continue
-                before = sum(counts.excess(p) for p in table)
-                counts.add(table, -1)
-                order = _best_order(table, counts, rng)
-                counts.add(order, 1)
-                if sum(counts.excess(p) for p in table) < before:
-                    changed = True
-                series[t] = order
-        if not changed:
-            break
+    _repair(out, counts, rng)
     return out
+
+
+def _repair(out: list[Series], counts: _Counts, rng: random.Random) -> None:
+    """Min-conflicts: move a player out of a seat he has too often.
+
+    Rarely needed: the greedy pass leaves an excess in about one of a
+    thousand random seatings. The forced re-order may push another player
+    over, who is then moved in turn; a few thousand steps always sufficed.
+    """
+    tables_of: dict[int, list[tuple[int, int]]] = {}
+    for h, series in enumerate(out):
+        for t, table in enumerate(series):
+            for p in table:
+                tables_of.setdefault(p, []).append((h, t))
+    over = {p for p in tables_of if counts.excess(p)}
+    for _ in range(5000):
+        if not over:
+            return
+        p = rng.choice(sorted(over))
+        choices = []
+        for h, t in tables_of[p]:
+            table = out[h][t]
+            k = table.index(p)
+            if counts.seat[p][k] > counts.cap or (
+                k == len(table) - 1 and counts.deal[p] > counts.cap
+            ):
+                choices.append((h, t, k))
+        if not choices:  # over only through the played series
+            over.discard(p)
+            continue
+        h, t, k = rng.choice(choices)
+        table = out[h][t]
+        counts.add(table, -1)
+        order = _best_order(table, counts, rng, avoid=(p, k))
+        counts.add(order, 1)
+        out[h][t] = order
+        for q in order:
+            if counts.excess(q):
+                over.add(q)
+            else:
+                over.discard(q)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from .designs import base_design, choose_ghosts
+from .designs import bases, choose_ghosts
 from .plan import TablePlan
 from .small import small_field
 
@@ -31,16 +31,24 @@ def designed(
         players = list(range(n))
         rng.shuffle(players)
         return [[[players[p] for p in t] for t in s] for s in stored], True
-    base = base_design((n + plan.threes) // 4, series)
-    if base is None:
+    m, least = (n + plan.threes) // 4, plan.three_bound(series)
+    candidates = list(bases(m, series))
+    if max(clubs, default=-1) >= 0 and any(b.columns for b in candidates):
+        # Clubs want columns that never meet; a looser bound on tables of
+        # three is easier for the search to mend than scattered clubs.
+        candidates = [b for b in candidates if b.columns]
+    if not candidates:
         return None
-    ghosts = None
-    # The strict bound first; a looser one leaves the excess to the search.
-    least = plan.three_bound(series)
-    for bound in range(least, max(least, plan.threes) + 1):
-        ghosts = choose_ghosts(base, plan.threes, bound)
+    base, ghosts = candidates[0], None
+    for candidate in candidates:
+        ghosts = choose_ghosts(candidate, plan.threes, least)
         if ghosts is not None:
+            base = candidate
             break
+    # Failing that, a looser bound; the search then removes the excess.
+    for bound in range(least + 1, plan.threes + 1):
+        if ghosts is None:
+            ghosts = choose_ghosts(base, plan.threes, bound)
     if ghosts is None:
         return None
     gone = set(ghosts)
