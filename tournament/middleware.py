@@ -19,9 +19,11 @@ class LanguageMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, "")
         language = chosen if chosen in self.supported else settings.LANGUAGE_CODE
-        translation.activate(language)
         request.LANGUAGE_CODE = language  # type: ignore[attr-defined]
-        response = self.get_response(request)
+        # override, not activate: the thread's language is restored after the
+        # request (worker threads serve the next visitor).
+        with translation.override(language):
+            response = self.get_response(request)
         response.headers.setdefault("Content-Language", language)
         patch = response.get("Vary", "")
         if "Cookie" not in patch:
