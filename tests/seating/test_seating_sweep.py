@@ -44,7 +44,7 @@ def test_every_field_seats_without_needless_repeats(n: int) -> None:
 def test_awkward_sizes_hold_for_many_seeds(n: int) -> None:
     # Sizes where no ghost choice meets the table-of-three bound, or no design
     # exists, lean on the search: it must succeed for every seed.
-    for seed in range(12):
+    for seed in range(6):
         result = seat(n, seed=seed)
         f = verify(result.series, range(1, n + 1), result.quality)
         assert f.repeats == 0

@@ -201,7 +201,7 @@ def _search(
     unbeatable = best_known and not played and max(clubs, default=-1) < 0
     found = search.run(BUDGET, target=search.cost if unbeatable else None)
     if want is not None:
-        return search.polish()
+        return search.polish(BUDGET)
     for tables in found:
         rng.shuffle(tables)
     return found

@@ -297,36 +297,63 @@ class Search:
             self.load(best)
         return [[list(t) for t in s] for s in self.tables]
 
-    def polish(self) -> list[Tables]:
-        """Pull players of the standings series toward their tables.
+    def polish(self, max_iters: int) -> list[Tables]:
+        """Tabu search on the standings series alone, toward wanted tables.
 
-        Conflict repair may move a player far when that fixes two conflicts
-        at once; swaps with players between where he sits and where he
-        belongs undo that whenever no higher tier suffers.
+        Run after the conflicts are gone: picks a player away from the table
+        his rank asks for and makes the best swap with someone seated between
+        (or next to) the two tables. Conflicts still outweigh everything, so
+        the best state found never trades one back in.
         """
         if self.p.standings is None:
             return self.tables
         h, want = self.p.standings
         where, tables = self.where[h], self.tables[h]
-        for _ in range(20):
-            moved = False
-            for a in sorted(range(self.p.n), key=lambda a: -abs(where[a] - want[a])):
-                if where[a] == want[a]:
-                    break
-                lo, hi = sorted((where[a], want[a]))
-                best_d, best_b = 0, -1
-                for t in range(lo, hi + 1):
-                    if t != where[a]:
-                        for b in tables[t]:
-                            d = self.delta(h, a, b)
-                            if d < best_d:
-                                best_d, best_b = d, b
-                if best_b >= 0:
-                    self.swap(h, a, best_b)
-                    moved = True
-            if not moved:
+        last = len(tables) - 1
+        off = [a for a in range(self.p.n) if where[a] != want[a]]
+        best_cost, best = self.cost, [[list(t) for t in s] for s in self.tables]
+        tabu = [0] * self.p.n
+        for it in range(1, max_iters + 1):
+            if not off:
                 break
+            a = off[self.rng.randrange(len(off))]
+            lo, hi = sorted((where[a], want[a]))
+            choice, choice_d = -1, 0
+            for t in range(max(0, lo - 1), min(last, hi + 1) + 1):
+                if t == where[a]:
+                    continue
+                for b in tables[t]:
+                    d = self.delta(h, a, b)
+                    if self._worsens_conflicts(d, h, a, b):
+                        continue
+                    if tabu[b] > it and self.cost + d >= best_cost:
+                        continue
+                    if choice < 0 or d < choice_d:
+                        choice, choice_d = b, d
+            if choice < 0:
+                continue
+            self.swap(h, a, choice)
+            tabu[a] = tabu[choice] = it + self.rng.randint(*self.tenure)
+            off = [x for x in off if where[x] != want[x]]
+            off += [x for x in (a, choice) if where[x] != want[x] and x not in off]
+            if self.cost < best_cost:
+                best_cost, best = self.cost, [[list(t) for t in s] for s in self.tables]
+        if self.cost > best_cost:
+            self.load(best)
         return [[list(t) for t in s] for s in self.tables]
+
+    def _worsens_conflicts(self, d: int, h: int, a: int, b: int) -> bool:
+        """Whether a swap with cost change ``d`` adds to a tier above standings.
+
+        Those tiers move in whole multiples of the repeat weight; standings
+        and spread together change by less than half of one.
+        """
+        want = self.p.standings[1] if self.p.standings else []
+        ta, tb = self.where[h][a], self.where[h][b]
+        moved = (tb - want[a]) ** 2 - (ta - want[a]) ** 2
+        moved += (ta - want[b]) ** 2 - (tb - want[b]) ** 2
+        rest = d - self.w_standings * moved
+        return (rest + self.w_repeat // 2) // self.w_repeat > 0
 
     def _shake(self) -> None:
         """A few random swaps, to leave a local minimum."""
