@@ -79,7 +79,7 @@ def figures(
     club_meetings = 0
     for pair, m in met.items():
         a, b = tuple(pair)
-        if clubs.get(a) is not None and clubs.get(a) == clubs.get(b):
+        if clubs.get(a) and clubs.get(a) == clubs.get(b):  # "" = no club
             club_meetings += m
     return Figures(
         players=len(everyone),

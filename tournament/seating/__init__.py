@@ -13,8 +13,9 @@ mode="lot", totals=None) -> Seating``
   order.
 - ``seed``: int or str. One seed, one seating, on every machine (budgets
   count iterations, not seconds); another seed, an unrelated seating.
-- ``clubs``: player → club name. Members of a club are kept apart when that
-  is possible; ids not in the field are ignored.
+- ``clubs``: player → club name (an empty name means no club). Members of a
+  club are kept apart when that is possible; ids not in the field are
+  ignored.
 - ``fixed``: the series already played, unchanged, in seat order. They may
   hold players who have since withdrawn - list those in ``withdrawn`` - and
   lack late entries. Any other id in ``fixed`` is an error (``unknown_player``).
@@ -27,7 +28,8 @@ mode="lot", totals=None) -> Seating``
 series; a series is a list of tables, a table a list of player ids in seat
 order, seat 1 first; the LAST seat deals first. Tables of 4 come first in
 standings mode; in lot mode the table order is drawn too.
-``Seating.quality`` is ``quality(series, clubs)``.
+``Seating.quality`` is ``quality(series, clubs)``; ``Seating.as_json()``
+gives ``{"series": ..., "quality": ...}`` as the command line prints it.
 
 ``quality(series, clubs=None) -> dict`` recomputes the report from raw series
 (after a hand swap, say: ``quality(swap_players(series, 2, a, b))``);
@@ -49,16 +51,24 @@ series allow:
 2. no two members of one club at a table (else as few such meetings as can
    be);
 3. repeated meetings E = Σ max(0, times together − 1): 0 for every N ≥ 15;
-   for N ≤ 14 the least possible: 3: 12, 4: 24, 6: 15, 7: 24, 8: 32, 9: 9,
-   10: 17 (15 needs someone at four tables of 3), 11: 20, 12: 24, 13: 3,
-   14: 2 - and among those, no pair meeting more often than needed;
+   for N ≤ 14: 3: 12, 4: 24, 6: 15, 7: 24, 8: 32, 9: 9, 10: 17, 11: 20,
+   12: 24 (all proven least; for 10 the counting bound 15 needs someone at
+   four tables of 3), 13: 3 (best known; 0 is impossible), 14: 2 (0 and 1 are
+   impossible) - and among those, no pair meeting more often than needed
+   (which can be a lot: E = 17 for 10 and E = 20 for 11 players keep one
+   pair together in all five series);
 4. nobody more than twice in one seat, nobody dealing first more than twice.
 
+Other series counts work too (``series=``); the figures are then what the
+designs and the search reach, and the seat cap is ⌈series / 4⌉.
+
 How: known designs (cyclic "Dutch cycles", Galois fields, the affine plane
-AG(2, 4), unions of these) with players mapped onto them by lot and clubs
-packed into design columns that never meet; ghost points deleted for tables
-of 3; a tabu local search for everything else (N = 21-24, re-seating,
-standings, clubs that do not fit). See ``/work/shared/SEATING.md``.
+AG(2, 4), unions of these, one stored design for 24) with players mapped
+onto them by lot and clubs packed into design columns that never meet;
+ghost points deleted for tables of 3; stored best seatings for N ≤ 14; a
+tabu local search for the rest (tables-of-three bound where no ghosts fit,
+re-seating, standings, clubs that do not pack). See
+``/work/shared/SEATING.md``.
 """
 
 from .api import Mode, Seating, Series, Table, seat

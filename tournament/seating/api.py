@@ -134,9 +134,9 @@ def _played(
 
 
 def _club_numbers(ids: list[int], clubs: Mapping[int, str]) -> list[int]:
-    names = sorted({clubs[p] for p in ids if clubs.get(p) is not None})
+    names = sorted({clubs[p] for p in ids if clubs.get(p)})
     number = {name: i for i, name in enumerate(names)}
-    return [number[clubs[p]] if clubs.get(p) is not None else -1 for p in ids]
+    return [number[clubs[p]] if clubs.get(p) else -1 for p in ids]
 
 
 def _standing_tables(
@@ -199,6 +199,7 @@ def _search(
     )
     search = Search(problem, start, rng)
     unbeatable = best_known and not played and max(clubs, default=-1) < 0
+    unbeatable = unbeatable and want is None
     found = search.run(BUDGET, target=search.cost if unbeatable else None)
     if want is not None:
         return search.polish(BUDGET)

@@ -10,7 +10,7 @@ Recipes (see ``/work/shared/SEATING.md``):
 - cyclic "Dutch cycles" over Z_m: series ``h`` seats ``(c, t + c*h)``;
 - the same pattern over GF(q) for prime powers, plus, for q = 4, the columns
   themselves as one more series (the affine plane AG(2, 4));
-- two bases side by side (e.g. 48 = 16 + 32);
+- two bases side by side (e.g. 48 = 20 + 28);
 - for 24 points (m = 6, where no recipe works) a seating found once by the
   local search, kept as data; its columns do meet.
 
@@ -26,6 +26,8 @@ from itertools import combinations
 
 from .galois import BinOp, field, prime_power
 
+# Candidate ghosts tried before giving up; a few hundred suffice wherever a
+# ghost set exists, and where none does the whole space is small anyway.
 LIMIT = 20_000
 
 
@@ -122,10 +124,14 @@ def base_design(m: int, series: int) -> Base | None:
         return None
     found = _cyclic(m, series) or _galois(m, series) or _found(m, series)
     if found is None:
+        # Prefer a union whose columns still never meet (48 = 20 + 28 over
+        # 16 + 32, whose affine plane uses its columns as a series).
         for small in range(4, m // 2 + 1):
             a, b = base_design(small, series), base_design(m - small, series)
             if a is not None and b is not None:
-                return _union(a, b)
+                union = _union(a, b)
+                if found is None or (union.columns and not found.columns):
+                    found = union
     return found
 
 

@@ -41,7 +41,8 @@ def quality(
       ``three_counts``: how many players sat at 0, 1, … tables of three;
     - ``max_seat``: most times one player had one seat number, ``max_deal``:
       most times one player sat in the last seat (dealing first);
-    - ``club_meetings``: times two members of one club shared a table.
+    - ``club_meetings``: times two members of one club shared a table (an
+      empty club name means no club).
     """
     met = meetings(series)
     three: Counter[int] = Counter()
@@ -63,7 +64,7 @@ def quality(
         club_meetings = sum(
             m
             for (a, b), m in met.items()
-            if clubs.get(a) is not None and clubs.get(a) == clubs.get(b)
+            if clubs.get(a) and clubs.get(a) == clubs.get(b)
         )
     spread = Counter(three[p] for p in players)
     return {

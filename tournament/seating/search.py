@@ -30,7 +30,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-SMALL = 16
+SMALL = 16  # fields this small take a shorter tabu tenure
 RESTARTS = 8  # fruitless restarts before giving up
 SPREAD = 128  # a pair meeting m times costs SPREAD**m in the lowest tier
 
@@ -306,7 +306,7 @@ class Search:
         the best state found never trades one back in.
         """
         if self.p.standings is None:
-            return self.tables
+            return [[list(t) for t in s] for s in self.tables]
         h, want = self.p.standings
         where, tables = self.where[h], self.tables[h]
         last = len(tables) - 1
