@@ -459,3 +459,17 @@ def test_lot_is_seeded_and_reproducible(tournament, entries, organizer):
     assert tiebreak.order == expected
     with pytest.raises(UserError, match="gibt es in diesem Turnier nicht"):
         tiebreak_draw_lot(actor=organizer, tournament=tournament, start_numbers=[1, 99])
+
+
+def test_standings_page_sorts_and_searches(
+    client, tournament, series, referee, referee2
+):
+    t1 = Table.objects.get(series=series, number=1)
+    confirm_all(t1, FIVE, referee, referee2)
+    url = reverse("tournament:standings", kwargs={"slug": tournament.slug})
+    html = client.get(url).content.decode()
+    assert html.index('id="p1"') < html.index('id="p4"')  # 26 points before 8
+    html = client.get(url, {"sort": "points"}).content.decode()
+    assert html.index('id="p4"') < html.index('id="p1"')  # ascending
+    html = client.get(url, {"q": "2"}).content.decode()
+    assert 'id="p2"' in html and 'id="p1"' not in html
