@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
 import pytest
@@ -80,3 +81,30 @@ def test_played_repeats_are_counted_but_not_added_to() -> None:
     before = figures(fixed).repeats
     result = seat(36, seed=4, fixed=fixed)
     assert figures(result.series).repeats == before
+
+
+def test_random_withdrawals_and_late_entries() -> None:
+    # Property run: any field, any changes after series 1, 2 and 3; from 40
+    # players on the played series never force a repeat.
+    rng = random.Random(2025)
+    for trial in range(20):
+        n = rng.choice([rng.randint(6, 30), rng.randint(31, 160)])
+        clubs = {p: f"C{rng.randrange(n // 6)}" for p in range(1, n + 9)}
+        players, gone = list(range(1, n + 1)), []
+        played = seat(players, seed=trial, clubs=clubs).series
+        for k in (1, 2, 3):
+            out = rng.sample(players, rng.randint(0, 3))
+            top = max(players + gone)
+            players = [p for p in players if p not in out]
+            players += range(top + 1, top + 1 + rng.randint(0, 2))
+            gone += out
+            if len(players) == 5:
+                players.append(top + 10)
+            result = seat(
+                players, seed=trial, fixed=played[:k], withdrawn=gone, clubs=clubs
+            )
+            assert result.series[:k] == played[:k]
+            f = verify(result.series, players, result.quality, clubs=clubs, played=k)
+            if len(players) >= 40:
+                assert f.repeats == 0
+            played = result.series

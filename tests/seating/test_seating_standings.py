@@ -6,12 +6,14 @@ import random
 
 import pytest
 
-from tournament.seating import seat
+from tournament.seating import Seating, seat
 
 from .verify import verify
 
 
-def play(n: int, *, clubs: dict[int, str] | None = None, seed: int = 0):  # type: ignore[no-untyped-def]
+def play(
+    n: int, *, clubs: dict[int, str] | None = None, seed: int = 0
+) -> tuple[Seating, list[int]]:
     """Seat five series one by one, inventing totals after each."""
     rng = random.Random(seed)
     players = list(range(1, n + 1))
@@ -28,8 +30,8 @@ def play(n: int, *, clubs: dict[int, str] | None = None, seed: int = 0):  # type
             # The table each player would get seated straight by standings
             # (players of equal totals may take any of their places).
             order = sorted(players, key=lambda p: -totals[p])
-            first = {}
-            last = {}
+            first: dict[int, int] = {}
+            last: dict[int, int] = {}
             for i, p in enumerate(order):
                 first.setdefault(totals[p], i // 4)
                 last[totals[p]] = i // 4

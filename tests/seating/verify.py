@@ -7,7 +7,6 @@ first principles, so a bug in the package cannot hide itself.
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -106,7 +105,8 @@ def verify(
     Asserts: the new series seat every current player once at tables of the
     plan's sizes; the reported quality equals the recomputed one; nobody is
     more than twice in one seat or dealing first (five series); nobody of the
-    current field sits at more tables of three than ⌈3-table seats / N⌉.
+    current field sits at more tables of three than can be helped (⌈15·b/N⌉
+    for a fresh seating of five series).
     """
     for tables in series[played:]:
         check_series(tables, players)
@@ -121,6 +121,25 @@ def verify(
     if len(series) <= 5:
         assert f.max_seat(players) <= 2
         assert f.max_deal(players) <= 2
-    seats_of_three = sum(f.three[p] for p in players)
-    assert f.max_three(players) <= math.ceil(seats_of_three / len(players))
+    assert f.max_three(players) <= least_max_three(series, players, played)
     return f
+
+
+def least_max_three(
+    series: Sequence[Series], players: Sequence[int], played: int
+) -> int:
+    """The fewest tables of three the unluckiest player can be held to.
+
+    The new series have a fixed number of such seats, one per player and
+    series at most; fill them from the players with the fewest so far.
+    """
+    before = figures(series[:played]).three
+    counts = sorted(before[p] for p in players)
+    rounds = len(series) - played
+    seats = sum(len(t) == 3 for t in series[-1]) * 3 * rounds if rounds else 0
+    if not seats:
+        return max(counts, default=0)
+    for level in range(max(counts) + rounds + 1):
+        if sum(min(rounds, max(0, level - c)) for c in counts) >= seats:
+            return max(level, max(counts))  # nobody can lose a played one
+    raise AssertionError("more seats than players can take")

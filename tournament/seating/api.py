@@ -139,6 +139,21 @@ def _club_numbers(ids: list[int], clubs: Mapping[int, str]) -> list[int]:
     return [number[clubs[p]] if clubs.get(p) else -1 for p in ids]
 
 
+def three_bound(before: Sequence[int], seats: int, rounds: int) -> int:
+    """The least L such that nobody need sit at more than L tables of three.
+
+    ``before``: tables of three each player already sat at; ``seats`` per
+    series for ``rounds`` more series, at most one per player and series.
+    Water-filling: players below L take up to ``rounds`` more each. With
+    nothing played it is ⌈rounds · seats / N⌉ (⌈15·b/N⌉ for five series).
+    """
+    need = seats * rounds
+    level = 0
+    while sum(min(rounds, max(0, level - c)) for c in before) < need:
+        level += 1
+    return level
+
+
 def _standing_tables(
     ids: list[int], plan: TablePlan, totals: Mapping[int, int], rng: random.Random
 ) -> list[int]:
@@ -187,14 +202,13 @@ def _search(
                 fixed_three[a] += len(table) == 3
                 for b in here[i + 1 :]:
                     fixed_meet[a, b] = fixed_meet.get((a, b), 0) + 1
-    seats = sum(fixed_three) + 3 * plan.threes * todo
     problem = Problem(
         n=n,
         series=series,
         fixed_meet=fixed_meet,
         clubs=clubs,
         fixed_three=fixed_three,
-        three_bound=-(-seats // n),
+        three_bound=three_bound(fixed_three, 3 * plan.threes, todo),
         standings=None if want is None else (0, want),
     )
     search = Search(problem, start, rng)
