@@ -37,7 +37,9 @@ def quality(
       ``worst_pair``: the most times one pair met; ``repeated_pairs``: how many
       pairs met more than once; ``sum_squares``: Σ times² (lower = spread);
     - ``max_three``: most tables of three one player sat at, ``three_bound``:
-      the fewest that can be promised, ⌈3-table seats / players⌉, and
+      ⌈3-table seats / players⌉, the fewest that can be promised when all
+      played every series (after withdrawals it averages over everyone who
+      played, so it may fall below what can be helped), and
       ``three_counts``: how many players sat at 0, 1, … tables of three;
     - ``max_seat``: most times one player had one seat number, ``max_deal``:
       most times one player sat in the last seat (dealing first);

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from .designs import bases, choose_ghosts
+from .designs import base_design, bases, choose_ghosts
 from .plan import TablePlan
 from .small import small_field
 
@@ -32,19 +32,21 @@ def designed(
         rng.shuffle(players)
         return [[[players[p] for p in t] for t in s] for s in stored], True
     m, least = (n + plan.threes) // 4, plan.three_bound(series)
-    candidates = list(bases(m, series))
-    if max(clubs, default=-1) >= 0 and any(b.columns for b in candidates):
-        # Clubs want columns that never meet; a looser bound on tables of
-        # three is easier for the search to mend than scattered clubs.
-        candidates = [b for b in candidates if b.columns]
-    if not candidates:
-        return None
-    base, ghosts = candidates[0], None
-    for candidate in candidates:
+    # Clubs want columns that never meet: a looser bound on tables of three
+    # is easier for the search to mend than scattered clubs.
+    columns_only = max(clubs, default=-1) >= 0
+    base, ghosts = None, None
+    for candidate in bases(m, series):
+        if columns_only and not candidate.columns:
+            continue
+        base = base or candidate
         ghosts = choose_ghosts(candidate, plan.threes, least)
         if ghosts is not None:
             base = candidate
             break
+    base = base or base_design(m, series)
+    if base is None:
+        return None
     # Failing that, a looser bound; the search then removes the excess.
     for bound in range(least + 1, plan.threes + 1):
         if ghosts is None:
