@@ -37,6 +37,8 @@ class _Counts:
         out = []
         for k in range(size):
             c = seats[k]
+            # Over the cap is (nearly) forbidden; below it, 2c + 1 is what one
+            # more sitting adds to Σ c², so seats spread out evenly.
             cost = BIG if c >= self.cap else 2 * c + 1
             if k == size - 1:
                 cost += BIG if deal >= self.cap else 2 * deal + 1
