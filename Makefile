@@ -37,13 +37,13 @@ run: $(VENV)/.run-stamp
 test: $(VENV)/.dev-stamp
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy --strict scoring
+	$(BIN)/mypy --strict scoring tournament/seating
 	$(BIN)/pytest -n auto --dist loadfile $(PYTEST_ARGS)
 
 lint: $(VENV)/.dev-stamp
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy --strict scoring
+	$(BIN)/mypy --strict scoring tournament/seating
 
 ## serve: production-like on the hall's LAN (ASGI, DEBUG off, WhiteNoise).
 # The laptop keeps a generated secret key under var/; the LAN is plain HTTP,
