@@ -205,6 +205,8 @@ def result_enter(
         )
         if immediate:
             _confirm(table, version, actor)
+        else:
+            live.entries_changed(tournament.pk)
         _bump(table)
         audit_record(
             actor=actor,
@@ -277,6 +279,7 @@ def result_reject(
         version.reason = (version.reason + " | " if version.reason else "") + reason
         version.save(update_fields=["status", "decided_by", "decided_at", "reason"])
         _bump(table)
+        live.entries_changed(table.series.tournament_id)
         audit_record(
             actor=actor,
             action="result.reject",

@@ -7,7 +7,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournament import engine
+from tournament import engine, live
 from tournament.audit import audit_record
 from tournament.errors import ConflictError, UserError
 from tournament.models import Entry, Seat, Series, Table, Tournament
@@ -208,6 +208,8 @@ def series_swap(
         series.quality = engine.seating_quality(seated, entries)
         series.version += 1
         series.save(update_fields=["quality", "version"])
+        if series.is_public:
+            live.seating_changed(tournament.pk)
         audit_record(
             actor=actor,
             action="series.swap",
@@ -242,6 +244,7 @@ def series_release(*, actor: Any, series: Series, version: int | None = None) ->
         if tournament.status == Tournament.Status.PLANNED:
             tournament.status = Tournament.Status.RUNNING
             tournament.save(update_fields=["status"])
+        live.seating_changed(tournament.pk)
         audit_record(
             actor=actor,
             action="series.release",
