@@ -29,6 +29,7 @@ import time
 import urllib.parse
 import zlib
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 SLUG = "live"
@@ -38,7 +39,7 @@ PASSWORD = "bench-referee"
 # --- The server process --------------------------------------------------------
 
 
-def server_app():  # type: ignore[no-untyped-def]
+def server_app() -> Any:
     """uvicorn's app factory: the site plus the trivial baseline page."""
     sys.path.insert(0, str(ROOT))
     import django
@@ -57,7 +58,7 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(port: int) -> subprocess.Popen:  # type: ignore[type-arg]
+def start_server(port: int) -> subprocess.Popen[bytes]:
     command = [
         sys.executable,
         "-m",
@@ -79,7 +80,7 @@ def start_server(port: int) -> subprocess.Popen:  # type: ignore[type-arg]
     return subprocess.Popen(command, cwd=ROOT, env=os.environ.copy())
 
 
-def wait_until_up(port: int, process: subprocess.Popen) -> None:  # type: ignore[type-arg]
+def wait_until_up(port: int, process: subprocess.Popen[bytes]) -> None:
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if process.poll() is not None:
@@ -92,7 +93,7 @@ def wait_until_up(port: int, process: subprocess.Popen) -> None:  # type: ignore
     raise SystemExit("the server did not start within 30 s")
 
 
-def stop_server(process: subprocess.Popen) -> None:  # type: ignore[type-arg]
+def stop_server(process: subprocess.Popen[bytes]) -> None:
     process.terminate()
     try:
         process.wait(10)
@@ -104,7 +105,7 @@ def stop_server(process: subprocess.Popen) -> None:  # type: ignore[type-arg]
 # --- Data -------------------------------------------------------------------------
 
 
-def build(players: int, tables_pending: int) -> dict[str, object]:
+def build(players: int, tables_pending: int) -> dict[str, Any]:
     """A tournament of `players`: three series complete (written in bulk),
     the fourth released with `tables_pending` results entered by one
     referee and waiting for the other's confirmation."""
@@ -205,8 +206,12 @@ def build(players: int, tables_pending: int) -> dict[str, object]:
 
 
 def request(
-    port: int, method: str, path: str, body: str = "", headers: dict | None = None
-) -> tuple[int, http.client.HTTPMessage, bytes]:  # type: ignore[type-arg]
+    port: int,
+    method: str,
+    path: str,
+    body: str = "",
+    headers: dict[str, str] | None = None,
+) -> tuple[int, http.client.HTTPMessage, bytes]:
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     try:
         connection.request(method, path, body=body or None, headers=headers or {})
@@ -271,7 +276,7 @@ ETAG = re.compile(r'"etag": "([0-9a-f]+)"')
 class Phone:
     """One websocket client showing the standings, like a phone in the hall."""
 
-    def __init__(self, websocket, etag: str) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, websocket: Any, etag: str) -> None:
         self.websocket = websocket
         self.etag = etag
         self.arrived: dict[str, float] = {}
@@ -360,7 +365,9 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
-async def measure(args: argparse.Namespace, port: int, data: dict) -> dict:  # type: ignore[type-arg]
+async def measure(
+    args: argparse.Namespace, port: int, data: dict[str, Any]
+) -> dict[str, Any]:
     cookies = login(port, "bench-referee2")
     csrf = cookies.split("csrftoken=")[1].split(";")[0]
     _, headers, _ = request(port, "GET", f"/t/{SLUG}/live/standings/")

@@ -18,6 +18,7 @@ from django.db import connections, transaction
 from django.urls import reverse
 
 from tests.tournament.factories import make_series, make_user
+from tests.tournament.test_live_support import CHANNELS_DB, in_own_thread, redis_url
 from tournament import consumers, live
 from tournament.models import Table
 from tournament.services.results import GameInput, result_confirm, result_enter
@@ -30,9 +31,12 @@ FIVE = [
 
 @pytest.fixture(autouse=True)
 def channel_layer(settings):
-    """The in-memory layer, or Redis (CI) under a prefix per test worker, so
-    parallel workers (whose tournament ids overlap) never hear each other."""
-    url = os.environ.get("REDIS_URL")
+    """The in-memory layer, or Redis (CI) in a database of its own under a
+    prefix per test worker: parallel workers (whose tournament ids overlap)
+    never hear each other, and the suite's cache.clear() (FLUSHDB on the
+    Redis cache) cannot drop our groups. The cache is this process's own for
+    the same reason."""
+    url = redis_url(CHANNELS_DB) if os.environ.get("REDIS_URL") else None
     if url:
         worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
         settings.CHANNEL_LAYERS = {
@@ -45,8 +49,15 @@ def channel_layer(settings):
         settings.CHANNEL_LAYERS = {
             "default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}
         }
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "live-tests",
+        }
+    }
+    cache.clear()
     yield
-    async_to_sync(get_channel_layer().flush)()
+    run(get_channel_layer().flush)
     # The consumers' own thread keeps a connection; the test database must
     # be free to be flushed or dropped.
     consumers._executor.submit(connections.close_all).result()
@@ -78,9 +89,15 @@ def confirm(version, actor):
     result_confirm(actor=actor, version=version, revision=version.table.result_revision)
 
 
+def run(scenario):
+    """An async scenario, run to the end in a thread of its own."""
+    return in_own_thread(async_to_sync(scenario))
+
+
 def etag_of(tournament, name, **params):
+    """The ETag a German page of the fragment shows now."""
     tournament.refresh_from_db()
-    return region(tournament, fragment_key(name, params)).etag
+    return region(tournament, fragment_key(name, params), "de").etag
 
 
 async def open_socket(tournament, *, lang="de", cookie=None):
@@ -144,7 +161,7 @@ def test_socket_gets_the_new_standings_once_the_confirmation_commits(
         await socket.disconnect()
         return message
 
-    message = async_to_sync(scenario)()
+    message = run(scenario)
     assert message["type"] == "fragment" and message["key"] == "standings"
     assert message["etag"] != before
     # Seat 1 of table 1 won games 1 and 3: 5 + 7 marks + 2 × 7 bonus = 26.
@@ -172,7 +189,7 @@ def test_a_rolled_back_confirmation_sends_nothing(
         await socket.disconnect()
         return quiet
 
-    assert async_to_sync(scenario)()
+    assert run(scenario)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -202,7 +219,7 @@ def test_one_push_reaches_every_socket_of_the_tournament_and_no_other(
             await socket.disconnect()
         return got, quiet
 
-    got, quiet = async_to_sync(scenario)()
+    got, quiet = run(scenario)
     assert [m["key"] for m in got] == ["standings"] * 4 + ["results?series=1"]
     assert len({m["html"] for m in got[:4]}) == 1
     assert "Tisch 2" in got[4]["html"]
@@ -234,7 +251,7 @@ def test_a_page_that_reconnects_gets_what_it_missed_at_once(
         await again.disconnect()
         return missed, nothing_new
 
-    missed, nothing_new = async_to_sync(scenario)()
+    missed, nothing_new = run(scenario)
     assert [m["key"] for m in missed] == ["standings"]
     assert missed[0]["etag"] == etag_of(tournament, "standings") != shown
     assert nothing_new == []
@@ -253,7 +270,7 @@ def test_unknown_tournament_is_refused(db):
         connected, code = await communicator.connect(timeout=5)
         return connected, code
 
-    connected, code = async_to_sync(scenario)()
+    connected, code = run(scenario)
     assert not connected and code == 4404
 
 
@@ -282,7 +299,7 @@ def test_waiting_entries_reach_referees_never_the_public(
         await staff.disconnect()
         return ack, staff_ack, first, staff_got, public_quiet
 
-    ack, staff_ack, first, staff_got, public_quiet = async_to_sync(scenario)()
+    ack, staff_ack, first, staff_got, public_quiet = run(scenario)
     assert ack["keys"] == ["progress-public"]  # the staff key was refused
     assert staff_ack["keys"] == ["progress"] and "chip-pending" not in first[0]["html"]
     assert "chip-pending" in staff_got["html"]
@@ -311,7 +328,7 @@ def test_released_series_reaches_where_do_i_sit(tournament, entries):
         await socket.disconnect()
         return shown, message
 
-    shown, message = async_to_sync(scenario)()
+    shown, message = run(scenario)
     assert "Noch keine veröffentlichte Setzung" in shown[0]["html"]
     assert "Tisch 1</strong>, Platz 1" in message["html"]
 
@@ -324,7 +341,7 @@ def test_fragments_come_in_the_language_of_the_page(tournament, series):
         await socket.disconnect()
         return shown
 
-    shown = async_to_sync(scenario)()
+    shown = run(scenario)
     assert "Table 1" in shown[0]["html"]
 
 
@@ -456,14 +473,14 @@ def test_cached_standings_cost_one_query_and_change_on_confirmation(
 def test_seating_etag_follows_a_release_nobody_announced(client, tournament, entries):
     make_series(tournament, sizes=(4, 4), status="released", entries=entries)
     key = FragmentKey(FRAGMENTS["seating-names"], {})
-    before = region(tournament, key).etag
+    before = region(tournament, key, "de").etag
     second = make_series(
         tournament, sizes=(4, 4), number=2, status="seated", entries=entries
     )
     second.status = "released"
     second.version += 1
     second.save()  # no service, no live.seating_changed
-    after = region(tournament, key)
+    after = region(tournament, key, "de")
     assert after.etag != before and "Serie 2" in after.html
 
 
@@ -527,7 +544,7 @@ def test_pages_that_can_unpack_get_large_fragments_gzipped(tournament):
             await socket.disconnect()
         return text, binary["bytes"]
 
-    text, binary = async_to_sync(scenario)()
+    text, binary = run(scenario)
     assert gzip.decompress(binary).decode() == text
     assert len(binary) * 4 < len(text.encode())
 
@@ -535,12 +552,12 @@ def test_pages_that_can_unpack_get_large_fragments_gzipped(tournament):
 @pytest.mark.django_db
 def test_standings_etag_never_repeats_after_the_cache_is_lost(tournament):
     key = fragment_key("standings", {})
-    seen = [region(tournament, key).etag]
+    seen = [region(tournament, key, "de").etag]
     live._bump_generation(tournament.pk)
-    seen.append(region(tournament, key).etag)
+    seen.append(region(tournament, key, "de").etag)
     time.sleep(0.01)
     cache.clear()  # a restarted server with the in-memory cache
-    after = [region(tournament, key).etag]
+    after = [region(tournament, key, "de").etag]
     live._bump_generation(tournament.pk)
-    after.append(region(tournament, key).etag)
+    after.append(region(tournament, key, "de").etag)
     assert len(set(seen + after)) == 4

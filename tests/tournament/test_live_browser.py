@@ -6,6 +6,7 @@ reconnects once websockets are back.
 The page's clock is Playwright's, so backoff and poll timers can be run
 forward instead of waited for."""
 
+import contextlib
 import os
 import shutil
 from pathlib import Path
@@ -20,10 +21,11 @@ CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 STATE = ".live-status[data-live-state='{}']"
 
 
-@pytest.fixture(scope="module")
-def browser():
-    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
-        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install -y chromium)")
+@contextlib.contextmanager
+def chromium():
+    """Debian's Chromium through Playwright's sync API. Use it in a thread
+    of its own (`support.in_own_thread`): the browser tests' session fixture
+    may hold Playwright's loop in the test's thread."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
@@ -38,8 +40,10 @@ def browser():
                 "--no-first-run",
             ],
         )
-        yield browser
-        browser.close()
+        try:
+            yield browser
+        finally:
+            browser.close()
 
 
 @pytest.fixture
@@ -62,34 +66,40 @@ def site(tmp_path):
         support.stop(process)
 
 
-def test_standings_follow_confirmations_through_push_poll_and_reconnect(browser, site):
-    port, pending, start = site
+def test_standings_follow_confirmations_through_push_poll_and_reconnect(site):
+    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
+        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install -y chromium)")
+    support.in_own_thread(_push_poll_and_reconnect, *site)
+
+
+def _push_poll_and_reconnect(port, pending, start):
     server = start()
-    page = browser.new_page()
-    page.clock.install()
-    page.goto(f"http://127.0.0.1:{port}/t/{support.SLUG}/tabelle/")
-    page.wait_for_selector(STATE.format("live"))
-    page.evaluate("window.loadedOnce = true")
+    with chromium() as browser:
+        page = browser.new_page()
+        page.clock.install()
+        page.goto(f"http://127.0.0.1:{port}/t/{support.SLUG}/tabelle/")
+        page.wait_for_selector(STATE.format("live"))
+        page.evaluate("window.loadedOnce = true")
 
-    # Pushed: table 1's winner (70 points) appears without a reload.
-    support.confirm(port, 1, *pending[1])
-    page.wait_for_selector("td.points:text-is('70')", timeout=5000)
+        # Pushed: table 1's winner (70 points) appears without a reload.
+        support.confirm(port, 1, *pending[1])
+        page.wait_for_selector("td.points:text-is('70')", timeout=5000)
 
-    # The server goes away: the page says so.
-    support.stop(server)
-    page.wait_for_selector(STATE.format("offline"), timeout=5000)
+        # The server goes away: the page says so.
+        support.stop(server)
+        page.wait_for_selector(STATE.format("offline"), timeout=5000)
 
-    # Back without websockets: the page keeps current by polling.
-    http_only = start("--ws", "none")
-    support.confirm(port, 2, *pending[2])
-    assert page.locator("td.points:text-is('65')").count() == 0
-    page.clock.run_for(25_000)
-    page.wait_for_selector("td.points:text-is('65')", timeout=5000)
-    assert page.locator(STATE.format("offline")).count() == 1
+        # Back without websockets: the page keeps current by polling.
+        http_only = start("--ws", "none")
+        support.confirm(port, 2, *pending[2])
+        assert page.locator("td.points:text-is('65')").count() == 0
+        page.clock.run_for(25_000)
+        page.wait_for_selector("td.points:text-is('65')", timeout=5000)
+        assert page.locator(STATE.format("offline")).count() == 1
 
-    # Websockets again: within the longest backoff (30 s) it is live again.
-    support.stop(http_only)
-    start()
-    page.clock.run_for(35_000)
-    page.wait_for_selector(STATE.format("live"), timeout=5000)
-    assert page.evaluate("window.loadedOnce") is True  # never reloaded
+        # Websockets again: within the longest backoff (30 s) it is live again.
+        support.stop(http_only)
+        start()
+        page.clock.run_for(35_000)
+        page.wait_for_selector(STATE.format("live"), timeout=5000)
+        assert page.evaluate("window.loadedOnce") is True  # never reloaded

@@ -8,13 +8,12 @@ with their own SQLite file, whatever database the suite itself uses.
 
 import asyncio
 import json
-import os
 
 import pytest
 
 from tests.tournament import test_live_support as support
 
-REDIS_URL = os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
+REDIS_URL = support.redis_url(support.SERVERS_DB)
 
 
 def _redis_answers() -> bool:
@@ -81,7 +80,7 @@ def test_a_confirmation_on_one_process_reaches_pages_on_the_other(servers):
             await phone.close()
         return got
 
-    from_b, from_a = asyncio.run(scenario())
+    from_b, from_a = support.in_own_thread(asyncio.run, scenario())
     assert from_b["type"] == "fragment" and from_b["etag"] != shown
     # Seat 1 of table 1 won all five games with 7 marks: 5 × (7 + 7) = 70.
     assert '<td class="num points">70</td>' in from_b["html"]

@@ -10,6 +10,7 @@ import re
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.parse
 import uuid
@@ -18,6 +19,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 SLUG = "zwei-prozesse"
 PASSWORD = "zweimal-pruefen"
+# Redis databases of the live tests, apart from the suite's cache (whose
+# cache.clear() is a FLUSHDB of its database, whatever the key prefix).
+CHANNELS_DB = 1
+SERVERS_DB = 2
+
+
+def redis_url(db: int) -> str:
+    """REDIS_URL (else 127.0.0.1:6379) with another database number."""
+    url = urllib.parse.urlsplit(os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379")
+    return urllib.parse.urlunsplit(url._replace(path=f"/{db}"))
 
 
 def seed() -> None:
@@ -178,3 +189,28 @@ def confirm(port: int, table: int, version: int, revision: int) -> None:
         port, "POST", path, form, {**form_headers, "Cookie": cookies}
     )
     assert status == 302, "confirmation failed"
+
+
+def in_own_thread(function, *args):
+    """Run `function` in a thread of its own and return its result. The
+    test's thread may hold another event loop (Playwright's sync API in a
+    session fixture of the browser tests), where asyncio.run, async_to_sync
+    and a second sync Playwright all refuse to start."""
+    outcome = {}
+
+    def target():
+        from django.db import connections
+
+        try:
+            outcome["value"] = function(*args)
+        except BaseException as error:  # handed to the test's thread
+            outcome["error"] = error
+        finally:
+            connections.close_all()  # else PostgreSQL keeps the test db busy
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome.get("value")
