@@ -22,6 +22,7 @@ from tests.tournament.test_live_support import CHANNELS_DB, in_own_thread, redis
 from tournament import consumers, live
 from tournament.models import Table
 from tournament.services.results import GameInput, result_confirm, result_enter
+from tournament.services.seating import series_release
 from tournament.views.live import FRAGMENTS, FragmentKey, fragment_key, region
 
 FIVE = [
@@ -290,9 +291,7 @@ def test_waiting_entries_reach_referees_never_the_public(
         _, ack = await subscribe(public, ("progress", ""), ("progress-public", ""))
         staff = await open_socket(tournament, cookie=cookie)
         first, staff_ack = await subscribe(staff, ("progress", ""))
-        await database_sync_to_async(enter)(table, referee)
-        # The services announce a waiting entry with live.entries_changed.
-        await database_sync_to_async(live.publish)(tournament.pk, ["progress"])
+        await database_sync_to_async(enter)(table, referee)  # waits for a second
         staff_got = await staff.receive_json_from(timeout=5)
         public_quiet = await public.receive_nothing(timeout=0.3)
         await public.disconnect()
@@ -307,30 +306,27 @@ def test_waiting_entries_reach_referees_never_the_public(
 
 
 @pytest.mark.django_db(transaction=True)
-def test_released_series_reaches_where_do_i_sit(tournament, entries):
+def test_releasing_a_series_reaches_where_do_i_sit_and_the_projector(
+    tournament, entries, organizer
+):
     series = make_series(tournament, sizes=(4, 4), status="seated", entries=entries)
     name = entries[0].player.last_name
     key = fragment_key("where", {"q": name})
 
     async def scenario():
         socket = await open_socket(tournament)
-        shown, _ = await subscribe(socket, (key.text, ""))
-
-        def release():
-            with transaction.atomic():
-                series.status = "released"
-                series.version += 1
-                series.save()
-                live.seating_changed(tournament.pk)
-
-        await database_sync_to_async(release)()
-        message = await socket.receive_json_from(timeout=5)
+        shown, _ = await subscribe(socket, (key.text, ""), ("seating-names", ""))
+        await database_sync_to_async(series_release)(actor=organizer, series=series)
+        messages = [await socket.receive_json_from(timeout=5) for _ in range(2)]
         await socket.disconnect()
-        return shown, message
+        return shown, {m["key"]: m["html"] for m in messages}
 
-    shown, message = run(scenario)
-    assert "Noch keine veröffentlichte Setzung" in shown[0]["html"]
-    assert "Tisch 1</strong>, Platz 1" in message["html"]
+    shown, pushed = run(scenario)
+    before = {m["key"]: m["html"] for m in shown}
+    assert "Noch keine veröffentlichte Setzung" in before[key.text]
+    assert "Tisch" not in before["seating-names"]  # nothing released yet
+    assert "Tisch 1</strong>, Platz 1" in pushed[key.text]
+    assert "Serie 1: Wo sitze ich?" in pushed["seating-names"]
 
 
 @pytest.mark.django_db(transaction=True)
