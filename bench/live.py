@@ -9,7 +9,7 @@ Loopback only: uvicorn on a free 127.0.0.1 port, a temp SQLite database
 (migrated, a 400-player tournament built in it). Every loop is bounded; the
 server is stopped at the end. Last line: one JSON object.
 
-    python bench/live.py [--clients 300] [--rounds 10] [--seconds 3]
+    python bench/live.py [--clients 300] [--rounds 10] [--seconds 3] [--pairs 3]
 """
 
 import argparse
@@ -423,23 +423,23 @@ async def measure(
                 f"p50 {statistics.median(round_ms):6.1f} ms, "
                 f"max {max(round_ms):6.1f} ms"
             )
-        # Throughput with the same clients connected, alternating pages.
-        rates: dict[str, list[float]] = {"trivial": [], "standings": []}
+        # Throughput with the same clients connected: the two pages in turn,
+        # each pair close in time; the ratio is the median of the pairs'.
         paths = {"trivial": "/bench/trivial/", "standings": f"/t/{SLUG}/tabelle/"}
         await load(port, paths["standings"], 4, 0.5)  # warm both
         await load(port, paths["trivial"], 4, 0.5)
-        for _ in range(2):
-            for name in ("trivial", "standings"):
-                rates[name].append(
-                    await load(port, paths[name], args.connections, args.seconds)
-                )
-        trivial = statistics.mean(rates["trivial"])
-        standings = statistics.mean(rates["standings"])
-        print(
-            f"HTTP, {args.connections} concurrent connections, "
-            f"{len(phones)} sockets open: trivial page {trivial:7.1f} req/s, "
-            f"standings page {standings:7.1f} req/s"
-        )
+        ratios = []
+        for _ in range(args.pairs):
+            trivial = await load(port, paths["trivial"], args.connections, args.seconds)
+            standings = await load(
+                port, paths["standings"], args.connections, args.seconds
+            )
+            ratios.append(standings / trivial)
+            print(
+                f"HTTP, {args.connections} concurrent connections, "
+                f"{len(phones)} sockets open: trivial page {trivial:6.1f} req/s, "
+                f"standings page {standings:6.1f} req/s, ratio {ratios[-1]:.2f}"
+            )
     finally:
         for listener in listeners:
             listener.cancel()
@@ -451,7 +451,7 @@ async def measure(
         "p50_ms": round(percentile(latencies, 0.5), 1),
         "p95_ms": round(percentile(latencies, 0.95), 1),
         "max_ms": round(max(latencies), 1),
-        "throughput_ratio": round(standings / trivial, 2),
+        "throughput_ratio": round(statistics.median(ratios), 2),
     }
 
 
@@ -462,8 +462,10 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=10, help="confirmations")
     parser.add_argument("--connections", type=int, default=32, help="HTTP load")
     parser.add_argument("--seconds", type=float, default=3.0, help="per HTTP run")
+    parser.add_argument("--pairs", type=int, default=3, help="HTTP runs per page")
     args = parser.parse_args()
     args.rounds = max(1, min(args.rounds, args.players // 4))
+    args.pairs = max(1, min(args.pairs, 10))
 
     # The server gets the default, in-memory channel layer and its own file.
     os.environ.pop("REDIS_URL", None)
