@@ -118,6 +118,7 @@ class _Room:
             await layer.group_add(live.group_name(self.tournament_id), self._channel)
         except Exception as error:
             self.ready.set_exception(error)
+            self.ready.exception()  # the joiner re-raises it; no "never retrieved"
             raise
         self._tasks = [
             asyncio.ensure_future(self._listen()),
@@ -143,8 +144,16 @@ class _Room:
 
     async def _listen(self) -> None:
         layer = get_channel_layer()
+        group = live.group_name(self.tournament_id)
         while True:
-            message = await layer.receive(self._channel)
+            try:
+                message = await layer.receive(self._channel)
+            except Exception:  # Redis went away: wait, rejoin, listen again
+                logger.exception("live room of %s lost its layer", self.tournament_id)
+                await asyncio.sleep(1)
+                with contextlib.suppress(Exception):
+                    await layer.group_add(group, self._channel)
+                continue
             if message.get("type") == "live.update":
                 try:
                     await self._update(set(message.get("parts", ())))
@@ -302,7 +311,11 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             frame = self.outbox.pop(key_text)
             self.regions[key_text] = frame.etag
             self.sent[key_text] = frame.digest
-            if self.gzip and frame.packed:
-                await self.send(bytes_data=frame.packed)
-            else:
-                await self.send(text_data=frame.text)
+            try:
+                if self.gzip and frame.packed:
+                    await self.send(bytes_data=frame.packed)
+                else:
+                    await self.send(text_data=frame.text)
+            except Exception:  # the socket went away meanwhile; the page
+                self.outbox.clear()  # catches up when it reconnects
+                return
