@@ -148,7 +148,7 @@ def _compute(tournament: Tournament) -> list[Row]:
             e[7] or 0,
             e[8] or 0,
             e[9] or 0,
-            [int(p) for p in e[10].split(",")] if e[10] else empty,
+            list(map(int, e[10].split(","))) if e[10] else empty,
         )
         for e in fetched
     ]

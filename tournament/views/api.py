@@ -31,7 +31,9 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     body = cache.get(key)
     if body is None:
         rows = [r.as_api() for r in standings_rows(tournament, cached=False)]
-        body = json.dumps({"rows": rows}, ensure_ascii=False).encode()
+        body = json.dumps(
+            {"rows": rows}, ensure_ascii=False, separators=(",", ":")
+        ).encode()
         cache.set(key, body, timeout=3600)
     return HttpResponse(body, content_type="application/json")
 
