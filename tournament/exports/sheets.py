@@ -148,6 +148,14 @@ class Sheet:
         )
 
     @property
+    def shade_style(self) -> str:
+        # The heavy rule under every game crosses the game numbers too.
+        return (
+            f"background-size: 100% {_mm(self.row_mm * self.size)}; "
+            f"background-position: 0 {_mm(self.row_mm)}"
+        )
+
+    @property
     def label_style(self) -> str:
         return f"line-height: {_mm(self.row_mm)}"
 
