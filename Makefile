@@ -58,7 +58,8 @@ serve: $(VENV)/.run-stamp
 	ALLOWED_HOSTS="$${ALLOWED_HOSTS:-*}" \
 	SECURE_SSL_REDIRECT="$${SECURE_SSL_REDIRECT:-0}" SECURE_COOKIES="$${SECURE_COOKIES:-0}" \
 	SECURE_HSTS_SECONDS="$${SECURE_HSTS_SECONDS:-0}" \
-	$(BIN)/uvicorn config.asgi:application --host 0.0.0.0 --port $(PORT) --workers $(WORKERS)
+	$(BIN)/uvicorn config.asgi:application --host 0.0.0.0 --port $(PORT) --workers $(WORKERS) \
+	  --ws-per-message-deflate false
 
 ## bench: every benchmark; each prints a JSON line last
 bench: $(VENV)/.dev-stamp

@@ -16,6 +16,13 @@ SECURE_SSL_REDIRECT = False
 
 # Parallel test workers have their own databases (whose ids overlap) but may
 # share one Redis: keep their cache entries apart.
-CACHES["default"]["KEY_PREFIX"] = "test-" + os.environ.get(  # noqa: F405
-    "PYTEST_XDIST_WORKER", "main"
-)
+_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "main")
+CACHES["default"]["KEY_PREFIX"] = f"test-{_WORKER}"  # noqa: F405
+if REDIS_URL:  # noqa: F405
+    # cache.clear() empties a whole Redis database, and channel groups are
+    # named by tournament id: each worker gets its own database number
+    # (4, 5, …; 3 for anything else; 1 and 2 are the live tests' own).
+    _db = 4 + int(_WORKER[2:]) if _WORKER.startswith("gw") else 3
+    _url = REDIS_URL.rsplit("/", 1)[0] if REDIS_URL.count("/") > 2 else REDIS_URL  # noqa: F405
+    CACHES["default"]["LOCATION"] = f"{_url}/{_db}"  # noqa: F405
+    CHANNEL_LAYERS["default"]["CONFIG"]["hosts"] = [f"{_url}/{_db}"]  # noqa: F405

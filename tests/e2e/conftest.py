@@ -13,7 +13,9 @@ CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
 
-@pytest.fixture(scope="session")
+# Module scope: Playwright's sync API holds an event loop in this thread while
+# the browser is open, which async tests later on the same worker must not see.
+@pytest.fixture(scope="module")
 def browser():
     if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
         pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install -y chromium)")

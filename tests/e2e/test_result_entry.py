@@ -6,6 +6,7 @@ from io import StringIO
 
 import pytest
 from django.core.management import call_command
+from django.db import connections
 
 from tournament.models import ResultVersion, Series, Table
 from tournament.standings import standings_rows
@@ -23,11 +24,13 @@ def login(page, base, username, password):
 
 def test_referee_enters_organizer_confirms_standings_change(live_server, browser, shot):
     # Off the test's thread: Playwright's sync API runs an event loop here.
-    worker = threading.Thread(
-        target=call_command,
-        args=("demo", "--complete", "3"),
-        kwargs={"stdout": StringIO()},
-    )
+    def demo() -> None:
+        try:
+            call_command("demo", "--complete", "3", stdout=StringIO())
+        finally:
+            connections.close_all()  # or PostgreSQL cannot drop the test DB
+
+    worker = threading.Thread(target=demo)
     worker.start()
     worker.join()
     series = Series.objects.get(tournament__slug="rm-2026", number=4)

@@ -172,6 +172,7 @@ def entry_update(*, actor: Any, entry: Entry, data: PlayerData) -> Entry:
         player.save()
         entry.start_number = number
         entry.save(update_fields=["start_number"])
+        live.results_changed(entry.tournament_id)  # names and numbers shown
         audit_record(
             actor=actor,
             action="entry.update",
@@ -293,6 +294,7 @@ def team_save(
             team=None
         )
         Entry.objects.filter(pk__in=[m.pk for m in members]).update(team=team)
+        live.results_changed(tournament.pk)  # the team ranking changes
         audit_record(
             actor=actor,
             action="team.create" if created else "team.update",
@@ -317,4 +319,5 @@ def team_delete(*, actor: Any, team: Team) -> None:
             tournament=team.tournament,
             before=before,
         )
+        live.results_changed(team.tournament_id)
         team.delete()
