@@ -440,3 +440,11 @@ def test_a_failed_import_job_writes_nothing(scored, organizer):
     assert job.status == "failed"
     assert "höchstens 7 Schräm" in job.message
     assert written() == before
+
+
+def test_the_workbook_reads_in_a_fixed_number_of_queries(
+    scored, django_assert_num_queries
+):
+    results_workbook(tournament=scored)  # warm the standings cache
+    with django_assert_num_queries(3):  # players, seats, games
+        results_workbook(tournament=scored)
