@@ -7,7 +7,10 @@ embedded once. Templates can load nothing but our own static files.
 """
 
 import dataclasses
-from collections.abc import Callable, Sequence
+import gc
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -57,6 +60,30 @@ class PdfFile:
     pages: int
 
 
+_gc_lock = threading.Lock()
+_gc_renders = 0
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while WeasyPrint renders: it
+    builds large graphs of boxes, and the collector walking them again and
+    again costs a sixth of a render (bench/paper.py). The garbage is
+    collected as usual afterwards. Counted, as renders may overlap."""
+    global _gc_renders
+    with _gc_lock:
+        _gc_renders += 1
+        if _gc_renders == 1:
+            gc.disable()
+    try:
+        yield
+    finally:
+        with _gc_lock:
+            _gc_renders -= 1
+            if _gc_renders == 0:
+                gc.enable()
+
+
 def _report(progress: Progress | None, percent: int) -> None:
     if progress is not None:
         progress(max(0, min(100, percent)))
@@ -102,18 +129,19 @@ def render_pdf(
     context = contexts[0] if contexts else {}
     stylesheets = parse_styles(styles, context, font_config=font_config)
     documents = []
-    for index, context in enumerate(contexts, 1):
-        html = render_to_string(template, context)
-        documents.append(
-            HTML(string=html, base_url=BASE_URL, url_fetcher=fetcher).render(
-                stylesheets=stylesheets, font_config=font_config
+    with gc_paused():
+        for index, context in enumerate(contexts, 1):
+            html = render_to_string(template, context)
+            documents.append(
+                HTML(string=html, base_url=BASE_URL, url_fetcher=fetcher).render(
+                    stylesheets=stylesheets, font_config=font_config
+                )
             )
-        )
-        _report(progress, start + (90 - start) * index // len(contexts))
-    document = documents[0]
-    if len(documents) > 1:
-        document = document.copy([page for d in documents for page in d.pages])
-    content = document.write_pdf()
+            _report(progress, start + (90 - start) * index // len(contexts))
+        document = documents[0]
+        if len(documents) > 1:
+            document = document.copy([page for d in documents for page in d.pages])
+        content = document.write_pdf()
     _report(progress, 100)
     return content, len(document.pages)
 
