@@ -1,6 +1,35 @@
 from django.contrib import admin
 
-from tournament.models import AuditEvent, Entry, Player, Team, Tournament
+from tournament.models import (
+    AuditEvent,
+    Entry,
+    EntryTotal,
+    GameScore,
+    Job,
+    Player,
+    ResultVersion,
+    Seat,
+    Series,
+    Table,
+    Team,
+    TieBreak,
+    Tournament,
+)
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Rows that only the services may write (seatings, results, audit):
+    the admin shows them; changing them here would skip the version checks
+    and the audit trail."""
+
+    def has_add_permission(self, request: object, obj: object = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: object, obj: object = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: object, obj: object = None) -> bool:
+        return False
 
 
 @admin.register(Tournament)
@@ -43,18 +72,63 @@ class TeamAdmin(admin.ModelAdmin):
 
 
 @admin.register(AuditEvent)
-class AuditEventAdmin(admin.ModelAdmin):
+class AuditEventAdmin(ReadOnlyAdmin):
     list_display = ("at", "action", "object_type", "object_id", "actor", "tournament")
     list_filter = ("action", "tournament")
     list_select_related = ("actor", "tournament")
     search_fields = ("action", "object_id", "note")
-    readonly_fields = [f.name for f in AuditEvent._meta.fields]
 
-    def has_add_permission(self, request: object) -> bool:
-        return False
 
-    def has_change_permission(self, request: object, obj: object = None) -> bool:
-        return False
+@admin.register(Series)
+class SeriesAdmin(ReadOnlyAdmin):
+    list_display = ("tournament", "number", "status", "seed", "released_at")
+    list_filter = ("tournament", "status")
+    list_select_related = ("tournament",)
 
-    def has_delete_permission(self, request: object, obj: object = None) -> bool:
-        return False
+
+@admin.register(Table)
+class TableAdmin(ReadOnlyAdmin):
+    list_display = ("series", "number", "size", "result_revision")
+    list_filter = ("series__tournament", "series__number", "size")
+    list_select_related = ("series__tournament",)
+
+
+@admin.register(Seat)
+class SeatAdmin(ReadOnlyAdmin):
+    list_display = ("series", "table", "number", "entry")
+    list_filter = ("series__tournament", "series__number")
+    list_select_related = ("series__tournament", "table", "entry__player")
+    search_fields = ("entry__player__last_name", "entry__start_number")
+
+
+@admin.register(ResultVersion)
+class ResultVersionAdmin(ReadOnlyAdmin):
+    list_display = ("table", "number", "status", "mode", "entered_by", "entered_at")
+    list_filter = ("status", "mode", "table__series__tournament")
+    list_select_related = ("table__series__tournament", "entered_by")
+
+
+@admin.register(GameScore)
+class GameScoreAdmin(ReadOnlyAdmin):
+    list_display = ("series", "table", "game", "seat", "entry", "marks", "points")
+    list_filter = ("series__tournament", "series__number")
+    list_select_related = ("series__tournament", "table", "entry__player")
+
+
+@admin.register(EntryTotal)
+class EntryTotalAdmin(ReadOnlyAdmin):
+    list_display = ("entry", "points", "games_won", "best_game", "series_points")
+    list_select_related = ("entry__player",)
+    search_fields = ("entry__player__last_name", "entry__start_number")
+
+
+@admin.register(TieBreak)
+class TieBreakAdmin(ReadOnlyAdmin):
+    list_display = ("tournament", "method", "order", "seed", "created_at")
+    list_filter = ("tournament", "method")
+
+
+@admin.register(Job)
+class JobAdmin(ReadOnlyAdmin):
+    list_display = ("label", "tournament", "kind", "status", "progress")
+    list_filter = ("status",)

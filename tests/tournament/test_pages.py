@@ -161,3 +161,17 @@ def test_german_even_for_an_english_browser_until_english_is_chosen(client):
     response = client.get("/", HTTP_ACCEPT_LANGUAGE="de")
     assert 'lang="en"' in response.content.decode()
     assert "Tournaments" in response.content.decode()
+
+
+def test_admin_lists_every_model_and_results_are_read_only(client, db):
+    from django.apps import apps
+    from django.contrib import admin
+    from django.contrib.auth import get_user_model
+
+    for model in apps.get_app_config("tournament").get_models():
+        assert admin.site.is_registered(model), model
+    superuser = get_user_model().objects.create_superuser("root", "r@x.de", "pw")
+    client.force_login(superuser)
+    for name in ["resultversion", "gamescore", "series", "seat", "auditevent"]:
+        assert client.get(f"/admin/tournament/{name}/").status_code == 200
+        assert client.get(f"/admin/tournament/{name}/add/").status_code == 403
