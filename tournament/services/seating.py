@@ -70,6 +70,12 @@ def _write_tables(series: Series, tables: engine.EngineSeries) -> None:
     )
 
 
+def _canonical(tables: engine.EngineSeries) -> list[tuple[int, ...]]:
+    """A series independent of table numbering (tables are renumbered when
+    written), with each table's seat order kept."""
+    return sorted(tuple(t) for t in tables)
+
+
 def _earlier(series: Series) -> list[Series]:
     return list(
         Series.objects.filter(
@@ -113,8 +119,9 @@ def series_seat(
             not new_lot
             and plan is not None
             and plan.get("players") == ids
-            and plan["series"][: len(fixed)] == fixed
             and len(plan["series"]) >= series.number
+            and [_canonical(s) for s in plan["series"][: len(fixed)]]
+            == [_canonical(s) for s in fixed]
         )
         if not usable:
             seed = secrets.token_hex(8)
