@@ -2,6 +2,8 @@
 export → import → identical standings, and bad workbooks refused with clear
 messages and nothing written."""
 
+import shutil
+import subprocess
 from io import BytesIO, StringIO
 
 import pytest
@@ -448,3 +450,33 @@ def test_the_workbook_reads_in_a_fixed_number_of_queries(
     results_workbook(tournament=scored)  # warm the standings cache
     with django_assert_num_queries(3):  # players, seats, games
         results_workbook(tournament=scored)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice not installed")
+def test_libreoffice_opens_the_workbook_and_its_copy_imports_back(scored, tmp_path):
+    """LibreOffice reads every sheet (numbers as numbers, umlauts intact), and
+    a copy it saves again imports back unchanged."""
+    source = tmp_path / "ergebnisse.xlsx"
+    source.write_bytes(results_workbook(tournament=scored))
+    profile = f"-env:UserInstallation=file://{tmp_path}/lo-profile"
+    subprocess.run(
+        ["soffice", profile, "--headless", "--norestore", "--convert-to",
+         "csv:Text - txt - csv (StarCalc):59,34,76,1,,1031,false,true,false,"
+         "false,false,-1", "--outdir", str(tmp_path), str(source)],
+        check=True, capture_output=True, timeout=180,
+    )  # fmt: skip
+    games = (tmp_path / "ergebnisse-Spiele.csv").read_text(encoding="utf-8")
+    header, first = games.splitlines()[:2]
+    assert header == ";".join(GAMES_HEADER)
+    fields = first.split(";")
+    assert fields[:5] == ["1"] * 5 and fields[6:] == ["5", "12"]
+    copy = tmp_path / "copy"
+    subprocess.run(
+        ["soffice", profile, "--headless", "--norestore", "--convert-to",
+         "xlsx:Calc MS Excel 2007 XML", "--outdir", str(copy), str(source)],
+        check=True, capture_output=True, timeout=180,
+    )  # fmt: skip
+    preview = parse((copy / "ergebnisse.xlsx").read_bytes(), scored)
+    assert preview.ok, preview.errors
+    assert {t.action for t in preview.tables} == {"same"}
