@@ -90,10 +90,12 @@ def test_club_entries_of_players_not_in_the_field_are_ignored() -> None:
     assert result.quality["club_meetings"] == 0
 
 
-def test_clubs_come_before_repeats_in_tight_fields() -> None:
-    # 20 players, clubs of at most 5 = tables: clubs are kept apart even where
-    # that costs repeated meetings (the design's columns cannot hold them).
+def test_repeats_come_before_clubs_in_tight_fields() -> None:
+    # 20 players, clubs of at most 5 = tables: nobody meets anyone twice
+    # (the promise for every N >= 15); clubs are kept apart only as
+    # far as that allows - far fewer club meetings than by chance.
     clubs = clubs_of([3, 3, 3, 3, 3, 3, 2])
     result = seat(20, seed=2, clubs=clubs)
     f = verify(result.series, range(1, 21), result.quality, clubs=clubs)
-    assert f.club_meetings == 0
+    assert f.repeats == 0
+    assert f.club_meetings <= 6

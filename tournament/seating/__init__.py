@@ -48,15 +48,16 @@ series allow:
 
 1. tables of 4 only, except 1, 2 or 3 tables of 3 for N ≡ 3, 2, 1 (mod 4);
    nobody at more tables of 3 than ⌈15·b/N⌉ (b tables of 3 per series);
-2. no two members of one club at a table (else as few such meetings as can
-   be);
-3. repeated meetings E = Σ max(0, times together − 1): 0 for every N ≥ 15;
+2. repeated meetings E = Σ max(0, times together − 1): 0 for every N ≥ 15;
    for N ≤ 14: 3: 12, 4: 24, 6: 15, 7: 24, 8: 32, 9: 9, 10: 17, 11: 20,
    12: 24 (all proven least; for 10 the counting bound 15 needs someone at
    four tables of 3), 13: 3 (best known; 0 is impossible), 14: 2 (0 and 1 are
    impossible) - and among those, no pair meeting more often than needed
    (which can be a lot: E = 17 for 10 and E = 20 for 11 players keep one
    pair together in all five series);
+3. no two members of one club at a table (else as few such meetings as can
+   be without a repeated meeting: in tight fields of 16-31 players the
+   designs that avoid every repeat cannot always keep clubs apart too);
 4. nobody more than twice in one seat, nobody dealing first more than twice.
 
 Other series counts work too (``series=``); the figures are then what the

@@ -5,8 +5,8 @@ the sizes of the table slots never change). Their cost, lexicographic through
 its weights, ranks in this order:
 
 1. sittings at tables of three above ``three_bound`` per player;
-2. meetings of two members of one club;
-3. repeated meetings ``E`` (counting the fixed, already played series);
+2. repeated meetings ``E`` (counting the fixed, already played series);
+3. meetings of two members of one club;
 4. the standings objective of one series (squared distance of a player's
    table from the table his rank asks for);
 5. the spread of meetings: ``Σ SPREAD**m`` over pairs, which for small
@@ -65,9 +65,9 @@ class Search:
         # One swap changes at most 24 pair counts and two three-counts.
         spread: list[int] = [SPREAD**m for m in range(top + 1)]
         w_standings = 24 * spread[top] + 1
-        w_repeat = w_standings * 4 * (tables + 1) ** 2 + 1
-        w_club = 25 * w_repeat
-        self.w_three: int = 25 * w_club
+        w_club = w_standings * 4 * (tables + 1) ** 2 + 1
+        w_repeat = 25 * w_club
+        self.w_three: int = 25 * w_repeat
         cost: list[list[int]] = [
             [
                 spread[m] + w_repeat * max(0, m - 1) + same * w_club * m
