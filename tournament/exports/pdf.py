@@ -62,6 +62,10 @@ class PdfFile:
 
 _gc_lock = threading.Lock()
 _gc_renders = 0
+# One WeasyPrint render at a time per process (a background job and a direct
+# download may meet): Pango and fontconfig are not to be trusted across
+# threads, and the renders are CPU-bound anyway.
+_render_lock = threading.Lock()
 
 
 @contextmanager
@@ -124,12 +128,12 @@ def render_pdf(
     as one PDF. The stylesheets (templates too, for their translated
     labels) are parsed once for all chunks. Progress runs from `start` to
     90 % over the chunks; writing (font subsetting) is the last 10 %."""
-    font_config = FontConfiguration()
     fetcher = StaticFilesFetcher()
-    context = contexts[0] if contexts else {}
-    stylesheets = parse_styles(styles, context, font_config=font_config)
     documents = []
-    with gc_paused():
+    with _render_lock, gc_paused():
+        font_config = FontConfiguration()
+        first = contexts[0] if contexts else {}
+        stylesheets = parse_styles(styles, first, font_config=font_config)
         for index, context in enumerate(contexts, 1):
             html = render_to_string(template, context)
             documents.append(
