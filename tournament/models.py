@@ -57,6 +57,9 @@ class Tournament(models.Model):
     tiebreak_best_game = models.BooleanField(
         _("Gleichstand: bestes Einzelspiel"), default=False
     )
+    # Set by the first recorded playoff or lot: the standings skip looking
+    # for decisions (a query on every cold read) while there are none.
+    has_tiebreaks = models.BooleanField(default=False, editable=False)
     seating_seed = models.CharField(max_length=64, blank=True)
     seating_plan = models.JSONField(null=True, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -154,6 +154,8 @@ def _compute(tournament: Tournament) -> list[Row]:
     ]
 
     def decisions() -> list[list[int]]:
+        if not tournament.has_tiebreaks:
+            return []
         return [
             [int(n) for n in t.order]
             for t in TieBreak.objects.filter(tournament=tournament).order_by(

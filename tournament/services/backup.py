@@ -284,6 +284,8 @@ def _restore(doc: dict[str, Any], slug: str | None, replace: bool) -> Tournament
                     confirmed = version
             if confirmed is not None:
                 rebuild_table_scores(table, confirmed)
+    if doc["tiebreaks"]:
+        Tournament.objects.filter(pk=tournament.pk).update(has_tiebreaks=True)
     for tb in doc["tiebreaks"]:
         row = TieBreak.objects.create(
             tournament=tournament,

@@ -58,6 +58,8 @@ def _record(
             after={"order": order, "seed": seed},
             note=note,
         )
+        Tournament.objects.filter(pk=tournament.pk).update(has_tiebreaks=True)
+        tournament.has_tiebreaks = True
         live.results_changed(tournament.pk)
     return tiebreak
 
