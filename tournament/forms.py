@@ -4,28 +4,13 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournament.models import Entry, Player, Tournament
-from tournament.services.registration import PlayerData
+from tournament.services.registration import TOURNAMENT_FIELDS, PlayerData
 
 
 class TournamentForm(forms.ModelForm):
     class Meta:
         model = Tournament
-        fields = [
-            "name",
-            "slug",
-            "date",
-            "venue",
-            "rule_preset",
-            "series_count",
-            "games_per_series",
-            "start_marks",
-            "win_bonus",
-            "status",
-            "double_entry",
-            "show_provisional",
-            "tiebreak_games_won",
-            "tiebreak_best_game",
-        ]
+        fields = TOURNAMENT_FIELDS
         widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
         help_texts = {
             "slug": _("Für Adressen, z. B. rm-2026 (Kleinbuchstaben, Ziffern, -)."),

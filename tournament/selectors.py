@@ -1,6 +1,8 @@
 """Reads: each selector owns its query shape (no N+1 in templates)."""
 
 from django.db.models import Count, Prefetch, Q, QuerySet
+from django.http import Http404
+from django.shortcuts import get_object_or_404
 
 from tournament.models import (
     AuditEvent,
@@ -321,3 +323,16 @@ def repeated_meetings(series: Series) -> list[tuple[int, int, int]]:
         )
     )
     return [(numbers[a], numbers[b], n) for a, b, n in pairs]
+
+
+def public_series_or_404(slug: str, number: int) -> Series:
+    """A released (or later) series of the tournament, else 404: seatings
+    and results of unreleased series are not public."""
+    series = get_object_or_404(
+        Series.objects.select_related("tournament"),
+        tournament__slug=slug,
+        number=number,
+    )
+    if not series.is_public:
+        raise Http404
+    return series

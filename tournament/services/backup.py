@@ -31,26 +31,12 @@ from tournament.models import (
     TieBreak,
     Tournament,
 )
+from tournament.services import registration
 from tournament.services.results import rebuild_table_scores
 
 FORMAT = "siebenschraem.backup/1"
-TOURNAMENT_FIELDS = [
-    "name",
-    "slug",
-    "date",
-    "venue",
-    "rule_preset",
-    "series_count",
-    "games_per_series",
-    "start_marks",
-    "win_bonus",
-    "status",
-    "double_entry",
-    "show_provisional",
-    "tiebreak_games_won",
-    "tiebreak_best_game",
-    "seating_seed",
-]
+# The organizer's settings, plus the lot the seating was drawn with.
+TOURNAMENT_FIELDS = [*registration.TOURNAMENT_FIELDS, "seating_seed"]
 
 
 def _when(value: datetime.datetime | None) -> str | None:

@@ -25,6 +25,10 @@ TOURNAMENT_FIELDS = [
     "start_marks",
     "win_bonus",
     "status",
+    "double_entry",
+    "show_provisional",
+    "tiebreak_games_won",
+    "tiebreak_best_game",
 ]
 PLAYER_FIELDS = ["first_name", "last_name", "club", "town", "category"]
 ENTRY_FIELDS = ["start_number", "checked_in", "withdrawn_at", "withdrawal_reason"]

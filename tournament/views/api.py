@@ -4,24 +4,13 @@ same rows as the pages, never anything unconfirmed or unreleased."""
 import json
 
 from django.core.cache import cache
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_GET
 
 from tournament import selectors
-from tournament.models import Entry, Series, Tournament
+from tournament.models import Entry, Tournament
 from tournament.standings import cache_key, standings_rows
-
-
-def _series(slug: str, number: int) -> Series:
-    series = get_object_or_404(
-        Series.objects.select_related("tournament"),
-        tournament__slug=slug,
-        number=number,
-    )
-    if not series.is_public:
-        raise Http404
-    return series
 
 
 @require_GET
@@ -53,7 +42,7 @@ def series_list(request: HttpRequest, slug: str) -> JsonResponse:
 
 @require_GET
 def series_tables(request: HttpRequest, slug: str, number: int) -> JsonResponse:
-    series = _series(slug, number)
+    series = selectors.public_series_or_404(slug, number)
     tables = []
     for item in selectors.series_results(series, include_pending=False):
         table = item["table"]

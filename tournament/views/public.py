@@ -6,7 +6,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
 from tournament import selectors
-from tournament.models import Entry, Series, Tournament
+from tournament.models import Entry, Tournament
 from tournament.standings import standings_rows
 from tournament.views.live import Region, fragment_key, region, render_live_page
 
@@ -32,17 +32,6 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def _public_series(slug: str, number: int) -> Series:
-    series = get_object_or_404(
-        Series.objects.select_related("tournament"),
-        tournament__slug=slug,
-        number=number,
-    )
-    if not series.is_public:
-        raise Http404
-    return series
-
-
 def _region(tournament: Tournament, name: str, params: dict[str, str]) -> Region:
     key = fragment_key(name, params)
     if key is None:
@@ -52,7 +41,7 @@ def _region(tournament: Tournament, name: str, params: dict[str, str]) -> Region
 
 def series_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The seating of a released series, by table (for the wall and phones)."""
-    series = _public_series(slug, number)
+    series = selectors.public_series_or_404(slug, number)
     tournament = series.tournament
     return render_live_page(
         request,
@@ -97,7 +86,7 @@ def standings(request: HttpRequest, slug: str, view: str = "overall") -> HttpRes
 
 
 def series_results(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    series = _public_series(slug, number)
+    series = selectors.public_series_or_404(slug, number)
     tournament = series.tournament
     return render_live_page(
         request,
