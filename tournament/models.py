@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class Tournament(models.Model):
@@ -120,7 +121,7 @@ class Player(models.Model):
 
     class Meta:
         ordering = ["last_name", "first_name"]
-        verbose_name = _("Spieler")
+        verbose_name = pgettext_lazy("one player", "Spieler")
         verbose_name_plural = _("Spieler")
         indexes = [models.Index(fields=["last_name", "first_name"])]
         constraints = [
@@ -190,7 +191,7 @@ class Entry(models.Model):
 
     class Meta:
         ordering = ["start_number"]
-        verbose_name = _("Meldung")
+        verbose_name = pgettext_lazy("registration", "Meldung")
         verbose_name_plural = _("Meldungen")
         constraints = [
             models.UniqueConstraint(
@@ -338,12 +339,12 @@ class Seat(models.Model):
 
     series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="seats")
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
-    number = models.PositiveSmallIntegerField(_("Platz"))
+    number = models.PositiveSmallIntegerField(pgettext_lazy("seat at a table", "Platz"))
     entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="seats")
 
     class Meta:
         ordering = ["table", "number"]
-        verbose_name = _("Platz")
+        verbose_name = pgettext_lazy("seat at a table", "Platz")
         verbose_name_plural = _("Plätze")
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="seat_unique"),
@@ -449,7 +450,7 @@ class GameScore(models.Model):  # noqa: DJ008 - an internal aggregate row
     )
     entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="scores")
     game = models.PositiveSmallIntegerField(_("Spiel"))
-    seat = models.PositiveSmallIntegerField(_("Platz"))
+    seat = models.PositiveSmallIntegerField(pgettext_lazy("seat at a table", "Platz"))
     won = models.BooleanField(default=False)
     marks = models.PositiveSmallIntegerField(_("Schräm"))
     points = models.PositiveSmallIntegerField(_("Punkte"))
@@ -546,7 +547,9 @@ class Job(models.Model):
         _("Status"), max_length=10, choices=Status.choices, default=Status.QUEUED
     )
     progress = models.PositiveSmallIntegerField(_("Fortschritt"), default=0)
-    message = models.CharField(_("Meldung"), max_length=500, blank=True)
+    message = models.CharField(
+        pgettext_lazy("job message", "Meldung"), max_length=500, blank=True
+    )
     file_name = models.CharField(max_length=200, blank=True)
     file_path = models.CharField(max_length=300, blank=True)
     content_type = models.CharField(max_length=100, blank=True)
