@@ -9,23 +9,20 @@ with `result_enter(mode="import", auto_confirm=True)`, so every validation
 and audit of referee entry applies, in one transaction: all tables or none.
 """
 
-import zipfile
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from django.conf import settings
 from django.db import transaction
 from django.utils.translation import gettext as _
-from openpyxl import load_workbook
-from openpyxl.utils.exceptions import InvalidFileException
 
 from tournament import engine
 from tournament.audit import audit_record
 from tournament.errors import UserError
 from tournament.models import ResultVersion, Series, Table, Tournament
 from tournament.services.results import OPEN_SERIES, GameInput, result_enter
+from tournament.workbook_upload import open_uploaded_workbook
 
 MAX_ROWS = 40_000  # 400 players × 25 games is 10,000
 
@@ -146,23 +143,10 @@ def parse_games_workbook(
     """Check an uploaded workbook's Games sheet against the tournament's
     seating and results. Writes nothing."""
     preview = GamesPreview()
-    if size > settings.IMPORT_MAX_BYTES:
-        preview.file_errors.append(
-            _("Die Datei ist zu groß (%(size)d MB); höchstens %(max)d MB.")
-            % {"size": size // 2**20, "max": settings.IMPORT_MAX_BYTES // 2**20}
-        )
-        return preview
-    if not filename.lower().endswith((".xlsx", ".xlsm")):
-        preview.file_errors.append(
-            _("Falscher Dateityp: bitte eine Excel-Datei (.xlsx) hochladen.")
-        )
-        return preview
     try:
-        workbook = load_workbook(upload, read_only=True, data_only=True)
-    except (InvalidFileException, zipfile.BadZipFile, KeyError, OSError, ValueError):
-        preview.file_errors.append(
-            _("Die Datei ist keine lesbare Excel-Datei (.xlsx).")
-        )
+        workbook = open_uploaded_workbook(upload, size=size, filename=filename)
+    except UserError as error:
+        preview.file_errors.append(error.message)
         return preview
     try:
         sheet = _games_sheet(workbook)

@@ -4,17 +4,15 @@ Nothing here writes: the preview lists every row with its errors and
 warnings; the organizer confirms and `entries_import` writes all or nothing.
 """
 
-import zipfile
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from django.conf import settings
 from django.utils.translation import gettext as _
-from openpyxl import load_workbook
-from openpyxl.utils.exceptions import InvalidFileException
 
+from tournament.errors import UserError
 from tournament.models import Player, Tournament
 from tournament.services.registration import PlayerData
+from tournament.workbook_upload import open_uploaded_workbook
 
 MAX_ROWS = 5000
 
@@ -102,23 +100,10 @@ def parse_player_workbook(
 ) -> ImportPreview:
     """Check an uploaded workbook against the tournament's current entries."""
     preview = ImportPreview()
-    if size > settings.IMPORT_MAX_BYTES:
-        preview.file_errors.append(
-            _("Die Datei ist zu groß (%(size)d MB); höchstens %(max)d MB.")
-            % {"size": size // 2**20, "max": settings.IMPORT_MAX_BYTES // 2**20}
-        )
-        return preview
-    if not filename.lower().endswith((".xlsx", ".xlsm")):
-        preview.file_errors.append(
-            _("Falscher Dateityp: bitte eine Excel-Datei (.xlsx) hochladen.")
-        )
-        return preview
     try:
-        workbook = load_workbook(upload, read_only=True, data_only=True)
-    except (InvalidFileException, zipfile.BadZipFile, KeyError, OSError, ValueError):
-        preview.file_errors.append(
-            _("Die Datei ist keine lesbare Excel-Datei (.xlsx).")
-        )
+        workbook = open_uploaded_workbook(upload, size=size, filename=filename)
+    except UserError as error:
+        preview.file_errors.append(error.message)
         return preview
     try:
         sheet = workbook.worksheets[0] if workbook.worksheets else None

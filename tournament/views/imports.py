@@ -2,6 +2,7 @@
 
 import dataclasses
 import secrets
+from typing import Any
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
@@ -48,11 +49,13 @@ def import_upload(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-@organizer_required
-@require_POST
-def import_confirm(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
-    pending = request.session.get(SESSION_KEY)
+def take_preview(
+    request: HttpRequest, key: str, tournament: Tournament
+) -> dict[str, Any] | None:
+    """The checked rows an upload left in the session, once: only for this
+    tournament and the token of the page that was confirmed; else a message
+    and None (the organizer uploads again)."""
+    pending: dict[str, Any] | None = request.session.pop(key, None)
     if (
         not pending
         or pending.get("tournament") != tournament.pk
@@ -65,6 +68,16 @@ def import_confirm(request: HttpRequest, slug: str) -> HttpResponse:
                 "Bitte die Datei erneut hochladen."
             ),
         )
+        return None
+    return pending
+
+
+@organizer_required
+@require_POST
+def import_confirm(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    pending = take_preview(request, SESSION_KEY, tournament)
+    if pending is None:
         return redirect("tournament:import_upload", slug=slug)
     rows = [PlayerData(**row) for row in pending["rows"]]
     try:
@@ -78,8 +91,6 @@ def import_confirm(request: HttpRequest, slug: str) -> HttpResponse:
             % {"error": error.message},
         )
         return redirect("tournament:import_upload", slug=slug)
-    finally:
-        request.session.pop(SESSION_KEY, None)
     messages.success(
         request, _("%(count)d Spieler importiert.") % {"count": len(entries)}
     )

@@ -3,7 +3,6 @@ the results workbook, the import of a Games sheet, and the background jobs
 that make the long ones."""
 
 import secrets
-from typing import Any
 from uuid import UUID
 
 from django import forms
@@ -29,6 +28,7 @@ from tournament.exports.workbook import XLSX_CONTENT_TYPE
 from tournament.games_import import parse_games_workbook
 from tournament.models import Job, Tournament
 from tournament.roles import organizer_required
+from tournament.views.imports import take_preview
 
 SESSION_KEY = "games_import"
 DOCUMENTS = {
@@ -253,19 +253,8 @@ def games_import(request: HttpRequest, slug: str) -> HttpResponse:
 @require_POST
 def games_import_confirm(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament(slug)
-    pending: dict[str, Any] | None = request.session.pop(SESSION_KEY, None)
-    if (
-        not pending
-        or pending.get("tournament") != tournament.pk
-        or pending.get("token") != request.POST.get("token")
-    ):
-        messages.error(
-            request,
-            _(
-                "Diese Vorschau ist nicht mehr gültig. "
-                "Bitte die Datei erneut hochladen."
-            ),
-        )
+    pending = take_preview(request, SESSION_KEY, tournament)
+    if pending is None:
         return redirect("tournament:games_import", slug=slug)
     job = jobs.job_start(
         actor=request.user,
