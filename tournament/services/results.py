@@ -129,9 +129,18 @@ def _confirm(table: Table, version: ResultVersion, actor: Any) -> None:
     version.save(update_fields=["status", "decided_by", "decided_at"])
     rebuild_table_scores(table, version)
     series = table.series
-    open_tables = series.tables.exclude(
-        result_versions__status=ResultVersion.Status.CONFIRMED
-    ).exists()
+    # A digital table's result counts game by game; the table is open until
+    # its last game is in.
+    open_tables = (
+        series.tables.exclude(result_versions__status=ResultVersion.Status.CONFIRMED)
+        .union(
+            series.tables.filter(
+                result_versions__status=ResultVersion.Status.CONFIRMED,
+                result_versions__complete=False,
+            )
+        )
+        .exists()
+    )
     status = Series.Status.PLAYING if open_tables else Series.Status.COMPLETE
     if series.status != status:
         series.status = status
