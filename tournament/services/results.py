@@ -17,7 +17,14 @@ from django.utils.translation import gettext as _
 from tournament import engine, live
 from tournament.audit import audit_record
 from tournament.errors import ConflictError, UserError
-from tournament.models import EntryTotal, GameScore, ResultVersion, Series, Table
+from tournament.models import (
+    DigitalTable,
+    EntryTotal,
+    GameScore,
+    ResultVersion,
+    Series,
+    Table,
+)
 from tournament.roles import is_organizer
 
 OPEN_SERIES = (Series.Status.RELEASED, Series.Status.PLAYING, Series.Status.COMPLETE)
@@ -175,6 +182,17 @@ def result_enter(
                 % {"n": series.number},
                 code="series_not_open",
             )
+        if DigitalTable.objects.filter(
+            table=table, status=DigitalTable.Status.PLAYING
+        ).exists():
+            raise UserError(
+                _(
+                    "Tisch %(t)d wird digital gespielt; sein Ergebnis kommt vom "
+                    "digitalen Tisch. Erst das digitale Spiel beenden."
+                )
+                % {"t": table.number},
+                code="digital_table",
+            )
         data = engine.table_result_data(
             games=games, table_size=table.size, tournament=tournament
         )
@@ -196,6 +214,7 @@ def result_enter(
         if previous is not None:
             previous.status = ResultVersion.Status.SUPERSEDED
             previous.save(update_fields=["status"])
+        before = _current_data(table)
         version = ResultVersion.objects.create(
             table=table,
             number=_next_number(table),
@@ -222,20 +241,72 @@ def result_enter(
             action="result.correct" if has_confirmed else "result.enter",
             obj=version,
             tournament=tournament,
-            before=_current_data(table, exclude=version),
+            before=before,
             after={"status": version.status, **data},
             note=reason,
         )
     return version
 
 
-def _current_data(table: Table, *, exclude: ResultVersion) -> dict[str, Any] | None:
-    current = (
-        table.result_versions.filter(status=ResultVersion.Status.CONFIRMED)
-        .exclude(pk=exclude.pk)
-        .first()
-    )
-    return None if current is None else {"version": current.number, **current.data}
+def result_enter_digital(
+    *,
+    table: Table,
+    games: Sequence[dict[str, int]],
+    records: list[dict[str, Any]],
+    complete: bool,
+) -> ResultVersion:
+    """A digital table's games so far (winner and marks each), with their
+    game records. They count at once: the rules module checked every card,
+    it is the second pair of eyes."""
+    with transaction.atomic():
+        table = _lock_table(table, None)
+        tournament = table.series.tournament
+        data = {
+            "games": [
+                {
+                    "winner": g["winner"],
+                    "marks": g["marks"],
+                    "points": g["marks"] + tournament.win_bonus,
+                }
+                for g in games
+            ],
+            "records": records,
+        }
+        before = _current_data(table)
+        table.result_versions.filter(status=ResultVersion.Status.PENDING).update(
+            status=ResultVersion.Status.SUPERSEDED
+        )
+        version = ResultVersion.objects.create(
+            table=table,
+            number=_next_number(table),
+            status=ResultVersion.Status.PENDING,
+            mode=ResultVersion.Mode.DIGITAL,
+            data=data,
+            complete=complete,
+        )
+        _confirm(table, version, None)
+        _bump(table)
+        audit_record(
+            actor=None,
+            action="result.digital",
+            obj=version,
+            tournament=tournament,
+            before=before,
+            after={"status": version.status, "games": data["games"]},
+            note=_("digitaler Tisch: %(n)d von %(t)d Spielen")
+            % {"n": len(games), "t": tournament.games_per_series},
+        )
+    return version
+
+
+def _current_data(table: Table) -> dict[str, Any] | None:
+    """The confirmed result as it stands, for the audit's "before"."""
+    current = table.result_versions.filter(
+        status=ResultVersion.Status.CONFIRMED
+    ).first()
+    if current is None:
+        return None
+    return {"version": current.number, "games": current.data["games"]}
 
 
 def result_confirm(

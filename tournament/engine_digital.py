@@ -1,0 +1,187 @@
+"""The adapter between a digital table's row and `scoring`.
+
+A digital table stores one game record (FORMATS.md) per game started. This
+module turns them into game states, applies actions, deals, asks the bots,
+and gives each seat its view -- the only way a player sees anything of the
+game (STYLE.md item 4). It knows nothing of requests, sockets or users.
+"""
+
+import dataclasses
+import random
+import secrets
+from collections.abc import Mapping
+from typing import Any
+
+from scoring.actions import Action, action
+from scoring.bots import BOTS
+from scoring.cards import parse_card
+from scoring.game import GameState
+from scoring.hand import HandState
+from scoring.records import GameRecord
+from scoring.rules import RuleSet, get_rules
+
+# The acts a player may send (scoring.actions.ACTS).
+ACTS = ("look", "knock", "hold", "fold", "play")
+
+
+def rules_of(table: Any) -> RuleSet:
+    return dataclasses.replace(
+        get_rules(table.rules),
+        start_marks=table.start_marks,
+        winner_bonus=table.win_bonus,
+    )
+
+
+def _rng(table: Any) -> random.Random:
+    """The deal's chance: the system's, unless a test fixed a seed."""
+    if table.deal_seed:
+        hands = sum(len(g["hands"]) for g in table.games)
+        return random.Random(f"{table.deal_seed}:{len(table.games)}:{hands}")
+    return random.Random(secrets.randbits(128))
+
+
+def current_game(table: Any) -> GameState | None:
+    """The game in progress (or the last one), replayed from its record."""
+    if not table.games:
+        return None
+    return GameRecord.from_json(table.games[-1]).replay()
+
+
+def finished_games(table: Any) -> list[dict[str, int]]:
+    """Winner and marks of every finished game, in order."""
+    out = []
+    for index in range(len(table.games)):
+        result = _game_result(table, index)
+        if result is not None:
+            out.append(result)
+    return out
+
+
+def _game_result(table: Any, index: int) -> dict[str, int] | None:
+    key = (table.pk, table.created_at, index)
+    if key in _RESULTS:
+        return _RESULTS[key]
+    outcome = GameRecord.from_json(table.games[index]).replay().outcome()
+    if outcome is None:
+        return None
+    result = {"winner": outcome.winner, "marks": outcome.marks[outcome.winner]}
+    if table.pk is not None:
+        # A finished game never changes again: replay it once per process.
+        if len(_RESULTS) > 4096:
+            _RESULTS.clear()
+        _RESULTS[key] = result
+    return result
+
+
+_RESULTS: dict[tuple[Any, ...], dict[str, int]] = {}
+
+
+def start(table: Any) -> None:
+    """Deal the first hand of the table's first game (the highest seat
+    deals, RULES.md §2)."""
+    game = GameState(table.size, rules_of(table), first_dealer=table.size)
+    game.deal(_rng(table))
+    table.games = [GameRecord.of(game).to_json()]
+
+
+def parse_action(seat: int, act: Any, card: Any) -> Action:
+    """The action a message asks for; ValueError if it names no action."""
+    if act not in ACTS:
+        raise ValueError("unknown act")
+    if act == "play":
+        if not isinstance(card, str) or len(card) > 3:
+            raise ValueError("no card")
+        return action(seat, act, parse_card(card))
+    if card is not None:
+        raise ValueError("a card only goes with play")
+    return action(seat, act)
+
+
+def apply(table: Any, act: Action) -> str | None:
+    """Apply `act` through the rules (IllegalAction if they forbid it); deal
+    the next hand or start the next game when one ends. Returns "game" when
+    a game ended, "table" when the table's last game did, else None."""
+    game = current_game(table)
+    if game is None:
+        raise ValueError("the table has not started")
+    game.apply(act)
+    ended = None
+    if not game.in_progress:
+        outcome = game.outcome()
+        if outcome is None:
+            game.deal(_rng(table))
+        elif len(table.games) < table.games_total:
+            ended = "game"
+        else:
+            ended = "table"
+    table.games[-1] = GameRecord.of(game).to_json()
+    if ended == "game":
+        assert outcome is not None
+        # The winner of a game deals the first hand of the next (RULES.md §2).
+        following = GameState(table.size, rules_of(table), outcome.winner)
+        following.deal(_rng(table))
+        table.games.append(GameRecord.of(following).to_json())
+    return ended
+
+
+def bot_action(table: Any, bots: Mapping[int, str]) -> Action | None:
+    """The move one of the bots makes now, or None while they wait for a
+    person. As in `scoring.simulate`: before the seat the hand waits for,
+    the other bots may interrupt (look, knock), clockwise after it."""
+    game = current_game(table)
+    hand = game.hand if game is not None else None
+    if hand is None or hand.finished or not bots:
+        return None
+    move = hand.to_move()
+    if move is None:
+        return None
+    due = move[0]
+    n = hand.seats
+    others = {a.seat for a in hand.legal_actions() if a.seat != due}
+    for k in range(1, n):
+        seat = (due + k - 1) % n + 1
+        if seat in others and seat in bots:
+            chosen = _bot(table, bots[seat], seat).choose(hand.view(seat))
+            if chosen is not None:
+                return chosen
+    if due in bots:
+        return _bot(table, bots[due], due).choose(hand.view(due))
+    return None
+
+
+def _bot(table: Any, name: str, seat: int) -> Any:
+    # A bot keeps no memory between moves: everything it needs is its view.
+    return BOTS[name](random.Random(f"{table.pk}:{table.version}:{seat}"))
+
+
+def _last_hand(table: Any, game: GameState) -> HandState | None:
+    """The hand finished last while the next is being played (the next is
+    dealt at once); None when the game itself is over: its view shows it."""
+    if not game.in_progress:
+        return None
+    if not game.played and len(table.games) > 1:
+        game = GameRecord.from_json(table.games[-2]).replay()
+    hands = [h for h in game.played if isinstance(h, HandState)]
+    return hands[-1] if hands else None
+
+
+def seat_view(table: Any, seat: int | None) -> dict[str, Any]:
+    """What `seat` (None: a spectator) may see of the table: the current
+    game's view, the last finished hand (so the last trick and who won it
+    stay on screen while the next hand is dealt), and the games so far."""
+    game = current_game(table)
+    if game is None:
+        return {"game": None, "last_hand": None, "games": []}
+    last = _last_hand(table, game)
+    return {
+        "game": game.view(seat),
+        "game_number": len(table.games),
+        "last_hand": None if last is None else last.view(seat),
+        "games": finished_games(table),
+    }
+
+
+def full_record(table: Any) -> list[dict[str, Any]]:
+    """Every game's full record (cards included): only for finished games'
+    replays and the kept result, never for a seat during play."""
+    return list(table.games)
