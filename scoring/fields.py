@@ -8,6 +8,7 @@ move of a digital table.
 
 from __future__ import annotations
 
+import reprlib
 from dataclasses import replace
 from typing import Any, NoReturn
 
@@ -18,6 +19,16 @@ from .rules import PRESETS, RuleSet
 from .sheet import SheetLine
 
 SHEET_KEYS = frozenset({"value", "folded", "winner", "penalty"})
+
+# Error messages quote the offending value, shortened: a hostile document may
+# put a megabyte of text or lists nested deeper than ``repr`` can go there.
+_QUOTE = reprlib.Repr()
+_QUOTE.maxstring = _QUOTE.maxother = 60
+
+
+def quoted(value: Any) -> str:
+    """``repr(value)``, at most a line long and a few levels deep."""
+    return _QUOTE.repr(value)
 
 
 def check_keys(
@@ -41,7 +52,7 @@ def _join(path: str, key: str) -> str:
 def rule_set(name: Any, path: str) -> RuleSet:
     """Return the preset called ``name``."""
     if type(name) is not str or name not in PRESETS:
-        raise RecordError(path, f"unknown rule set {name!r}")
+        raise RecordError(path, f"unknown rule set {quoted(name)}")
     return PRESETS[name]
 
 
@@ -87,7 +98,9 @@ def marks_of(data: Any, path: str, rules: RuleSet) -> dict[int, int]:
         if seat is None or seat > n:
             seat = seat_number(key, path, n)  # raises, naming the key
         if type(m) is not int or not 0 <= m <= top:
-            raise RecordError(f"{path}.{key}", f"impossible marks {m!r} (0-{top})")
+            raise RecordError(
+                f"{path}.{key}", f"impossible marks {quoted(m)} (0-{top})"
+            )
         marks[seat] = m
         ordered = ordered and seat > last
         last = seat
@@ -125,7 +138,7 @@ def _bad_cards(hand: Any, path: str) -> NoReturn:
         raise RecordError(path, "expected a list of 4 cards")
     for i, name in enumerate(hand):
         if type(name) is not str or name not in CARD_BY_NAME:
-            raise RecordError(f"{path}[{i}]", f"not a card: {name!r}")
+            raise RecordError(f"{path}[{i}]", f"not a card: {quoted(name)}")
     raise RecordError(path, "expected a list of 4 cards")  # not reached
 
 
@@ -168,10 +181,10 @@ def _action_slow(item: Any, path: str) -> NoReturn:
     check_keys(item, path, required, required)
     seat = item["seat"]
     if type(seat) is not int or not 1 <= seat <= MAX_SEATS:
-        raise RecordError(f"{path}.seat", f"not a seat: {seat!r}")
+        raise RecordError(f"{path}.seat", f"not a seat: {quoted(seat)}")
     if act == "play":
-        raise RecordError(f"{path}.card", f"not a card: {item['card']!r}")
-    raise RecordError(f"{path}.act", f"unknown act {act!r}")
+        raise RecordError(f"{path}.card", f"not a card: {quoted(item['card'])}")
+    raise RecordError(f"{path}.act", f"unknown act {quoted(act)}")
 
 
 def sheet_line(data: Any, path: str, n: int) -> SheetLine:

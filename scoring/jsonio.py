@@ -26,6 +26,8 @@ def decode(text: str) -> Any:
         value, end = _DECODER.raw_decode(text, start)
     except (ValueError, TypeError, AttributeError) as err:
         raise RecordError("", f"not JSON: {err}") from None
+    except RecursionError:  # brackets nested deeper than Python recurses
+        raise RecordError("", "not JSON: nested too deeply") from None
     if end != len(text) and text[end:].strip():
         raise RecordError("", f"not JSON: extra data at character {end}")
     return value
