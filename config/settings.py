@@ -147,6 +147,14 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
+# --- Digital tables -------------------------------------------------------
+# Seconds a bot waits before each move, so people can follow; a table of
+# bots only (nobody to follow but spectators) plays faster.
+DIGITAL_BOT_DELAY = float(os.environ.get("DIGITAL_BOT_DELAY", "0.9"))
+DIGITAL_BOT_DELAY_ALONE = float(os.environ.get("DIGITAL_BOT_DELAY_ALONE", "0.1"))
+# Tests: bots move at once, in the thread that committed the change.
+DIGITAL_BOTS_INLINE = False
+
 # --- Auth ------------------------------------------------------------------
 _VALIDATORS = "django.contrib.auth.password_validation."
 AUTH_PASSWORD_VALIDATORS = [

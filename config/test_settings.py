@@ -13,6 +13,8 @@ STORAGES["staticfiles"] = {  # noqa: F405
     "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
 }
 SECURE_SSL_REDIRECT = False
+# Bots of digital tables move at once, in the committing thread.
+DIGITAL_BOTS_INLINE = True
 
 # Parallel test workers have their own databases (whose ids overlap) but may
 # share one Redis: keep their cache entries apart.

@@ -21,23 +21,20 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from tournament import digital_runner
-from tournament.digital_state import fresh_state, seat_by_token, table_for_watching
+from tournament.digital_state import (
+    fresh_state,
+    may_watch,
+    seat_by_token,
+    table_for_watching,
+)
 from tournament.errors import ConflictError, UserError
-from tournament.roles import is_referee
-from tournament.services.digital import digital_act, group_name
+from tournament.services.digital import digital_act, group_name, parse_message
 
 MAX_MESSAGE_CHARS = 1000
 LANGUAGES = ("de", "en")
-# JSON numbers a browser can hold exactly.
-MAX_NUMBER = 2**53
-
-
-def _number(value: Any) -> int | None:
-    if type(value) is not int or not 0 <= value < MAX_NUMBER:
-        return None
-    return value
 
 
 class DigitalConsumer(AsyncWebsocketConsumer):
@@ -57,16 +54,14 @@ class DigitalConsumer(AsyncWebsocketConsumer):
                 return
             self.token, self.table_id = seat.token, seat.table_id
         else:
-            user = self.scope.get("user")
-            allowed = user is not None and await database_sync_to_async(is_referee)(
-                user
-            )
-            if not allowed:
-                await self.close(code=4403)
-                return
             table = await database_sync_to_async(table_for_watching)(kwargs["pk"])
             if table is None:
                 await self.close(code=4404)
+                return
+            if not await database_sync_to_async(may_watch)(
+                self.scope.get("user"), table
+            ):
+                await self.close(code=4403)
                 return
             self.table_id = table.pk
         await self.channel_layer.group_add(group_name(self.table_id), self.channel_name)
@@ -88,8 +83,8 @@ class DigitalConsumer(AsyncWebsocketConsumer):
         if message is None:
             await self.send_error(
                 "bad_message",
-                _(
-                    "Diese Nachricht versteht der Tisch nicht; es wurde nichts geändert."
+                _lazy(
+                    "Diese Nachricht versteht der Tisch nicht; nichts wurde geändert."
                 ),
             )
             return
@@ -97,7 +92,9 @@ class DigitalConsumer(AsyncWebsocketConsumer):
             await self.send_state(force=True)
             return
         if self.token is None:
-            await self.send_error("watch_only", _("Zuschauer können nicht mitspielen."))
+            await self.send_error(
+                "watch_only", _lazy("Zuschauer können nicht mitspielen.")
+            )
             return
         try:
             await database_sync_to_async(self._act)(message)
@@ -112,31 +109,9 @@ class DigitalConsumer(AsyncWebsocketConsumer):
         if text is None or len(text) > MAX_MESSAGE_CHARS:
             return None
         try:
-            message = json.loads(text)
-        except ValueError:
+            return parse_message(json.loads(text))
+        except (ValueError, RecursionError):
             return None
-        if not isinstance(message, dict):
-            return None
-        kind = message.get("type")
-        if kind == "sync" and message.keys() == {"type"}:
-            return message
-        if kind != "act" or not message.keys() <= {
-            "type",
-            "seq",
-            "version",
-            "act",
-            "card",
-        }:
-            return None
-        seq, version = _number(message.get("seq")), _number(message.get("version"))
-        if seq is None or seq < 1 or version is None:
-            return None
-        if not isinstance(message.get("act"), str):
-            return None
-        card = message.get("card")
-        if card is not None and not isinstance(card, str):
-            return None
-        return message
 
     def _act(self, message: dict[str, Any]) -> None:
         assert self.token is not None
@@ -168,10 +143,10 @@ class DigitalConsumer(AsyncWebsocketConsumer):
         self.sent = mark
         await self.send(json.dumps(data, separators=(",", ":")))
 
-    async def send_error(self, code: str, message: str) -> None:
-        await self.send(
-            json.dumps({"type": "error", "code": code, "message": str(message)})
-        )
+    async def send_error(self, code: str, message: Any) -> None:
+        with translation.override(self.lang):
+            text = str(message)
+        await self.send(json.dumps({"type": "error", "code": code, "message": text}))
 
     async def digital_changed(self, event: dict[str, Any]) -> None:
         await self.send_state()

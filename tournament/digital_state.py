@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 
 from tournament import engine_digital
 from tournament.models import DigitalSeat, DigitalTable
+from tournament.roles import is_organizer, may_referee
 
 
 def seat_by_token(token: str) -> DigitalSeat | None:
@@ -31,6 +32,16 @@ def table_for_watching(table_id: int) -> DigitalTable | None:
         .filter(pk=table_id)
         .first()
     )
+
+
+def may_watch(user: Any, digital: DigitalTable) -> bool:
+    """Referees of the table's tournament and the organizer watch any
+    digital table; practice tables only the organizer."""
+    if user is None:
+        return False
+    if digital.table_id is None:
+        return is_organizer(user)
+    return may_referee(user, digital.table.series.tournament)
 
 
 def _players(digital: DigitalTable, me: int | None) -> list[dict[str, Any]]:

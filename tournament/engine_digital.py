@@ -14,7 +14,7 @@ from typing import Any
 
 from scoring.actions import Action, action
 from scoring.bots import BOTS
-from scoring.cards import parse_card
+from scoring.cards import CARD_NAMES, parse_card
 from scoring.game import GameState
 from scoring.hand import HandState
 from scoring.records import GameRecord
@@ -171,10 +171,14 @@ def seat_view(table: Any, seat: int | None) -> dict[str, Any]:
     stay on screen while the next hand is dealt), and the games so far."""
     game = current_game(table)
     if game is None:
-        return {"game": None, "last_hand": None, "games": []}
+        return {"game": None, "history": [], "last_hand": None, "games": []}
     last = _last_hand(table, game)
+    hand = game.hand
     return {
         "game": game.view(seat),
+        # Every action is public (a played card is on the table): the
+        # hand's story in order, for the page's history.
+        "history": [] if hand is None else [a.to_json() for a in hand.history],
         "game_number": len(table.games),
         "last_hand": None if last is None else last.view(seat),
         "games": finished_games(table),
@@ -185,3 +189,63 @@ def full_record(table: Any) -> list[dict[str, Any]]:
     """Every game's full record (cards included): only for finished games'
     replays and the kept result, never for a seat during play."""
     return list(table.games)
+
+
+class StillPlaying(Exception):
+    """The game is not over: its record would show cards still in hands."""
+
+
+SUIT_SIGNS = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
+
+
+def card_label(name: str) -> str:
+    """ "10H" as people read it: "10♥"."""
+    return name[:-1] + SUIT_SIGNS[name[-1]]
+
+
+def replay(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """A finished game hand by hand, every card shown: the deal, each
+    action in order, the tricks and the outcome. Raises StillPlaying for a
+    game in progress."""
+    game_record = GameRecord.from_json(record)
+    game = game_record.replay()
+    if game.outcome() is None:
+        raise StillPlaying
+    hands = []
+    for number, hand in enumerate(game.played, 1):
+        if not isinstance(hand, HandState):
+            continue
+        view = hand.view(None)
+        hands.append(
+            {
+                "number": number,
+                "dealer": view["dealer"],
+                "marks": {int(s): m for s, m in view["marks"].items()},
+                "cards": {
+                    seat: [card_label(CARD_NAMES[c]) for c in cards]
+                    for seat, cards in sorted(hand.dealt.items())
+                },
+                "steps": [
+                    {
+                        "seat": a.seat,
+                        "act": a.act,
+                        "card": None
+                        if a.card is None
+                        else card_label(CARD_NAMES[a.card]),
+                    }
+                    for a in hand.history
+                ],
+                "tricks": [
+                    {
+                        "plays": [
+                            (seat, card_label(card))
+                            for seat, card in zip(t["seats"], t["cards"], strict=True)
+                        ],
+                        "winner": t["winner"],
+                    }
+                    for t in view["tricks"]
+                ],
+                "outcome": view["outcome"],
+            }
+        )
+    return hands

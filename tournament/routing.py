@@ -1,4 +1,6 @@
-"""Websocket routes. One socket per open live page: ``/ws/t/<slug>/``.
+"""Websocket routes. One socket per open live page: ``/ws/t/<slug>/``;
+one per digital table page: ``/ws/d/<token>/`` (a player) or
+``/ws/d/zuschauen/<id>/`` (a referee watching).
 
 The consumer needs the session for the organizer's dashboard (waiting
 entries are for referees only), hence the auth stack around it.
@@ -8,7 +10,11 @@ from channels.auth import AuthMiddlewareStack
 from django.urls import path
 
 from tournament.consumers import LiveConsumer
+from tournament.consumers_digital import DigitalConsumer
 
 websocket_urlpatterns = [
     path("ws/t/<slug:slug>/", AuthMiddlewareStack(LiveConsumer.as_asgi())),
+    # A digital table: a player's private link, or a referee watching.
+    path("ws/d/zuschauen/<int:pk>/", AuthMiddlewareStack(DigitalConsumer.as_asgi())),
+    path("ws/d/<str:token>/", DigitalConsumer.as_asgi()),
 ]

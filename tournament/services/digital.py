@@ -60,6 +60,40 @@ ILLEGAL_MESSAGES = {
 }
 
 
+# JSON numbers a browser can hold exactly.
+MAX_NUMBER = 2**53
+ACT_KEYS = frozenset({"type", "seq", "version", "act", "card"})
+
+
+def _number(value: Any) -> int | None:
+    if type(value) is not int or not 0 <= value < MAX_NUMBER:
+        return None
+    return value
+
+
+def parse_message(message: Any) -> dict[str, Any] | None:
+    """A player's message, decoded from JSON, if it is one of
+    ``{"type": "sync"}`` or ``{"type": "act", "seq": n, "version": v,
+    "act": "...", "card": "10H"?}``; else None. (Whether the act is legal is
+    for the rules to say.)"""
+    if not isinstance(message, dict):
+        return None
+    kind = message.get("type")
+    if kind == "sync" and message.keys() == {"type"}:
+        return message
+    if kind != "act" or not message.keys() <= ACT_KEYS:
+        return None
+    seq, version = _number(message.get("seq")), _number(message.get("version"))
+    if seq is None or seq < 1 or version is None:
+        return None
+    if not isinstance(message.get("act"), str):
+        return None
+    card = message.get("card")
+    if card is not None and not isinstance(card, str):
+        return None
+    return message
+
+
 @dataclass(frozen=True)
 class Move:
     """What a player's message did: `applied` False for a repeat."""
