@@ -369,6 +369,8 @@ def digital_seat_new_link(*, actor: Any, seat: DigitalSeat) -> DigitalSeat:
             tournament=_tournament(digital),
             after={"seat": seat.number},
         )
+        # Sockets of the old link find it gone and close.
+        _notify(digital)
     return seat
 
 
