@@ -8,9 +8,15 @@ from tournament.models import AuditEvent, Tournament
 
 
 def snapshot(obj: models.Model, fields: list[str]) -> dict[str, Any]:
-    """A JSON-safe picture of some fields of a row, for before/after."""
+    """A JSON-safe picture of some fields of a row, for before/after. A
+    many-to-many field shows as the sorted names of its rows (user names)."""
     out: dict[str, Any] = {}
     for name in fields:
+        if name in _many_to_many(obj):
+            out[name] = (
+                sorted(str(o) for o in getattr(obj, name).all()) if obj.pk else []
+            )
+            continue
         value = getattr(obj, name)
         if isinstance(value, models.Model):
             value = value.pk
@@ -18,6 +24,10 @@ def snapshot(obj: models.Model, fields: list[str]) -> dict[str, Any]:
             value = str(value)
         out[name] = value
     return out
+
+
+def _many_to_many(obj: models.Model) -> set[str]:
+    return {f.name for f in obj._meta.many_to_many}
 
 
 def audit_record(

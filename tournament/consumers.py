@@ -42,7 +42,7 @@ from django.http import Http404
 
 from tournament import live
 from tournament.models import Tournament
-from tournament.roles import is_referee
+from tournament.roles import may_referee
 from tournament.views.live import parse_key, region
 
 logger = logging.getLogger(__name__)
@@ -227,8 +227,12 @@ def _tournament_id(slug: str) -> int | None:
 
 
 @_in_live_thread
-def _is_staff(user: Any) -> bool:
-    return user is not None and is_referee(user)
+def _is_staff(user: Any, tournament_id: int) -> bool:
+    """May this page see the referees' regions (waiting entries)?"""
+    if user is None:
+        return False
+    tournament = Tournament.objects.only("pk").filter(pk=tournament_id).first()
+    return tournament is not None and may_referee(user, tournament)
 
 
 def _language(scope: dict[str, Any]) -> str:
@@ -257,7 +261,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         self.language = _language(self.scope)
         user = self.scope.get("user")
         self.staff = bool(user is not None and user.is_authenticated) and (
-            await _is_staff(user)
+            await _is_staff(user, tournament_id)
         )
         await _rooms.join(tournament_id, self)
         self.tournament_id = tournament_id

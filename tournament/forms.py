@@ -1,21 +1,45 @@
 """Forms validate and translate input; services decide and write."""
 
+from typing import Any
+
 from django import forms
+from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
 from tournament.models import Entry, Player, Tournament
+from tournament.roles import REFEREE
 from tournament.services.registration import TOURNAMENT_FIELDS, PlayerData
+
+
+class RefereeChoiceField(forms.ModelMultipleChoiceField):
+    def label_from_instance(self, obj: Any) -> str:
+        name = obj.get_full_name()
+        return f"{name} ({obj.get_username()})" if name else obj.get_username()
 
 
 class TournamentForm(forms.ModelForm):
     class Meta:
         model = Tournament
         fields = TOURNAMENT_FIELDS
-        widgets = {"date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")}
+        field_classes = {"referees": RefereeChoiceField}
+        widgets = {
+            "date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            "referees": forms.CheckboxSelectMultiple,
+        }
         help_texts = {
             "slug": _("Für Adressen, z. B. rm-2026 (Kleinbuchstaben, Ziffern, -)."),
             "win_bonus": _("Punkte für den Spielgewinn zusätzlich zu den Schräm."),
         }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Only people in the referee group; organizers may enter anyway.
+        self.fields["referees"].queryset = (  # type: ignore[attr-defined]
+            get_user_model()
+            .objects.filter(groups__name=REFEREE, is_active=True)
+            .distinct()
+            .order_by("username")
+        )
 
 
 class EntryForm(forms.Form):

@@ -37,6 +37,19 @@ def is_referee(user: Any) -> bool:
     return is_organizer(user) or REFEREE in _groups(user)
 
 
+def may_referee(user: Any, tournament: Any) -> bool:
+    """May this user enter, confirm or reject results of this tournament?
+
+    Organizers always; referees when the tournament names no referees or
+    names them (`Tournament.referees`)."""
+    if not is_referee(user):
+        return False
+    if is_organizer(user):
+        return True
+    allowed = set(tournament.referees.values_list("pk", flat=True))
+    return not allowed or user.pk in allowed
+
+
 def _role_required(check: Callable[[Any], bool]) -> Callable[..., Any]:
     def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
@@ -54,6 +67,28 @@ def _role_required(check: Callable[[Any], bool]) -> Callable[..., Any]:
 
 organizer_required = _role_required(is_organizer)
 referee_required = _role_required(is_referee)
+
+
+def tournament_referee_required(
+    view: Callable[..., HttpResponse],
+) -> Callable[..., HttpResponse]:
+    """`referee_required`, and a referee of the tournament named by the
+    view's `slug` (see `may_referee`). An unknown slug is left to the view
+    (its 404)."""
+
+    @wraps(view)
+    @referee_required
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        from tournament.models import Tournament
+
+        tournament = (
+            Tournament.objects.only("pk").filter(slug=kwargs.get("slug")).first()
+        )
+        if tournament is not None and not may_referee(request.user, tournament):
+            raise PermissionDenied
+        return view(request, *args, **kwargs)
+
+    return wrapper
 
 
 def ensure_role_groups(**_: Any) -> None:

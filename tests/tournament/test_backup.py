@@ -4,6 +4,7 @@ import json
 from io import StringIO
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
 from tournament.models import GameScore, ResultVersion, Seat, Tournament
@@ -23,10 +24,12 @@ def strip(doc):
 def test_backup_restore_round_trip(tmp_path):
     call_command("demo", "--complete", "2", stdout=StringIO())
     original = Tournament.objects.get(slug="rm-2026")
+    original.referees.set(get_user_model().objects.filter(username="referee2"))
     path = tmp_path / "rm.json"
     call_command("backup", "rm-2026", "-o", str(path), stdout=StringIO())
     call_command("restore", str(path), "--slug", "rm-copy", stdout=StringIO())
     copy = Tournament.objects.get(slug="rm-copy")
+    assert [u.username for u in copy.referees.all()] == ["referee2"]
 
     def table(t):
         return [

@@ -15,7 +15,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tournament.audit import audit_record
+from tournament.audit import audit_record, snapshot
 from tournament.errors import UserError
 from tournament.models import (
     AuditEvent,
@@ -51,12 +51,28 @@ def _user(user: Any) -> str | None:
     return user.get_username() if user else None
 
 
+def _is_users(name: str) -> bool:
+    # Many-to-many settings (the referees) are kept as user names.
+    return Tournament._meta.get_field(name).many_to_many
+
+
+def _settings(tournament: Tournament) -> dict[str, Any]:
+    return {
+        name: (
+            sorted(u.get_username() for u in getattr(tournament, name).all())
+            if _is_users(name)
+            else getattr(tournament, name)
+        )
+        for name in TOURNAMENT_FIELDS
+    }
+
+
 def tournament_backup(*, tournament: Tournament) -> dict[str, Any]:
     """The whole tournament as a JSON-ready document."""
     numbers = dict(tournament.entries.values_list("id", "start_number"))
     doc: dict[str, Any] = {
         "format": FORMAT,
-        "tournament": {f: getattr(tournament, f) for f in TOURNAMENT_FIELDS},
+        "tournament": _settings(tournament),
         "teams": list(tournament.teams.order_by("name").values_list("name", flat=True)),
         "players": [],
         "series": [],
@@ -167,7 +183,7 @@ def _delete(tournament: Tournament) -> None:
 
 
 def tournament_restore(
-    *, doc: Any, slug: str | None = None, replace: bool = False
+    *, doc: Any, slug: str | None = None, replace: bool = False, actor: Any = None
 ) -> Tournament:
     """Recreate a tournament from a backup, all or nothing. Refuses an
     existing slug unless `replace` (which deletes that tournament first)."""
@@ -175,7 +191,7 @@ def tournament_restore(
         raise UserError(_("Keine Turniersicherung (falsches Format)."), code="format")
     try:
         with transaction.atomic():
-            return _restore(doc, slug, replace)
+            return _restore(doc, slug, replace, actor)
     except (KeyError, TypeError, ValueError) as error:
         if isinstance(error, UserError):
             raise
@@ -184,10 +200,22 @@ def tournament_restore(
         ) from error
 
 
-def _restore(doc: dict[str, Any], slug: str | None, replace: bool) -> Tournament:
+def _restore(
+    doc: dict[str, Any], slug: str | None, replace: bool, actor: Any
+) -> Tournament:
     users = {u.get_username(): u for u in get_user_model().objects.all()}
     info = dict(doc["tournament"])
     plan = info.pop("seating_plan", None)
+    # Older backups have no referee list: every referee, as then.
+    named = {f: info.pop(f, None) or [] for f in TOURNAMENT_FIELDS if _is_users(f)}
+    missing = sorted({n for names in named.values() for n in names} - set(users))
+    if missing:
+        # Leaving them out would open the tournament to every referee.
+        raise UserError(
+            _("Diese Benutzer fehlen hier, bitte zuerst anlegen: %(names)s")
+            % {"names": ", ".join(missing)},
+            code="missing_users",
+        )
     info["slug"] = slug or info["slug"]
     info["date"] = datetime.date.fromisoformat(info["date"])
     existing = Tournament.objects.filter(slug=info["slug"]).first()
@@ -197,8 +225,19 @@ def _restore(doc: dict[str, Any], slug: str | None, replace: bool) -> Tournament
                 _("Ein Turnier „%(slug)s“ gibt es schon.") % {"slug": info["slug"]},
                 code="exists",
             )
+        # Its own trail goes with it; this row (of no tournament) stays.
+        audit_record(
+            actor=actor,
+            action="tournament.delete",
+            obj=existing,
+            tournament=None,
+            before={"slug": existing.slug, "name": existing.name},
+            note=_("durch eine Sicherung ersetzt"),
+        )
         _delete(existing)
     tournament = Tournament.objects.create(**info)
+    for name, usernames in named.items():
+        getattr(tournament, name).set(users[n] for n in usernames)
     teams = {
         name: Team.objects.create(tournament=tournament, name=name)
         for name in doc["teams"]
@@ -301,10 +340,11 @@ def _restore(doc: dict[str, Any], slug: str | None, replace: bool) -> Tournament
         event.at = _parse_when(ev["at"])  # the original time, not now
     AuditEvent.objects.bulk_update(events, ["at"], batch_size=500)
     audit_record(
-        actor=None,
+        actor=actor,
         action="tournament.restore",
         obj=tournament,
         tournament=tournament,
+        after=snapshot(tournament, TOURNAMENT_FIELDS),
         note=_("aus einer Sicherung wiederhergestellt"),
     )
     return tournament

@@ -29,6 +29,7 @@ TOURNAMENT_FIELDS = [
     "show_provisional",
     "tiebreak_games_won",
     "tiebreak_best_game",
+    "referees",
 ]
 PLAYER_FIELDS = ["first_name", "last_name", "club", "town", "category"]
 ENTRY_FIELDS = ["start_number", "checked_in", "withdrawn_at", "withdrawal_reason"]
@@ -46,14 +47,24 @@ class PlayerData:
     start_number: int | None = None
 
 
-def tournament_save(*, actor: Any, tournament: Tournament, created: bool) -> Tournament:
-    """Save a tournament built by a validated form, with an audit row."""
+def tournament_save(
+    *,
+    actor: Any,
+    tournament: Tournament,
+    created: bool,
+    referees: Iterable[Any] | None = None,
+) -> Tournament:
+    """Save a tournament built by a validated form, with an audit row.
+    `referees` (users), when given, become the only referees allowed to
+    enter its results; empty lets every referee."""
     with transaction.atomic():
         before = None
         if not created:
             old = Tournament.objects.select_for_update().get(pk=tournament.pk)
             before = snapshot(old, TOURNAMENT_FIELDS)
         tournament.save()
+        if referees is not None:
+            tournament.referees.set(referees)
         live.results_changed(tournament.pk)  # settings may change the ranking
         audit_record(
             actor=actor,

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from tournament import engine, live
 from tournament.audit import audit_record
-from tournament.errors import ConflictError, UserError
+from tournament.errors import ConflictError, NotAllowed, UserError
 from tournament.models import (
     DigitalTable,
     EntryTotal,
@@ -25,7 +25,7 @@ from tournament.models import (
     Series,
     Table,
 )
-from tournament.roles import is_organizer
+from tournament.roles import is_organizer, may_referee
 
 OPEN_SERIES = (Series.Status.RELEASED, Series.Status.PLAYING, Series.Status.COMPLETE)
 
@@ -56,6 +56,15 @@ def _lock_table(table: Table, revision: int | None) -> Table:
             % {"t": table.number}
         )
     return table
+
+
+def _check_referee(actor: Any, tournament: Any) -> None:
+    """The views check it; the service refuses too. No actor: the site
+    itself (digital tables, imports from the command line)."""
+    if actor is not None and not may_referee(actor, tournament):
+        raise NotAllowed(
+            _("Sie dürfen in diesem Turnier keine Ergebnisse eingeben oder prüfen.")
+        )
 
 
 def _bump(table: Table) -> None:
@@ -173,6 +182,7 @@ def result_enter(
         table = _lock_table(table, revision)
         series = table.series
         tournament = series.tournament
+        _check_referee(actor, tournament)
         if series.status not in OPEN_SERIES:
             raise UserError(
                 _(
@@ -316,6 +326,7 @@ def result_confirm(
     it. The result then counts in the standings."""
     with transaction.atomic():
         table = _lock_table(version.table, revision)
+        _check_referee(actor, table.series.tournament)
         version = ResultVersion.objects.select_for_update().get(pk=version.pk)
         if version.status != ResultVersion.Status.PENDING:
             raise ConflictError(_("Dieses Ergebnis wartet nicht mehr auf Bestätigung."))
@@ -335,6 +346,7 @@ def result_confirm(
             action="result.confirm",
             obj=version,
             tournament=table.series.tournament,
+            before={"status": ResultVersion.Status.PENDING, "version": version.number},
             after={"status": version.status, "version": version.number},
         )
     return version
@@ -350,6 +362,7 @@ def result_reject(
         raise UserError(_("Bitte einen Grund angeben."), code="reason_required")
     with transaction.atomic():
         table = _lock_table(version.table, revision)
+        _check_referee(actor, table.series.tournament)
         version = ResultVersion.objects.select_for_update().get(pk=version.pk)
         if version.status != ResultVersion.Status.PENDING:
             raise ConflictError(_("Dieses Ergebnis wartet nicht mehr auf Bestätigung."))
@@ -365,6 +378,7 @@ def result_reject(
             action="result.reject",
             obj=version,
             tournament=table.series.tournament,
+            before={"status": ResultVersion.Status.PENDING},
             after={"status": version.status},
             note=reason,
         )

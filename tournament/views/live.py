@@ -29,7 +29,7 @@ from django_tables2 import RequestConfig
 
 from tournament import live, selectors
 from tournament.models import Series, Tournament
-from tournament.roles import is_referee
+from tournament.roles import may_referee
 from tournament.standings import ladies_rows, standings_rows, team_rows
 from tournament.tables import StandingsTable
 
@@ -434,7 +434,7 @@ def live_fragment(request: HttpRequest, slug: str, name: str) -> HttpResponse:
     key = fragment_key(name, request.GET.dict())
     if key is None:
         raise Http404
-    if key.fragment.staff and not is_referee(request.user):
+    if key.fragment.staff and not may_referee(request.user, tournament):
         raise Http404
     page_region = region(tournament, key)
     tag = quote_etag(page_region.etag)

@@ -35,7 +35,10 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         tournament = registration.tournament_save(
-            actor=request.user, tournament=form.save(commit=False), created=True
+            actor=request.user,
+            tournament=form.save(commit=False),
+            created=True,
+            referees=form.cleaned_data["referees"],
         )
         messages.success(request, _("Turnier angelegt."))
         return redirect("tournament:manage", slug=tournament.slug)
@@ -48,7 +51,10 @@ def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
     form = TournamentForm(request.POST or None, instance=tournament)
     if request.method == "POST" and form.is_valid():
         tournament = registration.tournament_save(
-            actor=request.user, tournament=form.save(commit=False), created=False
+            actor=request.user,
+            tournament=form.save(commit=False),
+            created=False,
+            referees=form.cleaned_data["referees"],
         )
         messages.success(request, _("Turnier gespeichert."))
         return redirect("tournament:manage", slug=tournament.slug)

@@ -13,7 +13,11 @@ from tournament import selectors
 from tournament.errors import ConflictError, UserError
 from tournament.forms_results import ResultForm, sheet_line_text
 from tournament.models import ResultVersion, Series, Table, Tournament
-from tournament.roles import is_organizer, organizer_required, referee_required
+from tournament.roles import (
+    is_organizer,
+    organizer_required,
+    tournament_referee_required,
+)
 from tournament.services import results as results_service
 
 
@@ -55,7 +59,7 @@ def _initial(table: Table, version: ResultVersion | None) -> dict[str, Any]:
     return initial
 
 
-@referee_required
+@tournament_referee_required
 def entry_overview(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     return render(
@@ -65,7 +69,7 @@ def entry_overview(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-@referee_required
+@tournament_referee_required
 def table_result(
     request: HttpRequest, slug: str, series: int, table: int
 ) -> HttpResponse:
@@ -171,7 +175,7 @@ def _decide(
     return redirect("tournament:results", slug=slug)
 
 
-@referee_required
+@tournament_referee_required
 @require_POST
 def result_confirm(
     request: HttpRequest, slug: str, series: int, table: int
@@ -179,7 +183,7 @@ def result_confirm(
     return _decide(request, slug, series, table, confirm=True)
 
 
-@referee_required
+@tournament_referee_required
 @require_POST
 def result_reject(
     request: HttpRequest, slug: str, series: int, table: int
