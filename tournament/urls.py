@@ -2,6 +2,7 @@ from django.urls import include, path
 
 from tournament.views import (
     api,
+    audit,
     imports,
     organizer,
     public,
@@ -66,7 +67,8 @@ urlpatterns = [
         name="result_reject",
     ),
     # Organizer
-    path("t/<slug:slug>/verwaltung/protokoll/", results.audit_log, name="audit_log"),
+    path("t/<slug:slug>/verwaltung/protokoll/", audit.audit_log, name="audit_log"),
+    path("verwaltung/protokoll/", audit.audit_log, name="audit_log_all"),
     path(
         "t/<slug:slug>/verwaltung/gleichstand/",
         tiebreaks.tiebreak_page,
@@ -167,4 +169,5 @@ urlpatterns = [
     ),
     path("", include("tournament.urls_paper")),
     path("", include("tournament.urls_live")),
+    path("", include("tournament.urls_digital")),
 ]

@@ -151,7 +151,10 @@ def entries_import(
             action="entry.import",
             obj=tournament,
             tournament=tournament,
-            after={"count": len(entries)},
+            after={
+                "count": len(entries),
+                "start_numbers": sorted(e.start_number for e in entries),
+            },
             note=_("%(count)d Spieler importiert") % {"count": len(entries)},
         )
     return entries

@@ -16,14 +16,23 @@ EDITABLE = (Series.Status.DRAFT, Series.Status.SEATED)
 SWAPPABLE = (Series.Status.SEATED, Series.Status.RELEASED)
 
 
-def series_ensure(*, tournament: Tournament) -> list[Series]:
+def series_ensure(*, tournament: Tournament, actor: Any = None) -> list[Series]:
     """The tournament's series rows 1..series_count (created as drafts)."""
     existing = {s.number: s for s in tournament.series.all()}
-    for number in range(1, tournament.series_count + 1):
-        if number not in existing:
-            existing[number] = Series.objects.create(
-                tournament=tournament, number=number
-            )
+    missing = [n for n in range(1, tournament.series_count + 1) if n not in existing]
+    if missing:
+        with transaction.atomic():
+            for number in missing:
+                existing[number] = series = Series.objects.create(
+                    tournament=tournament, number=number
+                )
+                audit_record(
+                    actor=actor,
+                    action="series.create",
+                    obj=series,
+                    tournament=tournament,
+                    after={"number": number, "status": series.status},
+                )
     return [existing[n] for n in sorted(existing)]
 
 
@@ -183,10 +192,9 @@ def series_swap(
                 _("Beide Spieler müssen in dieser Serie sitzen."), code="not_seated"
             )
         a, b = seats[entry_a.pk], seats[entry_b.pk]
-        before = {
-            "a": [entry_a.start_number, a.table.number, a.number],
-            "b": [entry_b.start_number, b.table.number, b.number],
-        }
+        # Table number and seat of each, for the audit's before and after.
+        place_a = [a.table.number, a.number]
+        place_b = [b.table.number, b.number]
         # Two steps: the unique (series, entry) constraint must hold after
         # every single statement.
         a_table, a_number, b_table, b_number = (
@@ -222,10 +230,13 @@ def series_swap(
             action="series.swap",
             obj=series,
             tournament=tournament,
-            before=before,
+            before={
+                "a": [entry_a.start_number, *place_a],
+                "b": [entry_b.start_number, *place_b],
+            },
             after={
-                "a": [entry_a.start_number, b_table, b_number],
-                "b": [entry_b.start_number, a_table, a_number],
+                "a": [entry_a.start_number, *place_b],
+                "b": [entry_b.start_number, *place_a],
             },
         )
     return series
@@ -248,6 +259,7 @@ def series_release(*, actor: Any, series: Series, version: int | None = None) ->
         series.released_at = timezone.now()
         series.version += 1
         series.save(update_fields=["status", "released_at", "version"])
+        status_before = tournament.status
         if tournament.status == Tournament.Status.PLANNED:
             tournament.status = Tournament.Status.RUNNING
             tournament.save(update_fields=["status"])
@@ -257,7 +269,7 @@ def series_release(*, actor: Any, series: Series, version: int | None = None) ->
             action="series.release",
             obj=series,
             tournament=tournament,
-            before={"status": Series.Status.SEATED},
-            after={"status": series.status},
+            before={"status": Series.Status.SEATED, "tournament_status": status_before},
+            after={"status": series.status, "tournament_status": tournament.status},
         )
     return series

@@ -13,11 +13,7 @@ from tournament import selectors
 from tournament.errors import ConflictError, UserError
 from tournament.forms_results import ResultForm, sheet_line_text
 from tournament.models import ResultVersion, Series, Table, Tournament
-from tournament.roles import (
-    is_organizer,
-    organizer_required,
-    tournament_referee_required,
-)
+from tournament.roles import is_organizer, tournament_referee_required
 from tournament.services import results as results_service
 
 
@@ -189,28 +185,3 @@ def result_reject(
     request: HttpRequest, slug: str, series: int, table: int
 ) -> HttpResponse:
     return _decide(request, slug, series, table, confirm=False)
-
-
-@organizer_required
-def audit_log(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
-    action = request.GET.get("action", "")[:60]
-    actor = request.GET.get("actor", "")[:150]
-    events = selectors.audit_events(tournament, action=action, actor=actor)[:500]
-    return render(
-        request,
-        "tournament/audit_log.html",
-        {
-            "tournament": tournament,
-            "events": events,
-            "action": action,
-            "actor": actor,
-            "action_choices": [
-                ("result", _("Ergebnisse")),
-                ("series", _("Setzung")),
-                ("entry", _("Spieler")),
-                ("team", _("Mannschaften")),
-                ("tournament", _("Turnier")),
-            ],
-        },
-    )

@@ -35,7 +35,7 @@ def _series(slug: str, number: int) -> Series:
 @organizer_required
 def series_overview(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
-    seating_service.series_ensure(tournament=tournament)
+    seating_service.series_ensure(tournament=tournament, actor=request.user)
     return render(
         request,
         "tournament/series_overview.html",
