@@ -2,6 +2,8 @@ from django.contrib import admin
 
 from tournament.models import (
     AuditEvent,
+    DigitalSeat,
+    DigitalTable,
     Entry,
     EntryTotal,
     GameScore,
@@ -132,3 +134,20 @@ class TieBreakAdmin(ReadOnlyAdmin):
 class JobAdmin(ReadOnlyAdmin):
     list_display = ("label", "tournament", "kind", "status", "progress")
     list_filter = ("status",)
+
+
+@admin.register(DigitalTable)
+class DigitalTableAdmin(ReadOnlyAdmin):
+    # The records hold every seat's cards of the game in play: never shown
+    # here (finished games have their replay page).
+    exclude = ("games", "deal_seed")
+    list_display = ("__str__", "status", "size", "games_total", "version")
+    list_filter = ("status",)
+    list_select_related = ("table__series__tournament",)
+
+
+@admin.register(DigitalSeat)
+class DigitalSeatAdmin(ReadOnlyAdmin):
+    exclude = ("token",)
+    list_display = ("table", "number", "entry", "bot")
+    list_select_related = ("table__table", "entry__player")

@@ -18,7 +18,7 @@ import time
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import close_old_connections, connection
+from django.db import OperationalError, close_old_connections, connection
 from django.db.models import Q
 from django.utils import timezone
 
@@ -27,6 +27,8 @@ from tournament.models import DigitalTable
 logger = logging.getLogger(__name__)
 
 LEASE = timedelta(seconds=30)
+# Database errors in a row before a runner gives the table up.
+MAX_FAILURES = 10
 
 
 def wake(table_id: int) -> None:
@@ -82,27 +84,44 @@ def _delay(table_id: int, kind: str) -> float:
 
 
 def _run(table_id: int) -> None:
-    from tournament.services.digital import digital_bot_next, digital_bot_step
-
+    failures = 0
     try:
-        while True:
-            kind = digital_bot_next(table_id=table_id)
-            if kind is not None:
-                time.sleep(_delay(table_id, kind))
-                DigitalTable.objects.filter(pk=table_id).update(
-                    runner_until=timezone.now() + LEASE
-                )
-                if digital_bot_step(table_id=table_id):
-                    continue
-            # Nothing to do: free the table, then look once more -- a person
-            # may have moved after we looked but before we let go, and their
-            # wake-up found the table still taken.
-            _release(table_id)
-            if digital_bot_next(table_id=table_id) is None or not _claim(table_id):
-                return
+        while failures < MAX_FAILURES:
+            try:
+                if not _play(table_id):
+                    return
+                failures = 0
+            except OperationalError:
+                # A busy database (SQLite under load): try again shortly.
+                failures += 1
+                time.sleep(0.2 * failures)
+        logger.error("bot runner of digital table %s gave up", table_id)
+        _release(table_id)
     except Exception:
         logger.exception("bot runner of digital table %s failed", table_id)
         _release(table_id)
     finally:
         close_old_connections()
         connection.close()
+
+
+def _play(table_id: int) -> bool:
+    """Make the bots' moves until they wait; False once the table is let
+    go, True to be called again."""
+    from tournament.services.digital import digital_bot_next, digital_bot_step
+
+    while True:
+        kind = digital_bot_next(table_id=table_id)
+        if kind is None:
+            break
+        time.sleep(_delay(table_id, kind))
+        DigitalTable.objects.filter(pk=table_id).update(
+            runner_until=timezone.now() + LEASE
+        )
+        if not digital_bot_step(table_id=table_id):
+            break
+    # Nothing to do: free the table, then look once more -- a person may
+    # have moved after we looked but before we let go, and their wake-up
+    # found the table still taken.
+    _release(table_id)
+    return digital_bot_next(table_id=table_id) is not None and _claim(table_id)

@@ -39,12 +39,16 @@
     return p.you ? words.you : p.name;
   };
 
+  // Marks as chalk on a board: tallies of four strokes and one across.
   function chalk(marks) {
-    const box = el("span", { class: "chalk", "aria-label": fmt("marks", { n: marks }) });
-    for (let i = 1; i <= marks; i += 1) {
-      box.append(el("i", { class: i % 5 === 0 ? "stroke cross" : "stroke", "aria-hidden": "true" }));
+    const box = el("span", { class: "chalk", role: "img", "aria-label": fmt("marks", { n: marks }) });
+    for (let left = marks; left > 0; left -= 5) {
+      const tally = el("span", { class: "tally" });
+      for (let i = 0; i < Math.min(left, 4); i += 1) tally.append(el("i", { class: "stroke" }));
+      if (left >= 5) tally.append(el("i", { class: "cross" }));
+      box.append(tally);
     }
-    if (!marks) box.append(el("span", { class: "zero", text: "0", "aria-hidden": "true" }));
+    if (!marks) box.append(el("span", { class: "zero", text: "0" }));
     return box;
   }
 
@@ -73,7 +77,7 @@
         el(
           "li",
           { class: `d-player${moving ? " moving" : ""}${p.you ? " you" : ""}`, value: p.seat, "aria-current": moving ? "true" : null },
-          el("strong", { text: `${p.seat}: ${p.you ? `${p.name} (${words.you})` : p.name}` }),
+          el("strong", { text: `${p.seat}: ${p.you && p.name !== words.you ? `${p.name} (${words.you})` : p.name}` }),
           left === 1 ? el("span", { class: "badge hammer", text: "🔨" }) : null,
           el("span", { class: "d-tags", text: tags.join(" · ") }),
           chalk(left),

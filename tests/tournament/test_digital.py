@@ -2,7 +2,11 @@
 and repeated messages change nothing, bots fill seats, finished games count
 as confirmed results with their records kept."""
 
+import contextlib
+import time
+
 import pytest
+from django.db import OperationalError
 from django.urls import reverse
 
 from scoring.bots import GreedyBot
@@ -27,7 +31,6 @@ from tournament.services.digital import (
     digital_table_create,
 )
 from tournament.services.results import GameInput, result_enter
-
 
 # Tests that need the on-commit side (bots waking up) run with real commits.
 committing = pytest.mark.django_db(transaction=True)
@@ -309,3 +312,29 @@ def test_the_organizer_makes_a_table_digital_on_its_page(
     seat = digital.seats.get(number=1)
     assert seat.token in page.content.decode()
     assert b"data:image/svg+xml" in page.content
+
+
+@committing
+def test_the_bot_runner_plays_a_table_of_bots_in_its_own_thread(organizer, settings):
+
+    settings.DIGITAL_BOTS_INLINE = False
+    settings.DIGITAL_BOT_DELAY_ALONE = 0
+    tournament = TournamentFactory(slug="runner", games_per_series=1)
+    series = make_series(tournament, sizes=(3,))
+    digital = digital_table_create(
+        actor=organizer,
+        table=series.tables.get(),
+        bots={1: "greedy", 2: "greedy", 3: "greedy"},
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        # SQLite's shared in-memory test database locks whole tables.
+        with contextlib.suppress(OperationalError):
+            digital.refresh_from_db()
+            if digital.status == "finished" and digital.runner_until is None:
+                break
+        time.sleep(0.2)
+    assert digital.status == "finished"
+    # The runner let go of the table when it was done.
+    assert digital.runner_until is None
+    assert series.tables.get().result_versions.get().status == "confirmed"

@@ -1,0 +1,111 @@
+"""A digital table in a real browser (Debian's Chromium) against a real
+uvicorn process with websockets: open the practice table, look at the
+cards, play a hand against the bots by tapping, on a phone-sized screen."""
+
+import contextlib
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.tournament import test_live_support as support
+
+pytestmark = pytest.mark.e2e
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+DOCS_IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
+
+
+@pytest.fixture
+def server(tmp_path):
+    # DEBUG: WhiteNoise serves the static files straight from static/.
+    env = support.server_env(tmp_path, DEBUG="1")
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "-v0"],
+        cwd=support.ROOT,
+        env=env,
+        check=True,
+        timeout=120,
+    )
+    port = support.free_port()
+    process = support.start_server(env, port)
+    try:
+        support.wait_until_up(port, process)
+        yield port
+    finally:
+        support.stop(process)
+
+
+def test_a_hand_is_played_by_tapping_on_a_phone(server):
+    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
+        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install -y chromium)")
+    support.in_own_thread(_play_a_hand, server)
+
+
+def _play_a_hand(port):
+    from playwright.sync_api import sync_playwright
+
+    base = f"http://127.0.0.1:{port}"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"]
+        )
+        try:
+            page = browser.new_page(
+                viewport={"width": 390, "height": 844}, device_scale_factor=2
+            )
+            page.goto(f"{base}/ueben/")
+            page.click("main form button[type=submit]")
+            page.wait_for_url("**/d/*/")
+            page.wait_for_selector("#d-connection[data-state='online']")
+            # Face down until looked at: backs, no playable card.
+            assert page.locator("#d-hand .card.back").count() == 4
+            assert page.locator("#d-hand button.card").count() == 0
+            page.click("#d-actions button[data-act='look']")
+            page.wait_for_selector("#d-hand button.card")
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / "digital-table-phone.png"))
+            played = _tap_until_the_hand_is_over(page)
+            assert played >= 1
+            page.wait_for_selector("#d-last:not([hidden])")
+            assert "gewinnt das Einzelspiel" in page.inner_text("#d-last-text")
+            page.click(".d-history summary")
+            page.screenshot(path=str(ARTIFACTS / "digital-table-after-hand.png"))
+            if os.environ.get("UPDATE_DOC_IMAGES"):
+                page.screenshot(path=str(DOCS_IMG / "digital-table-phone.png"))
+        finally:
+            browser.close()
+
+
+def _tap_until_the_hand_is_over(page, seconds=90):
+    """Tap what a player would: answer the hammer, hold a knock, play the
+    first playable card; until the first hand has a winner."""
+    deadline = time.monotonic() + seconds
+    played = 0
+    while time.monotonic() < deadline:
+        if page.locator("#d-last:not([hidden])").count() or "gewinnt das Spiel" in (
+            page.inner_text("#d-value")
+        ):
+            return played
+        for selector in (
+            "#d-actions button[data-act='look']:enabled",
+            "#d-actions button[data-act='hold']:enabled",
+            "#d-hand button.card:enabled",
+        ):
+            button = page.locator(selector).first
+            if button.count():
+                # A card that may not be played is shown, but not tappable.
+                illegal = page.locator("#d-hand button.card.illegal")
+                for i in range(illegal.count()):
+                    assert illegal.nth(i).is_disabled()
+                with contextlib.suppress(Exception):
+                    button.click(timeout=2000)
+                    played += selector.endswith("card:enabled")
+                break
+        page.wait_for_timeout(200)
+    raise AssertionError("the hand did not end")
