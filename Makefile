@@ -30,6 +30,7 @@ run: $(VENV)/.run-stamp
 	@echo "  Siebenschräm läuft auf http://$(HOST):$(PORT)/"
 	@echo "  Demo-Logins: organizer / organizer-demo (Turnierleitung)"
 	@echo "               referee / referee-demo, referee2 / referee2-demo (Schiedsrichter)"
+	@echo "  Üben gegen Bots: http://$(HOST):$(PORT)/ueben/"
 	@echo ""
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
