@@ -99,3 +99,20 @@ def test_repeats_come_before_clubs_in_tight_fields() -> None:
     f = verify(result.series, range(1, 21), result.quality, clubs=clubs)
     assert f.repeats == 0
     assert f.club_meetings <= 6
+
+
+@pytest.mark.parametrize(
+    ("n", "sizes"),
+    [(16, [4, 4, 4, 4]), (16, [8, 8]), (15, [5, 5, 5]), (22, [8, 7, 7]), (24, [6] * 4)],
+)
+def test_clubs_never_cost_a_repeat_where_no_design_has_columns(
+    n: int, sizes: list[int]
+) -> None:
+    # For these fields no design with columns exists (16: only the affine
+    # plane AG(2, 4)), so clubs cannot be packed; the repeat-free design is
+    # still the start, and clubs are kept apart only as far as it allows.
+    clubs = clubs_of(sizes)
+    for seed in range(3):
+        result = seat(n, seed=seed, clubs=clubs)
+        f = verify(result.series, range(1, n + 1), result.quality, clubs=clubs)
+        assert f.repeats == 0

@@ -47,8 +47,10 @@ def designed(
     base = base or base_design(m, series)
     if base is None:
         return None
-    # Failing that, a looser bound; the search then removes the excess.
-    for bound in range(least + 1, plan.threes + 1):
+    # A base taken without ghosts (base_design, when clubs found no design
+    # with columns) tries the tight bound first; failing that, a looser
+    # bound, and the search then removes the excess.
+    for bound in range(least, plan.threes + 1):
         if ghosts is None:
             ghosts = choose_ghosts(base, plan.threes, bound)
     if ghosts is None:
