@@ -13,8 +13,9 @@ STORAGES["staticfiles"] = {  # noqa: F405
     "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
 }
 SECURE_SSL_REDIRECT = False
-# Bots of digital tables move at once, in the committing thread.
-DIGITAL_BOTS_INLINE = True
+# Bots of digital tables move at once, in the committing thread (a server
+# started by a test may ask for the real runner threads instead).
+DIGITAL_BOTS_INLINE = os.environ.get("DIGITAL_BOTS_INLINE", "1") == "1"
 
 # Parallel test workers have their own databases (whose ids overlap) but may
 # share one Redis: keep their cache entries apart.

@@ -41,10 +41,17 @@ def _rng(table: Any) -> random.Random:
 
 
 def current_game(table: Any) -> GameState | None:
-    """The game in progress (or the last one), replayed from its record."""
+    """The game in progress (or the last one), replayed from its record --
+    once per record: a bot's move asks for it, then applies to it."""
     if not table.games:
         return None
-    return GameRecord.from_json(table.games[-1]).replay()
+    record = table.games[-1]
+    cached = getattr(table, "_replayed", None)
+    if cached is not None and cached[0] is record:
+        return cached[1].clone()
+    game = GameRecord.from_json(record).replay()
+    table._replayed = (record, game)
+    return game.clone()
 
 
 def finished_games(table: Any) -> list[dict[str, int]]:
@@ -115,6 +122,7 @@ def apply(table: Any, act: Action) -> str | None:
         else:
             ended = "table"
     table.games[-1] = GameRecord.of(game).to_json()
+    table._replayed = (table.games[-1], game)
     if ended == "game":
         assert outcome is not None
         # The winner of a game deals the first hand of the next (RULES.md §2).

@@ -109,3 +109,86 @@ def _tap_until_the_hand_is_over(page, seconds=90):
                 break
         page.wait_for_timeout(200)
     raise AssertionError("the hand did not end")
+
+
+@pytest.fixture
+def demo_server(tmp_path):
+    """The demo championship (as `make run` makes it) behind a real server
+    whose bot runner plays in threads, as in production."""
+    env = support.server_env(
+        tmp_path,
+        DEBUG="1",
+        DIGITAL_BOTS_INLINE="0",
+        DIGITAL_BOT_DELAY_ALONE="0.01",
+    )
+    for command in (["migrate", "-v0"], ["demo", "--complete", "1"]):
+        subprocess.run(
+            [sys.executable, "manage.py", *command],
+            cwd=support.ROOT,
+            env=env,
+            check=True,
+            timeout=300,
+            capture_output=True,
+        )
+    port = support.free_port()
+    process = support.start_server(env, port)
+    try:
+        support.wait_until_up(port, process)
+        yield port
+    finally:
+        support.stop(process)
+
+
+def test_the_organizer_makes_a_demo_table_digital_and_the_bots_result_is_ranked(
+    demo_server,
+):
+    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
+        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install -y chromium)")
+    support.in_own_thread(_bots_table, demo_server)
+
+
+def _bots_table(port):
+    from playwright.sync_api import sync_playwright
+
+    base = f"http://127.0.0.1:{port}"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"]
+        )
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.goto(f"{base}/konto/anmelden/")
+            page.fill("#id_username", "organizer")
+            page.fill("#id_password", "organizer-demo")
+            page.click("main button[type=submit]")
+            page.wait_for_url(f"{base}/")
+            # A table of series 2 (being played) that has no result yet.
+            page.goto(f"{base}/t/rm-2026/eingabe/")
+            chip = page.locator("a.chip-missing[href*='/serie/2/']").first
+            href = chip.get_attribute("href")
+            page.goto(base + href)
+            page.click("text=Diesen Tisch digital spielen")
+            for select in page.locator("select[name^='bot_']").all():
+                select.select_option("greedy")
+            page.click("main form button[type=submit]")
+            page.wait_for_selector("img.qr")
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(
+                path=str(ARTIFACTS / "digital-table-organizer.png"), full_page=True
+            )
+            # The bots play five games; the table's page then shows the
+            # confirmed result and its replays.
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline:
+                page.reload()
+                if page.locator("a:text('Wiederholung')").count() == 5:
+                    break
+                page.wait_for_timeout(500)
+            assert page.locator("a:text('Wiederholung')").count() == 5
+            page.click("a:text('Wiederholung') >> nth=0")
+            page.wait_for_selector(".replay-steps li")
+            page.screenshot(path=str(ARTIFACTS / "digital-replay.png"), full_page=True)
+            page.goto(base + href)
+            assert page.locator("text=Bestätigt").count()
+        finally:
+            browser.close()

@@ -225,11 +225,9 @@ def digital_practice_create(*, bot: str = "greedy", seed: str = "") -> DigitalSe
 
 
 def _lock(table_id: int) -> DigitalTable:
-    return (
-        DigitalTable.objects.select_for_update()
-        .select_related("table__series__tournament")
-        .get(pk=table_id)
-    )
+    # Plain: a move needs the row only; its tournament table is read when a
+    # game ends.
+    return DigitalTable.objects.select_for_update().get(pk=table_id)
 
 
 def _apply(digital: DigitalTable, act: Any) -> None:
@@ -301,7 +299,7 @@ def digital_act(
 
 
 def _bots(digital: DigitalTable) -> dict[int, str]:
-    return {s.number: s.bot for s in digital.seats.all() if s.bot}
+    return dict(digital.seats.exclude(bot="").values_list("number", "bot"))
 
 
 def digital_bot_step(*, table_id: int) -> bool:
