@@ -47,11 +47,11 @@ def may_watch(user: Any, digital: DigitalTable) -> bool:
 def _players(digital: DigitalTable, me: int | None) -> list[dict[str, Any]]:
     out = []
     for seat in digital.seats.select_related("entry__player").order_by("number"):
-        if seat.bot:
-            name = _("Bot (%(kind)s)") % {"kind": seat.bot}
-        elif seat.entry_id is not None:
+        if seat.entry_id is not None:
             player = seat.entry.player
             name = f"{player.first_name} {player.last_name}"
+        elif seat.bot:
+            name = _("Bot (%(kind)s)") % {"kind": seat.bot}
         elif seat.number == me:
             name = _("Sie")
         else:

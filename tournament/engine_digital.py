@@ -211,6 +211,10 @@ def card_label(name: str) -> str:
     return name[:-1] + SUIT_SIGNS[name[-1]]
 
 
+def _shown(name: str) -> dict[str, str]:
+    return {"label": card_label(name), "suit": name[-1]}
+
+
 def replay(record: dict[str, Any]) -> list[dict[str, Any]]:
     """A finished game hand by hand, every card shown: the deal, each
     action in order, the tricks and the outcome. Raises StillPlaying for a
@@ -230,23 +234,21 @@ def replay(record: dict[str, Any]) -> list[dict[str, Any]]:
                 "dealer": view["dealer"],
                 "marks": {int(s): m for s, m in view["marks"].items()},
                 "cards": {
-                    seat: [card_label(CARD_NAMES[c]) for c in cards]
+                    seat: [_shown(CARD_NAMES[c]) for c in cards]
                     for seat, cards in sorted(hand.dealt.items())
                 },
                 "steps": [
                     {
                         "seat": a.seat,
                         "act": a.act,
-                        "card": None
-                        if a.card is None
-                        else card_label(CARD_NAMES[a.card]),
+                        "card": None if a.card is None else _shown(CARD_NAMES[a.card]),
                     }
                     for a in hand.history
                 ],
                 "tricks": [
                     {
                         "plays": [
-                            (seat, card_label(card))
+                            (seat, _shown(card))
                             for seat, card in zip(t["seats"], t["cards"], strict=True)
                         ],
                         "winner": t["winner"],

@@ -338,3 +338,43 @@ def test_the_bot_runner_plays_a_table_of_bots_in_its_own_thread(organizer, setti
     # The runner let go of the table when it was done.
     assert digital.runner_until is None
     assert series.tables.get().result_versions.get().status == "confirmed"
+
+
+@committing
+def test_a_finished_game_replays_hand_by_hand_and_a_running_one_does_not(
+    client, organizer
+):
+    tournament = TournamentFactory(slug="replay", games_per_series=2)
+    series = make_series(tournament, sizes=(4,))
+    table = series.tables.get()
+    digital = digital_table_create(
+        actor=organizer, table=table, bots={n: "greedy" for n in (1, 2, 3)}
+    )
+    digital.refresh_from_db()
+    # Seat 4 is a person who has not moved: game 1 is still being played.
+    assert digital.status == "playing" and len(digital.games) == 1
+    url = reverse(
+        "tournament:digital_replay",
+        kwargs={"slug": "replay", "number": 1, "table": 1, "game": 1},
+    )
+    assert client.get(url).status_code == 404
+    digital_seat_set_bot(
+        actor=organizer, seat=digital.seats.get(number=4), bot="greedy"
+    )
+    page = client.get(url)
+    assert page.status_code == 200
+    record = GameRecord.from_json(digital.__class__.objects.get().games[0])
+    first = record.hands[0]
+    text = page.content.decode()
+    # Every card of the first hand's deal is shown, as people read them.
+    for cards in first.cards.values():
+        for card in cards:
+            assert engine_digital.card_label(card_str(card)) in text
+    second = client.get(url, {"hand": "2"})
+    assert "Einzelspiel 2" in second.content.decode()
+    assert client.get(url, {"hand": "999"}).status_code == 200
+    missing = reverse(
+        "tournament:digital_replay",
+        kwargs={"slug": "replay", "number": 1, "table": 1, "game": 7},
+    )
+    assert client.get(missing).status_code == 404
