@@ -2,6 +2,9 @@
 "use strict";
 document.addEventListener("DOMContentLoaded", () => {
   // Buttons with data-confirm ask before a destructive action.
+  document.querySelectorAll("[data-print]").forEach((el) => {
+    el.addEventListener("click", () => window.print());
+  });
   document.querySelectorAll("[data-confirm]").forEach((el) => {
     el.addEventListener("click", (event) => {
       if (!window.confirm(el.dataset.confirm)) event.preventDefault();

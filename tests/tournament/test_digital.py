@@ -3,6 +3,7 @@ and repeated messages change nothing, bots fill seats, finished games count
 as confirmed results with their records kept."""
 
 import contextlib
+import json
 import time
 
 import pytest
@@ -378,3 +379,44 @@ def test_a_finished_game_replays_hand_by_hand_and_a_running_one_does_not(
         kwargs={"slug": "replay", "number": 1, "table": 1, "game": 7},
     )
     assert client.get(missing).status_code == 404
+
+
+@committing
+def test_practice_page_opens_one_table_per_visitor_and_moves_work_over_http(client):
+    page = client.get(reverse("tournament:practice"))
+    assert page.status_code == 200
+    response = client.post(reverse("tournament:practice"))
+    assert response.status_code == 302
+    token = response["Location"].split("/")[2]
+    # A second visit goes back to the same table, unless a new one is asked.
+    assert (
+        client.post(reverse("tournament:practice"))["Location"]
+        == (response["Location"])
+    )
+    other = client.post(reverse("tournament:practice"), {"new": "1"})
+    assert other["Location"] != response["Location"]
+    assert DigitalTable.objects.count() == 2
+    play = client.get(response["Location"])
+    assert play.status_code == 200
+    assert b"data-initial" in play.content
+    state_url = reverse("tournament:digital_state", args=[token])
+    move_url = reverse("tournament:digital_move", args=[token])
+    current = client.get(state_url).json()
+    assert current["seat"] == 1 and current["type"] == "state"
+    sent = {"type": "act", "seq": 1, "version": current["version"]}
+
+    def post(body):
+        return client.post(move_url, body, content_type="application/json")
+
+    assert post("{nonsense").status_code == 400
+    assert post(json.dumps({**sent, "act": "look", "extra": 1})).status_code == 400
+    assert post(json.dumps({**sent, "version": 99, "act": "look"})).status_code == 409
+    assert post("[" * 5000).status_code == 400
+    looked = post(json.dumps({**sent, "act": "look"}))
+    assert looked.status_code == 200
+    assert looked.json()["game"]["hand"]["cards"]
+    assert (
+        client.get(reverse("tournament:digital_state", args=["x" * 30])).status_code
+        == 404
+    )
+    assert client.get(move_url).status_code == 405
