@@ -51,7 +51,7 @@ def _players(digital: DigitalTable, me: int | None) -> list[dict[str, Any]]:
             player = seat.entry.player
             name = f"{player.first_name} {player.last_name}"
         elif seat.bot:
-            name = _("Bot (%(kind)s)") % {"kind": seat.bot}
+            name = _("Bot %(n)d") % {"n": seat.number}
         elif seat.number == me:
             name = _("Sie")
         else:

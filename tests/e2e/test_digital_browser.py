@@ -69,15 +69,14 @@ def _play_a_hand(port):
             page.click("#d-actions button[data-act='look']")
             page.wait_for_selector("#d-hand button.card")
             ARTIFACTS.mkdir(exist_ok=True)
-            page.screenshot(path=str(ARTIFACTS / "digital-table-phone.png"))
+            page.screenshot(path=str(ARTIFACTS / "digital-table-looked.png"))
             played = _tap_until_the_hand_is_over(page)
             assert played >= 1
             page.wait_for_selector("#d-last:not([hidden])")
             assert "gewinnt das Einzelspiel" in page.inner_text("#d-last-text")
             page.click(".d-history summary")
             page.screenshot(path=str(ARTIFACTS / "digital-table-after-hand.png"))
-            if os.environ.get("UPDATE_DOC_IMAGES"):
-                page.screenshot(path=str(DOCS_IMG / "digital-table-phone.png"))
+
         finally:
             browser.close()
 
@@ -106,6 +105,10 @@ def _tap_until_the_hand_is_over(page, seconds=90):
                 with contextlib.suppress(Exception):
                     button.click(timeout=2000)
                     played += selector.endswith("card:enabled")
+                    if played == 1 and selector.endswith("card:enabled"):
+                        # The card on the table and the bots' answers.
+                        page.wait_for_timeout(300)
+                        _phone_shot(page, "digital-table-phone")
                 break
         page.wait_for_timeout(200)
     raise AssertionError("the hand did not end")
@@ -192,3 +195,10 @@ def _bots_table(port):
             assert page.locator("text=Bestätigt").count()
         finally:
             browser.close()
+
+
+def _phone_shot(page, name):
+    """A test artifact; with UPDATE_DOC_IMAGES=1 also the README's picture."""
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+    if os.environ.get("UPDATE_DOC_IMAGES"):
+        page.screenshot(path=str(DOCS_IMG / f"{name}.png"))
