@@ -81,7 +81,7 @@ def _play_a_hand(port):
             browser.close()
 
 
-def _tap_until_the_hand_is_over(page, seconds=90):
+def _tap_until_the_hand_is_over(page, seconds=180):
     """Tap what a player would: answer the hammer, hold a knock, play the
     first playable card; until the first hand has a winner."""
     deadline = time.monotonic() + seconds
