@@ -208,6 +208,9 @@ STORAGES = {
 # Uploads: the largest accepted player workbook. Larger bodies are refused
 # before they reach memory.
 IMPORT_MAX_BYTES = 5 * 1024 * 1024
+# ... and unpacked: an .xlsx is a zip, and a small one may unpack to gigabytes.
+# A Games sheet of 400 players × 25 games (10,000 rows) unpacks to about 3 MB.
+IMPORT_MAX_UNPACKED_BYTES = 50 * 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 

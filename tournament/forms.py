@@ -4,14 +4,37 @@ from typing import Any
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from tournament.models import Entry, Player, Tournament
 from tournament.roles import REFEREE
 from tournament.services.registration import TOURNAMENT_FIELDS, PlayerData
 
+# The largest id a database integer holds.
+MAX_ID = 2**63 - 1
 
-class RefereeChoiceField(forms.ModelMultipleChoiceField):
+
+class IdsChoiceField(forms.ModelMultipleChoiceField):
+    """Rows chosen by id. An id beyond any database integer is an invalid
+    choice before it reaches a query (SQLite raises OverflowError on it)."""
+
+    def _check_values(self, value: Any) -> Any:
+        for pk in value:
+            try:
+                number = int(str(pk))
+            except ValueError:
+                continue  # not a number at all: the parent refuses it
+            if not -MAX_ID - 1 <= number <= MAX_ID:
+                raise ValidationError(
+                    self.error_messages["invalid_choice"],
+                    code="invalid_choice",
+                    params={"value": pk},
+                )
+        return super()._check_values(value)
+
+
+class RefereeChoiceField(IdsChoiceField):
     def label_from_instance(self, obj: Any) -> str:
         name = obj.get_full_name()
         return f"{name} ({obj.get_username()})" if name else obj.get_username()
@@ -48,7 +71,7 @@ class EntryForm(forms.Form):
     start_number = forms.IntegerField(
         label=_("Startnummer"),
         min_value=1,
-        max_value=99999,
+        max_value=Entry.MAX_START_NUMBER,
         required=False,
         help_text=_("Leer lassen: nächste freie Nummer."),
     )
@@ -99,7 +122,7 @@ class WithdrawForm(forms.Form):
 
 class TeamForm(forms.Form):
     name = forms.CharField(label=_("Mannschaftsname"), max_length=150)
-    members = forms.ModelMultipleChoiceField(
+    members = IdsChoiceField(
         label=_("Spieler (höchstens 4)"),
         queryset=Entry.objects.none(),
         required=False,

@@ -19,7 +19,9 @@ from django.utils.translation import gettext_lazy
 from tournament.models import ResultVersion
 from tournament.services.results import GameInput
 
-TOKEN = re.compile(r"^(?:(\d+)|([WwFfPp])(\d+)(?::(\d+))?)$")
+# Numbers of at most 9 digits: a value or seat beyond that is nonsense, and
+# int() refuses thousands of digits.
+TOKEN = re.compile(r"^(?:(\d{1,9})|([WwFfPp])(\d{1,9})(?::(\d{1,9}))?)$")
 
 
 def parse_sheet_line(text: str, *, game: int, hand: int) -> dict[str, Any]:

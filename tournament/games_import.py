@@ -9,6 +9,7 @@ with `result_enter(mode="import", auto_confirm=True)`, so every validation
 and audit of referee entry applies, in one transaction: all tables or none.
 """
 
+import re
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -22,7 +23,7 @@ from tournament.audit import audit_record
 from tournament.errors import UserError
 from tournament.models import ResultVersion, Series, Table, Tournament
 from tournament.services.results import OPEN_SERIES, GameInput, result_enter
-from tournament.workbook_upload import open_uploaded_workbook
+from tournament.workbook_upload import open_uploaded_workbook, upload_rows
 
 MAX_ROWS = 40_000  # 400 players × 25 games is 10,000
 
@@ -134,7 +135,8 @@ def _int(value: Any) -> int | None:
     if isinstance(value, float) and value.is_integer():
         return int(value)
     text = str(value).strip()
-    return int(text) if text.lstrip("-").isdigit() else None
+    # Not isdigit(): int() refuses "²", "--5" and thousands of digits.
+    return int(text) if re.fullmatch(r"-?[0-9]{1,18}", text) else None
 
 
 def parse_games_workbook(
@@ -160,6 +162,9 @@ def parse_games_workbook(
             )
             return preview
         rows = _read_rows(sheet, preview)
+    except UserError as error:  # damaged further in
+        preview.file_errors.append(error.message)
+        return preview
     finally:
         workbook.close()
     if preview.file_errors:
@@ -175,7 +180,7 @@ def _games_sheet(workbook: Any) -> Any:
         key=lambda s: 0 if _norm(s.title) in SHEET_NAMES else 1,
     )
     for sheet in sheets:
-        header = next(sheet.iter_rows(max_row=1, values_only=True), ())
+        header = next(upload_rows(sheet, max_row=1), ())
         keys = {HEADERS.get(_norm(v)) for v in header}
         if all(k in keys for k in REQUIRED):
             return sheet
@@ -186,7 +191,7 @@ Row = dict[str, Any]
 
 
 def _read_rows(sheet: Any, preview: GamesPreview) -> list[Row]:
-    values = sheet.iter_rows(values_only=True)
+    values = upload_rows(sheet)
     header = next(values, ())
     columns: list[str | None] = []
     for index, value in enumerate(header, start=1):

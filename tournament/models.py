@@ -182,6 +182,9 @@ class Team(models.Model):
 class Entry(models.Model):
     """A player registered for a tournament, with a stable start number."""
 
+    # What the desk, the imports and every form accept as a start number.
+    MAX_START_NUMBER = 99999
+
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="entries"
     )

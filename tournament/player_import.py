@@ -10,9 +10,9 @@ from typing import IO, Any
 from django.utils.translation import gettext as _
 
 from tournament.errors import UserError
-from tournament.models import Player, Tournament
+from tournament.models import Entry, Player, Tournament
 from tournament.services.registration import PlayerData
-from tournament.workbook_upload import open_uploaded_workbook
+from tournament.workbook_upload import open_uploaded_workbook, upload_rows
 
 MAX_ROWS = 5000
 
@@ -111,13 +111,15 @@ def parse_player_workbook(
             preview.file_errors.append(_("Die Arbeitsmappe enthält kein Blatt."))
             return preview
         _read_sheet(sheet, preview, tournament)
+    except UserError as error:  # damaged further in
+        preview.file_errors.append(error.message)
     finally:
         workbook.close()
     return preview
 
 
 def _read_sheet(sheet: Any, preview: ImportPreview, tournament: Tournament) -> None:
-    rows = sheet.iter_rows(values_only=True)
+    rows = upload_rows(sheet)
     header = next(rows, None)
     if header is None or not any(_cell_text(v) for v in header):
         preview.file_errors.append(
@@ -221,6 +223,12 @@ def _read_row(
                 % {"value": raw_number}
             )
             number = None
+    if number is not None and number > Entry.MAX_START_NUMBER:
+        row.errors.append(
+            _("Startnummer %(number)d ist zu groß (höchstens %(max)d).")
+            % {"number": number, "max": Entry.MAX_START_NUMBER}
+        )
+        number = None
     if number is not None:
         if number in taken:
             row.errors.append(

@@ -33,7 +33,9 @@ def entries_for(tournament: Tournament, *, query: str = "") -> QuerySet[Entry]:
     entries = Entry.objects.filter(tournament=tournament).select_related(
         "player", "team"
     )
-    query = query.strip()
+    # No name holds a NUL (forms refuse it), and PostgreSQL refuses to
+    # compare with one: a search for it is a search for the rest.
+    query = query.replace("\x00", "").strip()
     if query:
         condition = (
             Q(player__first_name__icontains=query)
@@ -41,7 +43,7 @@ def entries_for(tournament: Tournament, *, query: str = "") -> QuerySet[Entry]:
             | Q(player__club__icontains=query)
             | Q(player__town__icontains=query)
         )
-        if query.isdigit():
+        if query.isdecimal() and len(query) <= 9:  # int() refuses "²"
             condition |= Q(start_number=int(query))
         words = query.split()
         if len(words) == 2:  # "Anna Schmitz" or "Schmitz Anna"

@@ -2,6 +2,8 @@
 before anything is parsed. Shared by the player and the games import."""
 
 import zipfile
+import zlib
+from collections.abc import Iterator
 from typing import IO, Any
 
 from django.conf import settings
@@ -11,10 +13,33 @@ from openpyxl.utils.exceptions import InvalidFileException
 
 from tournament.errors import UserError
 
+# What openpyxl raises on a damaged file, while opening it and while reading
+# rows (a read-only workbook parses a sheet as its rows are read). An XML
+# ParseError is a SyntaxError.
+DAMAGED = (
+    InvalidFileException,
+    zipfile.BadZipFile,
+    zlib.error,
+    EOFError,
+    OSError,
+    KeyError,
+    IndexError,
+    TypeError,
+    ValueError,
+    SyntaxError,
+)
+
+
+def _unreadable() -> UserError:
+    return UserError(
+        _("Die Datei ist keine lesbare Excel-Datei (.xlsx)."), code="unreadable"
+    )
+
 
 def open_uploaded_workbook(upload: IO[bytes], *, size: int, filename: str) -> Any:
     """A read-only openpyxl workbook (close it after use), or UserError with
-    a message for the organizer. Too large a file is refused unread."""
+    a message for the organizer. Too large a file is refused unread, one that
+    would unpack too large (a zip bomb) before it is unpacked."""
     if size > settings.IMPORT_MAX_BYTES:
         raise UserError(
             _("Die Datei ist zu groß (%(size)d MB); höchstens %(max)d MB.")
@@ -27,8 +52,31 @@ def open_uploaded_workbook(upload: IO[bytes], *, size: int, filename: str) -> An
             code="file_type",
         )
     try:
-        return load_workbook(upload, read_only=True, data_only=True)
-    except (InvalidFileException, zipfile.BadZipFile, KeyError, OSError, ValueError):
+        # The sizes the zip declares; unpacking never gives more than these.
+        with zipfile.ZipFile(upload) as archive:
+            unpacked = sum(item.file_size for item in archive.infolist())
+        upload.seek(0)
+    except DAMAGED:
+        raise _unreadable() from None
+    if unpacked > settings.IMPORT_MAX_UNPACKED_BYTES:
         raise UserError(
-            _("Die Datei ist keine lesbare Excel-Datei (.xlsx)."), code="unreadable"
-        ) from None
+            _("Die Datei ist entpackt zu groß (%(size)d MB); höchstens %(max)d MB.")
+            % {
+                "size": unpacked // 2**20,
+                "max": settings.IMPORT_MAX_UNPACKED_BYTES // 2**20,
+            },
+            code="too_large",
+        )
+    try:
+        return load_workbook(upload, read_only=True, data_only=True)
+    except DAMAGED:
+        raise _unreadable() from None
+
+
+def upload_rows(sheet: Any, **kwargs: Any) -> Iterator[tuple[Any, ...]]:
+    """The values of a sheet's rows (``iter_rows`` arguments); a damaged
+    sheet raises UserError when the reading gets there."""
+    try:
+        yield from sheet.iter_rows(values_only=True, **kwargs)
+    except DAMAGED:
+        raise _unreadable() from None

@@ -65,7 +65,7 @@ def standings_context(
             r
             for r in rows
             if lowered in r.name.lower()
-            or (query.isdigit() and r.start_number == int(query))
+            or (query.isdecimal() and r.start_number == int(query))
         ]
     player_url = reverse(
         "tournament:player", kwargs={"slug": tournament.slug, "number": 0}
@@ -196,7 +196,10 @@ def _choice(*allowed: str) -> Callable[[str], str | None]:
 
 
 def _series_number(value: str) -> str | None:
-    return value if value.isdigit() and 1 <= int(value) <= 10 else None
+    # isdecimal, not isdigit: int() refuses "²"; two digits at most, as int()
+    # refuses thousands.
+    ok = value.isdecimal() and len(value) <= 2 and 1 <= int(value) <= 10
+    return value if ok else None
 
 
 def _search(value: str) -> str | None:

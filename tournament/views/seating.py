@@ -20,8 +20,16 @@ class VersionForm(forms.Form):
 
 
 class SwapForm(VersionForm):
-    a = forms.IntegerField(label=gettext_lazy("Startnummer"), min_value=1)
-    b = forms.IntegerField(label=gettext_lazy("tauschen mit Startnummer"), min_value=1)
+    a = forms.IntegerField(
+        label=gettext_lazy("Startnummer"),
+        min_value=1,
+        max_value=Entry.MAX_START_NUMBER,
+    )
+    b = forms.IntegerField(
+        label=gettext_lazy("tauschen mit Startnummer"),
+        min_value=1,
+        max_value=Entry.MAX_START_NUMBER,
+    )
 
 
 def _series(slug: str, number: int) -> Series:

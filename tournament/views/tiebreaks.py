@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tournament.errors import UserError
-from tournament.models import TieBreak, Tournament
+from tournament.models import Entry, TieBreak, Tournament
 from tournament.roles import organizer_required
 from tournament.services import tiebreaks
 from tournament.standings import standings_rows
@@ -31,11 +31,17 @@ class TieBreakForm(forms.Form):
     def clean_numbers(self) -> list[int]:
         raw = self.cleaned_data["numbers"].replace(";", ",").replace(" ", ",")
         try:
-            return [int(part) for part in raw.split(",") if part]
+            numbers = [int(part) for part in raw.split(",") if part]
         except ValueError as exc:
             raise forms.ValidationError(
                 _("Bitte nur Startnummern, durch Komma getrennt.")
             ) from exc
+        top = Entry.MAX_START_NUMBER
+        if any(not 1 <= n <= top for n in numbers):
+            raise forms.ValidationError(
+                _("Startnummern gehen von 1 bis %(max)d.") % {"max": top}
+            )
+        return numbers
 
 
 @organizer_required
