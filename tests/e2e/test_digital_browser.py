@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.e2e.a11y import Audit
 from tests.tournament import test_live_support as support
 
 pytestmark = pytest.mark.e2e
@@ -59,15 +60,20 @@ def _play_a_hand(port):
             page = browser.new_page(
                 viewport={"width": 390, "height": 844}, device_scale_factor=2
             )
+            audit = Audit(base)
+            audit.watch(page)
             page.goto(f"{base}/ueben/")
+            audit.check(page, "practice")
             page.click("main form button[type=submit]")
             page.wait_for_url("**/d/*/")
             page.wait_for_selector("#d-connection[data-state='online']")
             # Face down until looked at: backs, no playable card.
             assert page.locator("#d-hand .card.back").count() == 4
             assert page.locator("#d-hand button.card").count() == 0
+            audit.check(page, "table, face down")
             page.click("#d-actions button[data-act='look']")
             page.wait_for_selector("#d-hand button.card")
+            audit.check(page, "table, looked")
             ARTIFACTS.mkdir(exist_ok=True)
             page.screenshot(path=str(ARTIFACTS / "digital-table-looked.png"))
             played = _tap_until_the_hand_is_over(page)
@@ -76,6 +82,8 @@ def _play_a_hand(port):
             assert "gewinnt das Einzelspiel" in page.inner_text("#d-last-text")
             page.click(".d-history summary")
             page.screenshot(path=str(ARTIFACTS / "digital-table-after-hand.png"))
+            audit.check(page, "table, after a hand")
+            audit.assert_clean()
 
         finally:
             browser.close()
@@ -160,6 +168,8 @@ def _bots_table(port):
         )
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
+            audit = Audit(base)
+            audit.watch(page)
             page.goto(f"{base}/konto/anmelden/")
             page.fill("#id_username", "organizer")
             page.fill("#id_password", "organizer-demo")
@@ -171,10 +181,12 @@ def _bots_table(port):
             href = chip.get_attribute("href")
             page.goto(base + href)
             page.click("text=Diesen Tisch digital spielen")
+            audit.check(page, "make digital")
             for select in page.locator("select[name^='bot_']").all():
                 select.select_option("greedy")
             page.click("main form button[type=submit]")
             page.wait_for_selector("img.qr")
+            audit.check(page, "links and QR codes")
             ARTIFACTS.mkdir(exist_ok=True)
             page.screenshot(
                 path=str(ARTIFACTS / "digital-table-organizer.png"), full_page=True
@@ -190,9 +202,14 @@ def _bots_table(port):
             assert page.locator("a:text('Wiederholung')").count() == 5
             page.click("a:text('Wiederholung') >> nth=0")
             page.wait_for_selector(".replay-steps li")
+            audit.check(page, "replay")
             page.screenshot(path=str(ARTIFACTS / "digital-replay.png"), full_page=True)
             page.goto(base + href)
             assert page.locator("text=Bestätigt").count()
+            page.click("text=Zuschauen")
+            page.wait_for_selector("#d-connection[data-state='online']")
+            audit.check(page, "watching")
+            audit.assert_clean()
         finally:
             browser.close()
 
