@@ -35,7 +35,10 @@ from typing import Any, NamedTuple
 from urllib.parse import parse_qs
 
 from channels.db import DatabaseSyncToAsync
-from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.generic.websocket import (
+    AsyncJsonWebsocketConsumer,
+    AsyncWebsocketConsumer,
+)
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.http import Http404
@@ -273,6 +276,23 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         if self.sender is not None:
             self.sender.cancel()
 
+    async def receive(
+        self,
+        text_data: str | None = None,
+        bytes_data: bytes | None = None,
+        **kwargs: Any,
+    ) -> None:
+        """A page sends JSON text. Anything else – binary frames, text that
+        is not JSON or nests deeper than Python recurses – is ignored; it
+        must not end the socket (the base class raises)."""
+        if not text_data:
+            return
+        try:
+            content = await self.decode_json(text_data)
+        except (ValueError, RecursionError):
+            return
+        await self.receive_json(content, **kwargs)
+
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if not isinstance(content, dict) or content.get("type") != "subscribe":
             return
@@ -283,10 +303,19 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
         for item in wanted[:MAX_REGIONS]:
             if not isinstance(item, dict):
                 continue
-            key = parse_key(item.get("key", ""))
+            # A page sends back the keys and ETags it was given: ASCII text
+            # (keys are URL-encoded). Anything else names no region.
+            key_text, etag = item.get("key", ""), item.get("etag", "")
+            if not (isinstance(key_text, str) and key_text.isascii()):
+                continue
+            if not (isinstance(etag, str) and etag.isascii()):
+                continue
+            key = parse_key(key_text)
             if key is None or (key.fragment.staff and not self.staff):
                 continue
-            self.regions[key.text] = str(item.get("etag", ""))[:64]
+            if key.text not in self.regions and len(self.regions) >= MAX_REGIONS:
+                continue  # a page has a handful; more is not a page
+            self.regions[key.text] = etag[:64]
         # Catch up: whatever changed since the page was rendered.
         for key_text, known in list(self.regions.items()):
             try:
@@ -323,3 +352,10 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
             except Exception:  # the socket went away meanwhile; the page
                 self.outbox.clear()  # catches up when it reconnects
                 return
+
+
+class UnknownSocket(AsyncWebsocketConsumer):  # type: ignore[misc]
+    """A socket path no page opens: refused at the handshake."""
+
+    async def connect(self) -> None:
+        await self.close(code=4404)

@@ -7,9 +7,9 @@ entries are for referees only), hence the auth stack around it.
 """
 
 from channels.auth import AuthMiddlewareStack
-from django.urls import path
+from django.urls import path, re_path
 
-from tournament.consumers import LiveConsumer
+from tournament.consumers import LiveConsumer, UnknownSocket
 from tournament.consumers_digital import DigitalConsumer
 
 websocket_urlpatterns = [
@@ -17,4 +17,6 @@ websocket_urlpatterns = [
     # A digital table: a player's private link, or a referee watching.
     path("ws/d/zuschauen/<int:pk>/", AuthMiddlewareStack(DigitalConsumer.as_asgi())),
     path("ws/d/<str:token>/", DigitalConsumer.as_asgi()),
+    # Anything else is refused at the handshake (not a crash of the router).
+    re_path(r"", UnknownSocket.as_asgi()),
 ]
