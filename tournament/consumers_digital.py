@@ -31,7 +31,11 @@ from tournament.digital_state import (
     table_for_watching,
 )
 from tournament.errors import ConflictError, UserError
-from tournament.services.digital import digital_act, group_name, parse_message
+from tournament.services.digital import (
+    digital_act_message,
+    group_name,
+    parse_message,
+)
 
 MAX_MESSAGE_CHARS = 1000
 LANGUAGES = ("de", "en")
@@ -116,13 +120,7 @@ class DigitalConsumer(AsyncWebsocketConsumer):
     def _act(self, message: dict[str, Any]) -> None:
         assert self.token is not None
         with translation.override(self.lang):
-            digital_act(
-                token=self.token,
-                seq=message["seq"],
-                version=message["version"],
-                act=message["act"],
-                card=message.get("card"),
-            )
+            digital_act_message(token=self.token, message=message)
 
     def _state(self) -> dict[str, Any] | None:
         assert self.table_id is not None

@@ -22,17 +22,17 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 DOCS_IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
 
 
-@pytest.fixture
-def server(tmp_path):
-    # DEBUG: WhiteNoise serves the static files straight from static/.
-    env = support.server_env(tmp_path, DEBUG="1")
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "-v0"],
-        cwd=support.ROOT,
-        env=env,
-        check=True,
-        timeout=120,
-    )
+def serve(env, *commands):
+    """Run manage.py commands on a fresh database, then a real server."""
+    for command in (["migrate", "-v0"], *commands):
+        subprocess.run(
+            [sys.executable, "manage.py", *command],
+            cwd=support.ROOT,
+            env=env,
+            check=True,
+            timeout=300,
+            capture_output=True,
+        )
     port = support.free_port()
     process = support.start_server(env, port)
     try:
@@ -40,6 +40,12 @@ def server(tmp_path):
         yield port
     finally:
         support.stop(process)
+
+
+@pytest.fixture
+def server(tmp_path):
+    # DEBUG: WhiteNoise serves the static files straight from static/.
+    yield from serve(support.server_env(tmp_path, DEBUG="1"))
 
 
 def test_a_hand_is_played_by_tapping_on_a_phone(server):
@@ -132,22 +138,7 @@ def demo_server(tmp_path):
         DIGITAL_BOTS_INLINE="0",
         DIGITAL_BOT_DELAY_ALONE="0.01",
     )
-    for command in (["migrate", "-v0"], ["demo", "--complete", "1"]):
-        subprocess.run(
-            [sys.executable, "manage.py", *command],
-            cwd=support.ROOT,
-            env=env,
-            check=True,
-            timeout=300,
-            capture_output=True,
-        )
-    port = support.free_port()
-    process = support.start_server(env, port)
-    try:
-        support.wait_until_up(port, process)
-        yield port
-    finally:
-        support.stop(process)
+    yield from serve(env, ["demo", "--complete", "1"])
 
 
 def test_the_organizer_makes_a_demo_table_digital_and_the_bots_result_is_ranked(

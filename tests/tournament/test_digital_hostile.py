@@ -12,7 +12,11 @@ from scoring.cards import CARD_NAMES
 from tests.tournament.factories import TournamentFactory, make_series, make_user
 from tournament.errors import UserError
 from tournament.models import AuditEvent, DigitalSeat, DigitalTable, ResultVersion
-from tournament.services.digital import digital_act, digital_table_create, parse_message
+from tournament.services.digital import (
+    digital_act_message,
+    digital_table_create,
+    parse_message,
+)
 
 json_values = st.recursive(
     st.none()
@@ -74,13 +78,7 @@ def test_any_message_is_refused_cleanly_or_is_a_legal_move(table, message):
         assert snapshot() == before
         return
     try:
-        move = digital_act(
-            token=seat.token,
-            seq=parsed["seq"],
-            version=parsed["version"],
-            act=parsed["act"],
-            card=parsed.get("card"),
-        )
+        move = digital_act_message(token=seat.token, message=parsed)
     except UserError as error:
         assert error.message
         assert snapshot() == before

@@ -298,6 +298,17 @@ def digital_act(
     return Move(digital, seat, applied=True)
 
 
+def digital_act_message(*, token: str, message: dict[str, Any]) -> Move:
+    """`digital_act` for a message as `parse_message` returns it."""
+    return digital_act(
+        token=token,
+        seq=message["seq"],
+        version=message["version"],
+        act=message["act"],
+        card=message.get("card"),
+    )
+
+
 def _bots(digital: DigitalTable) -> dict[int, str]:
     return dict(digital.seats.exclude(bot="").values_list("number", "bot"))
 

@@ -19,21 +19,14 @@ from tournament import engine_digital, selectors
 from tournament.consumers_digital import MAX_MESSAGE_CHARS
 from tournament.digital_state import seat_by_token, state
 from tournament.errors import ConflictError, UserError
-from tournament.models import DigitalSeat, DigitalTable, Series, Table
+from tournament.models import DigitalSeat, DigitalTable, Table
 from tournament.roles import organizer_required, tournament_referee_required
 from tournament.services import digital as service
+from tournament.views.results import table_or_404
 
 # The session remembers a visitor's practice table, so a reload or a second
 # visit goes back to it instead of opening a new one.
 PRACTICE_SESSION_KEY = "practice_token"
-
-
-def _table(slug: str, number: int, table: int) -> Table:
-    series = get_object_or_404(Series, tournament__slug=slug, number=number)
-    try:
-        return selectors.table_for_entry(series, table)
-    except Table.DoesNotExist as exc:
-        raise Http404 from exc
 
 
 def _qr(url: str) -> str:
@@ -54,7 +47,7 @@ def _seat_rows(request: HttpRequest, digital: DigitalTable) -> list[dict[str, An
 def digital_manage(request: HttpRequest, slug: str, number: int, table: int) -> Any:
     """Make a table digital (bots for chosen seats), hand out its links,
     let a bot take a seat over, renew a link, or stop digital play."""
-    table_obj = _table(slug, number, table)
+    table_obj = table_or_404(slug, number, table)
     digital = DigitalTable.objects.filter(table=table_obj).first()
     if request.method == "POST":
         try:
@@ -200,13 +193,7 @@ def digital_move(request: HttpRequest, token: str) -> JsonResponse:
             status=400,
         )
     try:
-        service.digital_act(
-            token=seat.token,
-            seq=message["seq"],
-            version=message["version"],
-            act=message["act"],
-            card=message.get("card"),
-        )
+        service.digital_act_message(token=seat.token, message=message)
     except UserError as error:
         status = 409 if isinstance(error, ConflictError) else 400
         return JsonResponse(
@@ -221,7 +208,7 @@ def digital_move(request: HttpRequest, token: str) -> JsonResponse:
 @tournament_referee_required
 def digital_watch(request: HttpRequest, slug: str, number: int, table: int) -> Any:
     """Referees and the organizer watch a digital table (no cards shown)."""
-    digital = get_object_or_404(DigitalTable, table=_table(slug, number, table))
+    digital = get_object_or_404(DigitalTable, table=table_or_404(slug, number, table))
     return _play_page(
         request,
         digital,
@@ -236,7 +223,7 @@ def digital_watch(request: HttpRequest, slug: str, number: int, table: int) -> A
 def digital_watch_state(
     request: HttpRequest, slug: str, number: int, table: int
 ) -> JsonResponse:
-    digital = get_object_or_404(DigitalTable, table=_table(slug, number, table))
+    digital = get_object_or_404(DigitalTable, table=table_or_404(slug, number, table))
     return JsonResponse(state(digital, None))
 
 

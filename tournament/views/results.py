@@ -17,7 +17,9 @@ from tournament.roles import is_organizer, tournament_referee_required
 from tournament.services import results as results_service
 
 
-def _table(slug: str, series_number: int, table_number: int) -> Table:
+def table_or_404(slug: str, series_number: int, table_number: int) -> Table:
+    """A table of a series with its seats and players (also for the digital
+    table pages)."""
     series = get_object_or_404(Series, tournament__slug=slug, number=series_number)
     try:
         return selectors.table_for_entry(series, table_number)
@@ -69,7 +71,7 @@ def entry_overview(request: HttpRequest, slug: str) -> HttpResponse:
 def table_result(
     request: HttpRequest, slug: str, series: int, table: int
 ) -> HttpResponse:
-    table_obj = _table(slug, series, table)
+    table_obj = table_or_404(slug, series, table)
     versions = list(selectors.result_versions(table_obj))
     pending = next((v for v in versions if v.status == "pending"), None)
     confirmed = next((v for v in versions if v.status == "confirmed"), None)
@@ -133,7 +135,7 @@ class DecisionForm(forms.Form):
 def _decide(
     request: HttpRequest, slug: str, series: int, table: int, confirm: bool
 ) -> HttpResponse:
-    table_obj = _table(slug, series, table)
+    table_obj = table_or_404(slug, series, table)
     form = DecisionForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Ungültige Anfrage. Bitte die Seite neu laden."))
