@@ -116,6 +116,8 @@ _TABLES: dict[tuple[int, tuple[tuple[int, int], ...], int], Table] = {}
 
 def table_for(rules: RuleSet, marks: Mapping[int, int], dealer: int) -> Table:
     """Return the validated, cached Table; raise RecordError if impossible."""
+    if type(dealer) is not int:  # before it is hashed into the cache key
+        raise RecordError("dealer", "expected a seat number")
     # Keyed by identity: hashing a RuleSet on every deal costs more than
     # the whole lookup; ``table.rules is rules`` guards against reused ids.
     key = (id(rules), tuple(marks.items()), dealer)

@@ -240,6 +240,8 @@ def test_random_json_is_read_cleanly(data: Any) -> None:
 @example({**HAND, "dealer": True})
 @example({**HAND, "dealer": "4"})
 @example({**HAND, "dealer": None})
+@example({**HAND, "dealer": []})
+@example({**HAND, "dealer": {"seat": 4}})
 @example({**HAND, "dealer": -1})
 @example({**HAND, "marks": {"1": 7, "2": 7, "3": 7, "4": 7, "+5": 7}})
 @example({**HAND, "marks": {"01": 7, "2": 7, "3": 7, "4": 7}})
