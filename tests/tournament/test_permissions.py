@@ -566,6 +566,12 @@ WS_ROUTES = [
         "4404 open 4404 4404 4404 4404",
         note="the table behind a private link",
     ),
+    WsRoute(
+        "",
+        lambda w: "/ws/nirgendwo/",
+        "4404 4404 4404 4404 4404 4404",
+        note="any other path: refused at the handshake",
+    ),
 ]
 
 # Routes outside the table, with the reason.
