@@ -177,6 +177,7 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
+AXES_USERNAME_CALLABLE = "config.axes.login_username"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "tournament:home"
 LOGOUT_REDIRECT_URL = "tournament:home"

@@ -514,6 +514,8 @@ def test_injected_names_are_shown_as_text(world, name):
 
 @FEW
 @given(data=form(username=field("orga", "admin"), password=field("pw"), next=field()))
+@example(data={"username": "x" * 300, "password": "pw"})
+@example(data={"username": "orga" + "\x00", "password": "pw"})
 def test_login_form(world, data):
     send(Client(), "post", reverse("login"), data=data)
 
