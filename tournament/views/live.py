@@ -9,6 +9,7 @@ changes with the tournament's state (`tournament.live`), so a thousand
 phones asking at once cost one render.
 """
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -376,17 +377,37 @@ class Region:
         cache_key = f"live-frag:{self.etag}"
         html = cache.get(cache_key)
         if html is None:
-            with translation.override(self.language):
-                request = _fragment_request(self.key, self.tournament)
-                context = self.key.fragment.context(
-                    request, self.tournament, self.key.params
-                )
-                html = render_to_string(
-                    self.key.fragment.template, context, request=request
-                )
-            timeout = SEARCH_TIMEOUT if "q" in self.key.params else FRAGMENT_TIMEOUT
-            cache.set(cache_key, html, timeout=timeout)
+            # Every request runs in a thread of its own (ASGI): after a change,
+            # the phones asking at once would each render the new fragment.
+            # One thread renders it; the others wait and read it from the cache.
+            with _render_lock(cache_key):
+                html = cache.get(cache_key)
+                if html is None:
+                    html = self._render(cache_key)
         return mark_safe(html)
+
+    def _render(self, cache_key: str) -> str:
+        with translation.override(self.language):
+            request = _fragment_request(self.key, self.tournament)
+            context = self.key.fragment.context(
+                request, self.tournament, self.key.params
+            )
+            html = render_to_string(
+                self.key.fragment.template, context, request=request
+            )
+        timeout = SEARCH_TIMEOUT if "q" in self.key.params else FRAGMENT_TIMEOUT
+        cache.set(cache_key, html, timeout=timeout)
+        return html
+
+
+# Fragment renders take a lock by their cache key's hash: a fixed set, so
+# their number stays bounded however many ETags a day brings. Re-entrant, in
+# case a fragment's template asks for another region.
+_RENDER_LOCKS = [threading.RLock() for _ in range(64)]
+
+
+def _render_lock(cache_key: str) -> threading.RLock:
+    return _RENDER_LOCKS[hash(cache_key) % len(_RENDER_LOCKS)]
 
 
 def region(tournament: Tournament, key: FragmentKey, language: str = "") -> Region:
