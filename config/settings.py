@@ -107,7 +107,20 @@ ASGI_APPLICATION = "config.asgi.application"
 # pages) never block the writer (result entry) on the organizer's laptop.
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL)}
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        # Under ASGI every request runs in a thread of its own, so Django's
+        # persistent connections (CONN_MAX_AGE) pile up, one per thread, and
+        # every request in flight opens one more: 300 viewers on two workers
+        # took all 100 of PostgreSQL's (bench/load.py). A pool per worker
+        # process keeps at most 10 (four workers: 40); a request waits for
+        # a free one. Django's documentation: no persistent connections
+        # under ASGI, a pool instead.
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+            "min_size": 1,
+            "max_size": 10,
+            "timeout": 30,
+        }
 else:
     VAR_DIR.mkdir(parents=True, exist_ok=True)
     DATABASES = {
