@@ -83,3 +83,39 @@ def test_two_confirmations_at_once_count_once(tournament):
     assert GameScore.objects.filter(table=table).count() == 20
     version.refresh_from_db()
     assert version.status == "confirmed"
+
+
+def test_two_phones_and_a_bot_moving_at_once_make_exactly_one_move(tournament):
+    """A digital table: the same state, three moves sent at once (two seats
+    interrupting, the organizer's bot taking over a seat): the row lock
+    lets one move through; the others see a stale table and change
+    nothing."""
+    from tournament import engine_digital
+    from tournament.models import DigitalTable
+    from tournament.services.digital import digital_act, digital_table_create
+
+    series = make_series(tournament, sizes=(4,))
+    organizer = make_user("orga", "organizer")
+    digital = digital_table_create(
+        actor=organizer, table=Table.objects.get(series=series), bots={}
+    )
+    digital.refresh_from_db()
+    version = digital.version
+    seats = list(digital.seats.order_by("number"))
+    # Everybody may look at their cards at the start of a hand: legal for
+    # all four seats in this very state.
+    results = run_together(
+        *(
+            lambda s=s: digital_act(token=s.token, seq=1, version=version, act="look")
+            for s in seats
+        )
+    )
+    applied = [r for r in results if not isinstance(r, Exception)]
+    refused = [r for r in results if isinstance(r, Exception)]
+    assert len(applied) == 1 and applied[0].applied
+    assert len(refused) == 3
+    assert all(isinstance(r, ConflictError) for r in refused)
+    digital = DigitalTable.objects.get(pk=digital.pk)
+    assert digital.version == version + 1
+    hand = engine_digital.current_game(digital).hand
+    assert len(hand.history) == 1
