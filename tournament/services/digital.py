@@ -253,7 +253,9 @@ def illegal_message(error: IllegalAction) -> str:
     message = ILLEGAL_MESSAGES.get(error.code)
     if message is None:
         message = _("Das erlauben die Regeln hier nicht.")
-    return _("%(message)s (Regel: %(rule)s)") % {"message": message, "rule": error.rule}
+    # Players know the rules by section, not by the file we keep them in.
+    rule = error.rule.removeprefix("RULES.md ")
+    return _("%(message)s (Regel: %(rule)s)") % {"message": message, "rule": rule}
 
 
 def digital_act(
