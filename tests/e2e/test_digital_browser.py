@@ -138,7 +138,7 @@ def demo_server(tmp_path):
         DIGITAL_BOTS_INLINE="0",
         DIGITAL_BOT_DELAY_ALONE="0.01",
     )
-    yield from serve(env, ["demo", "--complete", "1"])
+    yield from serve(env, ["demo", "--complete", "1", "--players", "16"])
 
 
 def test_the_organizer_makes_a_demo_table_digital_and_the_bots_result_is_ranked(
