@@ -23,9 +23,9 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Count, Max, Sum
+from django.db.models import Count, Max, Q, Sum
 
-from tournament.models import Series, Table
+from tournament.models import ResultVersion, Series, Table
 
 logger = logging.getLogger(__name__)
 
@@ -108,22 +108,56 @@ def seating_changed(tournament_id: int) -> None:
     _on_commit(tournament_id, ("seating", "progress", "results"), bump=False)
 
 
-def state_token(tournament_id: int) -> str:
-    """A token that changes with every seating, entry, confirmation or
-    standings change of the tournament, read from the rows themselves (two
-    small aggregate queries), so an ETag built on it is right even for a
-    change that no service announced."""
+# What a fragment's ETag follows (`state_token`): each scope changes whenever
+# what a fragment of that scope shows changes, and no more often, so a
+# waiting entry does not make 300 phones fetch standings and seatings again.
+SEATING = "seating"  # who sits where: series and their tables
+CONFIRMED = "confirmed"  # the seating and every confirmed result
+ALL = "all"  # also every waiting entry (any change of a table's result)
+SCOPES = (SEATING, CONFIRMED, ALL)
+PUBLIC_SERIES = (
+    Series.Status.RELEASED,
+    Series.Status.PLAYING,
+    Series.Status.COMPLETE,
+)
+
+
+def state_token(tournament_id: int, scope: str = ALL) -> str:
+    """A token that changes with every change of the tournament that
+    `scope` covers (`SCOPES`), read from the rows themselves (two small
+    aggregate queries), so an ETag built on it is right even for a change
+    that no service announced.
+
+    SEATING: the series (number, versions, newest, public) and their tables (number,
+    newest). CONFIRMED adds the standings generation and the confirmed
+    result versions (their number and the sum of their ids: confirming or
+    correcting one puts a newer id in the set). ALL adds every table's
+    `result_revision`, which every entry, confirmation and rejection bumps."""
     series = Series.objects.filter(tournament_id=tournament_id).aggregate(
-        n=Count("id"), v=Sum("version"), m=Max("id")
+        n=Count("id"),
+        v=Sum("version"),
+        m=Max("id"),
+        p=Count("id", filter=Q(status__in=PUBLIC_SERIES)),
     )
-    tables = Table.objects.filter(series__tournament_id=tournament_id).aggregate(
-        n=Count("id"), r=Sum("result_revision"), m=Max("id")
-    )
-    return (
-        f"{standings_generation(tournament_id)}."
-        f"{series['n']}.{series['v']}.{series['m']}."
-        f"{tables['n']}.{tables['r']}.{tables['m']}"
-    )
+    tables = Table.objects.filter(series__tournament_id=tournament_id)
+    if scope == SEATING:
+        counts = tables.aggregate(n=Count("id"), m=Max("id"))
+    elif scope == CONFIRMED:
+        confirmed = Q(result_versions__status=ResultVersion.Status.CONFIRMED)
+        counts = tables.aggregate(
+            n=Count("id", distinct=True),
+            m=Max("id"),
+            c=Count("result_versions", filter=confirmed),
+            s=Sum("result_versions__id", filter=confirmed),
+        )
+    elif scope == ALL:
+        counts = tables.aggregate(n=Count("id"), r=Sum("result_revision"), m=Max("id"))
+    else:
+        raise ValueError(f"unknown scope {scope!r}")
+    token = [scope, *series.values(), *counts.values()]
+    if scope != SEATING:
+        token.insert(1, standings_generation(tournament_id))
+    return ".".join(map(str, token))
 
 
 def etag(*parts: object) -> str:

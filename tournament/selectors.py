@@ -198,6 +198,8 @@ def series_progress(tournament: Tournament) -> list[dict[str, object]]:
                 "tables": len(rows),
                 "pending": [r["number"] for r in rows if r["pending"]],
                 "confirmed": sum(1 for r in rows if r["confirmed"]),
+                # Whatever waits for confirmation: what the public sees.
+                "confirmed_tables": [r["number"] for r in rows if r["confirmed"]],
                 "missing": [
                     r["number"] for r in rows if not r["pending"] and not r["confirmed"]
                 ],

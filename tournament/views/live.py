@@ -26,6 +26,7 @@ from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.functional import cached_property
 from django.utils.http import http_date, quote_etag
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 from django_tables2 import RequestConfig
 
 from tournament import live, selectors
@@ -128,13 +129,51 @@ def where_context(
     }
 
 
+def _with_chips(
+    tournament: Tournament, progress: list[dict[str, Any]], staff: bool
+) -> list[dict[str, Any]]:
+    """Each series' table chips (number, state, label, link for staff),
+    made here once, not per chip in the template: a hundred tables a series
+    took a URL reversal and three translations each (the referees' overview
+    cost ~110 ms, mostly asking for the active language)."""
+    labels = {
+        "confirmed": gettext("bestätigt"),
+        "pending": gettext("wartet auf Bestätigung"),
+        "missing": gettext("fehlt"),
+    }
+    table = gettext("Tisch %(number)s")
+    for p in progress:
+        link = ""
+        if staff:
+            link = reverse(
+                "tournament:table_result",
+                kwargs={
+                    "slug": tournament.slug,
+                    "series": p["series"].number,
+                    "table": 0,
+                },
+            )[:-2]  # "…/tisch/0/" without "0/"
+        p["chips"] = [
+            {
+                "number": number,
+                "state": state,
+                "label": f"{table % {'number': number}}: {labels[state]}",
+                "url": f"{link}{number}/" if staff else "",
+            }
+            for number, state in p["table_states"]
+        ]
+    return progress
+
+
 def progress_context(
     request: HttpRequest, tournament: Tournament, params: Params
 ) -> Context:
     """The organizer's dashboard: every series, waiting entries included."""
     return {
         "tournament": tournament,
-        "progress": selectors.series_progress(tournament),
+        "progress": _with_chips(
+            tournament, selectors.series_progress(tournament), staff=True
+        ),
         "staff": True,
     }
 
@@ -143,15 +182,17 @@ def progress_public_context(
     request: HttpRequest, tournament: Tournament, params: Params
 ) -> Context:
     """The current series' progress for everybody: a table counts as done
-    once its result is confirmed; waiting entries are not public."""
+    once its result is confirmed; waiting entries are not public (nor is a
+    waiting correction of a confirmed result)."""
     current = _current_series(tournament)
     progress = []
     for p in selectors.series_progress(tournament):
         if current is None or p["series"].pk != current.pk:
             continue
+        done_tables = set(p["confirmed_tables"])
         states = [
-            (number, "confirmed" if state == "confirmed" else "missing")
-            for number, state in p["table_states"]
+            (number, "confirmed" if number in done_tables else "missing")
+            for number, _state in p["table_states"]
         ]
         done = sum(1 for _, state in states if state == "confirmed")
         progress.append(
@@ -163,7 +204,11 @@ def progress_public_context(
                 "missing": [n for n, state in states if state == "missing"],
             }
         )
-    return {"tournament": tournament, "progress": progress, "staff": False}
+    return {
+        "tournament": tournament,
+        "progress": _with_chips(tournament, progress, staff=False),
+        "staff": False,
+    }
 
 
 def seating_names_context(
@@ -224,9 +269,13 @@ class Fragment:
     defaults: dict[str, str] = field(default_factory=dict)
     required: tuple[str, ...] = ()
     staff: bool = False
-    # "standings": the ETag follows the standings generation alone (no
-    # query); "state": it follows every seating and entry (`state_token`).
-    source: str = "state"
+    # What the ETag follows: "standings", the standings generation alone (no
+    # query); "results", what `results_context` shows: confirmed results, and
+    # waiting entries too if the tournament shows provisional results; else
+    # a scope of `live.state_token` (seating, confirmed results, or every
+    # entry as well). A change outside it must not change what the fragment
+    # shows, or its ETag would hide that change.
+    source: str = live.ALL
 
 
 FRAGMENTS = {
@@ -252,6 +301,7 @@ FRAGMENTS = {
             frozenset({"results", "seating"}),
             params={"series": _series_number},
             required=("series",),
+            source="results",
         ),
         Fragment(
             "seating",
@@ -260,6 +310,7 @@ FRAGMENTS = {
             frozenset({"seating"}),
             params={"series": _series_number},
             required=("series",),
+            source=live.SEATING,
         ),
         Fragment(
             "where",
@@ -267,6 +318,7 @@ FRAGMENTS = {
             where_context,
             frozenset({"seating"}),
             params={"q": _search},
+            source=live.SEATING,
         ),
         Fragment(
             "progress",
@@ -280,12 +332,14 @@ FRAGMENTS = {
             "tournament/partials/live_progress.html",
             progress_public_context,
             frozenset({"progress", "seating"}),
+            source=live.CONFIRMED,
         ),
         Fragment(
             "seating-names",
             "tournament/partials/live_seating_names.html",
             seating_names_context,
             frozenset({"seating"}),
+            source=live.SEATING,
         ),
     )
 }
@@ -326,15 +380,21 @@ def parse_key(text: str) -> FragmentKey | None:
     return fragment_key(name, dict(parse_qsl(query)))
 
 
-def _source_token(tournament: Tournament, fragment: Fragment) -> str:
+def _scope(tournament: Tournament, fragment: Fragment) -> str:
+    if fragment.source == "results":
+        return live.ALL if tournament.show_provisional else live.CONFIRMED
+    return fragment.source
+
+
+def _source_token(tournament: Tournament, scope: str) -> str:
     # The tournament's own fields (name, provisional results shown, tie-break
     # keys, …) count too, however they were saved.
     settings = live.etag(
         *(getattr(tournament, f.attname) for f in Tournament._meta.concrete_fields)
     )
-    if fragment.source == "standings":
+    if scope == "standings":
         return f"{live.standings_generation(tournament.pk)}.{settings}"
-    return f"{live.state_token(tournament.pk)}.{settings}"
+    return f"{live.state_token(tournament.pk, scope)}.{settings}"
 
 
 def _fragment_request(key: FragmentKey, tournament: Tournament) -> HttpRequest:
@@ -414,10 +474,11 @@ def region(tournament: Tournament, key: FragmentKey, language: str = "") -> Regi
     """The region of `key` in `language` (default: the active one); its
     HTML is rendered (or read from the cache) when first asked for."""
     language = language or translation.get_language() or "de"
-    scope = f"{tournament.pk}:{key.fragment.source}"
-    token = _source_token(tournament, key.fragment)
+    scope = _scope(tournament, key.fragment)
+    token = _source_token(tournament, scope)
     tag = live.etag(tournament.pk, key.text, language, token)
-    return Region(tournament, key, language, tag, live.modified_at(scope, token))
+    seen = live.modified_at(f"{tournament.pk}:{scope}", token)
+    return Region(tournament, key, language, tag, seen)
 
 
 # --- HTTP: pages with conditional GET, the poll endpoint, the projector ----
