@@ -15,6 +15,7 @@ from tournament.forms_results import ResultForm, sheet_line_text
 from tournament.models import ResultVersion, Series, Table, Tournament
 from tournament.roles import is_organizer, tournament_referee_required
 from tournament.services import results as results_service
+from tournament.views.live import FRAGMENTS, FragmentKey, region
 
 
 def table_or_404(slug: str, series_number: int, table_number: int) -> Table:
@@ -60,10 +61,13 @@ def _initial(table: Table, version: ResultVersion | None) -> dict[str, Any]:
 @tournament_referee_required
 def entry_overview(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
+    # The progress is the staff live region: rendered once per state of the
+    # tournament (its ETag) for every referee, not once per page view.
+    progress = region(tournament, FragmentKey(FRAGMENTS["progress"], {}))
     return render(
         request,
         "tournament/results_overview.html",
-        {"tournament": tournament, "progress": selectors.series_progress(tournament)},
+        {"tournament": tournament, "live": progress},
     )
 
 
