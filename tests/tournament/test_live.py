@@ -557,3 +557,150 @@ def test_standings_etag_never_repeats_after_the_cache_is_lost(tournament):
     live._bump_generation(tournament.pk)
     after.append(region(tournament, key, "de").etag)
     assert len(set(seen + after)) == 4
+
+
+# --- What each ETag follows --------------------------------------------------
+
+PUBLIC_KEYS = [
+    ("standings", {}),
+    ("results", {"series": "1"}),
+    ("seating", {"series": "1"}),
+    ("where", {"q": "a"}),
+    ("progress-public", {}),
+    ("seating-names", {}),
+]
+
+
+def etags(tournament, keys):
+    return {name: etag_of(tournament, name, **params) for name, params in keys}
+
+
+@pytest.mark.django_db
+def test_a_waiting_entry_changes_only_the_staff_etags(
+    tournament, series, referee, referee2, django_capture_on_commit_callbacks
+):
+    """Without provisional results nothing public shows a waiting entry, so
+    300 phones must not fetch their fragments again for one; the referees'
+    progress shows it."""
+    assert not tournament.show_provisional
+    table = Table.objects.get(series=series, number=1)
+    public, staff = etags(tournament, PUBLIC_KEYS), etag_of(tournament, "progress")
+    with django_capture_on_commit_callbacks(execute=True):
+        version = enter(table, referee)
+    assert etags(tournament, PUBLIC_KEYS) == public
+    assert etag_of(tournament, "progress") != staff
+    staff = etag_of(tournament, "progress")
+    with django_capture_on_commit_callbacks(execute=True):
+        confirm(version, referee2)
+    after = etags(tournament, PUBLIC_KEYS)
+    for name in ("standings", "results", "progress-public"):
+        assert after[name] != public[name], name
+    for name in ("seating", "where", "seating-names"):  # nobody moved
+        assert after[name] == public[name], name
+    assert etag_of(tournament, "progress") != staff
+
+
+@pytest.mark.django_db
+def test_provisional_results_follow_waiting_entries(tournament, series, referee):
+    tournament.show_provisional = True
+    tournament.save()
+    table = Table.objects.get(series=series, number=1)
+    before = etag_of(tournament, "results", series="1")
+    enter(table, referee)
+    current = region(tournament, fragment_key("results", {"series": "1"}), "de")
+    assert current.etag != before and "provisional" in current.html
+
+
+@pytest.mark.django_db
+def test_results_etag_follows_a_confirmation_nobody_announced(
+    tournament, series, referee, referee2
+):
+    """Without on_commit callbacks run (no generation bump): the ETag reads
+    the confirmed versions from the rows."""
+    table = Table.objects.get(series=series, number=1)
+    version = enter(table, referee)
+    before = etag_of(tournament, "results", series="1")
+    confirm(version, referee2)
+    assert etag_of(tournament, "results", series="1") != before
+
+
+@pytest.mark.django_db
+def test_a_waiting_correction_is_not_public(
+    client, tournament, series, referee, referee2
+):
+    """A confirmed table stays done for the public while a correction of
+    it waits for a second referee."""
+    table = Table.objects.get(series=series, number=1)
+    confirm(enter(table, referee), referee2)
+    before = region(tournament, fragment_key("progress-public", {}), "de")
+    table.refresh_from_db()
+    result_enter(
+        actor=referee,
+        table=table,
+        games=FIVE[::-1],
+        mode="quick",
+        revision=table.result_revision,
+        reason="Nachkontrolle",
+    )
+    after = region(tournament, fragment_key("progress-public", {}), "de")
+    assert after.etag == before.etag and after.html == before.html
+    assert "<strong>1</strong> von 2 Tischen fertig" in after.html
+    staff = region(tournament, fragment_key("progress", {}), "de").html
+    assert "chip-pending" in staff
+
+
+@pytest.mark.django_db
+def test_entry_overview_prints_the_cached_staff_region(
+    client, tournament, series, referee
+):
+    client.force_login(referee)
+    url = reverse("tournament:results", kwargs={"slug": tournament.slug})
+    html = client.get(url).content.decode()
+    progress = region(tournament, fragment_key("progress", {}), "de")
+    assert f'data-live-etag="{progress.etag}"' in html and progress.html in html
+    link = reverse(
+        "tournament:table_result",
+        kwargs={"slug": tournament.slug, "series": 1, "table": 2},
+    )
+    assert f'href="{link}" class="table-chip chip-missing"' in html
+    assert 'aria-label="Tisch 2: fehlt"' in html
+
+
+# --- One render per ETag ------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_render_per_etag_however_many_threads_ask_at_once(
+    tournament, series, monkeypatch
+):
+    """Under ASGI each request has a thread: after a change, the phones that
+    ask at once must not each render the new fragment."""
+    key = fragment_key("seating", {"series": "1"})
+    renders = []
+    started = threading.Event()
+    real_render = type(region(tournament, key, "de"))._render
+
+    def slow_render(self, cache_key):
+        renders.append(cache_key)
+        started.set()
+        time.sleep(0.2)  # the others arrive while this one renders
+        return real_render(self, cache_key)
+
+    monkeypatch.setattr(type(region(tournament, key, "de")), "_render", slow_render)
+    results = []
+
+    def ask():
+        try:
+            results.append(str(region(tournament, key, "de").html))
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=ask) for _ in range(8)]
+    threads[0].start()
+    started.wait(5)
+    for thread in threads[1:]:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    assert len(renders) == 1
+    assert len(results) == 8 and len(set(results)) == 1 and "Tisch" in results[0]
