@@ -106,16 +106,20 @@ def queries(client: Client, slug: str) -> int:
     return max(html, len(ctx.captured_queries))
 
 
-def timed(client: Client, url: str, *, cold: bool, repeat: int = 41) -> float:
-    times = []
+def timed(client: Client, urls: dict[str, tuple[str, bool]], repeat: int = 41):
+    """Median time per URL (name -> (url, cold)). The URLs take turns, so
+    that a slower or faster stretch of the machine (a neighbour on the
+    host) falls on all of them alike and the ratios stay put."""
+    times: dict[str, list[float]] = {name: [] for name in urls}
     for _ in range(repeat):
-        if cold:
-            cache.clear()
-        start = time.perf_counter()
-        response = client.get(url)
-        times.append(time.perf_counter() - start)
-        assert response.status_code == 200, url
-    return statistics.median(times)
+        for name, (url, cold) in urls.items():
+            if cold:
+                cache.clear()
+            start = time.perf_counter()
+            response = client.get(url)
+            times[name].append(time.perf_counter() - start)
+            assert response.status_code == 200, url
+    return {name: statistics.median(t) for name, t in times.items()}
 
 
 def main() -> None:
@@ -125,10 +129,18 @@ def main() -> None:
     q40, q2000 = queries(client, "q40"), queries(client, "q2000")
     build(400, "big", games=True)
     client.get("/bench/trivial/")  # warm up templates
-    trivial = timed(client, "/bench/trivial/", cold=False)
-    html = timed(client, "/t/big/tabelle/", cold=True)
-    data = timed(client, "/api/t/big/standings/", cold=True)
-    cached = timed(client, "/t/big/tabelle/", cold=False)
+    client.get("/t/big/tabelle/")
+    medians = timed(
+        client,
+        {
+            "trivial": ("/bench/trivial/", False),
+            "html": ("/t/big/tabelle/", True),
+            "data": ("/api/t/big/standings/", True),
+            "cached": ("/t/big/tabelle/", False),
+        },
+    )
+    trivial, html = medians["trivial"], medians["html"]
+    data, cached = medians["data"], medians["cached"]
     print(f"queries: 40 players {q40}, 2000 players {q2000}")
     print(f"trivial page        {trivial * 1000:8.2f} ms")
     print(f"standings HTML cold {html * 1000:8.2f} ms  ({html / trivial:.2f}x)")
