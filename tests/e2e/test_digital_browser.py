@@ -4,7 +4,6 @@ cards, play a hand against the bots by tapping, on a phone-sized screen."""
 
 import contextlib
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -17,7 +16,6 @@ from tests.tournament import test_live_support as support
 
 pytestmark = pytest.mark.e2e
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 DOCS_IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
 
@@ -49,50 +47,40 @@ def server(tmp_path):
 
 
 def test_a_hand_is_played_by_tapping_on_a_phone(server):
-    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
-        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install -y chromium)")
+    support.skip_without_chromium()
     support.in_own_thread(_play_a_hand, server)
 
 
 def _play_a_hand(port):
-    from playwright.sync_api import sync_playwright
-
     base = f"http://127.0.0.1:{port}"
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"]
+    with support.chromium() as browser:
+        page = browser.new_page(
+            viewport={"width": 390, "height": 844}, device_scale_factor=2
         )
-        try:
-            page = browser.new_page(
-                viewport={"width": 390, "height": 844}, device_scale_factor=2
-            )
-            audit = Audit(base)
-            audit.watch(page)
-            page.goto(f"{base}/ueben/")
-            audit.check(page, "practice")
-            page.click("main form button[type=submit]")
-            page.wait_for_url("**/d/*/")
-            page.wait_for_selector("#d-connection[data-state='online']")
-            # Face down until looked at: backs, no playable card.
-            assert page.locator("#d-hand .card.back").count() == 4
-            assert page.locator("#d-hand button.card").count() == 0
-            audit.check(page, "table, face down")
-            page.click("#d-actions button[data-act='look']")
-            page.wait_for_selector("#d-hand button.card")
-            audit.check(page, "table, looked")
-            ARTIFACTS.mkdir(exist_ok=True)
-            page.screenshot(path=str(ARTIFACTS / "digital-table-looked.png"))
-            played = _tap_until_the_hand_is_over(page)
-            assert played >= 1
-            page.wait_for_selector("#d-last:not([hidden])")
-            assert "gewinnt das Einzelspiel" in page.inner_text("#d-last-text")
-            page.click(".d-history summary")
-            page.screenshot(path=str(ARTIFACTS / "digital-table-after-hand.png"))
-            audit.check(page, "table, after a hand")
-            audit.assert_clean()
-
-        finally:
-            browser.close()
+        audit = Audit(base)
+        audit.watch(page)
+        page.goto(f"{base}/ueben/")
+        audit.check(page, "practice")
+        page.click("main form button[type=submit]")
+        page.wait_for_url("**/d/*/")
+        page.wait_for_selector("#d-connection[data-state='online']")
+        # Face down until looked at: backs, no playable card.
+        assert page.locator("#d-hand .card.back").count() == 4
+        assert page.locator("#d-hand button.card").count() == 0
+        audit.check(page, "table, face down")
+        page.click("#d-actions button[data-act='look']")
+        page.wait_for_selector("#d-hand button.card")
+        audit.check(page, "table, looked")
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "digital-table-looked.png"))
+        played = _tap_until_the_hand_is_over(page)
+        assert played >= 1
+        page.wait_for_selector("#d-last:not([hidden])")
+        assert "gewinnt das Einzelspiel" in page.inner_text("#d-last-text")
+        page.click(".d-history summary")
+        page.screenshot(path=str(ARTIFACTS / "digital-table-after-hand.png"))
+        audit.check(page, "table, after a hand")
+        audit.assert_clean()
 
 
 def _tap_until_the_hand_is_over(page, seconds=180):
@@ -144,65 +132,56 @@ def demo_server(tmp_path):
 def test_the_organizer_makes_a_demo_table_digital_and_the_bots_result_is_ranked(
     demo_server,
 ):
-    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
-        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install -y chromium)")
+    support.skip_without_chromium()
     support.in_own_thread(_bots_table, demo_server)
 
 
 def _bots_table(port):
-    from playwright.sync_api import sync_playwright
-
     base = f"http://127.0.0.1:{port}"
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"]
+    with support.chromium() as browser:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        audit = Audit(base)
+        audit.watch(page)
+        page.goto(f"{base}/konto/anmelden/")
+        page.fill("#id_username", "organizer")
+        page.fill("#id_password", "organizer-demo")
+        page.click("main button[type=submit]")
+        page.wait_for_url(f"{base}/")
+        # A table of series 2 (being played) that has no result yet.
+        page.goto(f"{base}/t/rm-2026/eingabe/")
+        chip = page.locator("a.chip-missing[href*='/serie/2/']").first
+        href = chip.get_attribute("href")
+        page.goto(base + href)
+        page.click("text=Diesen Tisch digital spielen")
+        audit.check(page, "make digital")
+        for select in page.locator("select[name^='bot_']").all():
+            select.select_option("greedy")
+        page.click("main form button[type=submit]")
+        page.wait_for_selector("img.qr")
+        audit.check(page, "links and QR codes")
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(
+            path=str(ARTIFACTS / "digital-table-organizer.png"), full_page=True
         )
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            audit = Audit(base)
-            audit.watch(page)
-            page.goto(f"{base}/konto/anmelden/")
-            page.fill("#id_username", "organizer")
-            page.fill("#id_password", "organizer-demo")
-            page.click("main button[type=submit]")
-            page.wait_for_url(f"{base}/")
-            # A table of series 2 (being played) that has no result yet.
-            page.goto(f"{base}/t/rm-2026/eingabe/")
-            chip = page.locator("a.chip-missing[href*='/serie/2/']").first
-            href = chip.get_attribute("href")
-            page.goto(base + href)
-            page.click("text=Diesen Tisch digital spielen")
-            audit.check(page, "make digital")
-            for select in page.locator("select[name^='bot_']").all():
-                select.select_option("greedy")
-            page.click("main form button[type=submit]")
-            page.wait_for_selector("img.qr")
-            audit.check(page, "links and QR codes")
-            ARTIFACTS.mkdir(exist_ok=True)
-            page.screenshot(
-                path=str(ARTIFACTS / "digital-table-organizer.png"), full_page=True
-            )
-            # The bots play five games; the table's page then shows the
-            # confirmed result and its replays.
-            deadline = time.monotonic() + 120
-            while time.monotonic() < deadline:
-                page.reload()
-                if page.locator("a:text('Wiederholung')").count() == 5:
-                    break
-                page.wait_for_timeout(500)
-            assert page.locator("a:text('Wiederholung')").count() == 5
-            page.click("a:text('Wiederholung') >> nth=0")
-            page.wait_for_selector(".replay-steps li")
-            audit.check(page, "replay")
-            page.screenshot(path=str(ARTIFACTS / "digital-replay.png"), full_page=True)
-            page.goto(base + href)
-            assert page.locator("text=Bestätigt").count()
-            page.click("text=Zuschauen")
-            page.wait_for_selector("#d-connection[data-state='online']")
-            audit.check(page, "watching")
-            audit.assert_clean()
-        finally:
-            browser.close()
+        # The bots play five games; the table's page then shows the
+        # confirmed result and its replays.
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            page.reload()
+            if page.locator("a:text('Wiederholung')").count() == 5:
+                break
+            page.wait_for_timeout(500)
+        assert page.locator("a:text('Wiederholung')").count() == 5
+        page.click("a:text('Wiederholung') >> nth=0")
+        page.wait_for_selector(".replay-steps li")
+        audit.check(page, "replay")
+        page.screenshot(path=str(ARTIFACTS / "digital-replay.png"), full_page=True)
+        page.goto(base + href)
+        assert page.locator("text=Bestätigt").count()
+        page.click("text=Zuschauen")
+        page.wait_for_selector("#d-connection[data-state='online']")
+        audit.check(page, "watching")
+        audit.assert_clean()
 
 
 def _phone_shot(page, name):

@@ -68,6 +68,15 @@ def one_game_tournament(db):
     return TournamentFactory(slug="digital", games_per_series=1)
 
 
+@pytest.fixture
+def four_people(one_game_tournament, organizer):
+    """A released table of four made digital, every seat a person."""
+    series = make_series(one_game_tournament, sizes=(4,))
+    digital = digital_table_create(actor=organizer, table=series.tables.get(), bots={})
+    digital.refresh_from_db()
+    return digital
+
+
 @committing
 def test_a_table_of_four_people_plays_a_game_to_a_confirmed_result(
     one_game_tournament, organizer
@@ -128,12 +137,8 @@ def test_a_table_of_bots_plays_every_game_and_each_counts_at_once(organizer):
 
 
 @committing
-def test_a_stale_or_illegal_move_changes_nothing_and_a_repeat_is_ignored(
-    one_game_tournament, organizer
-):
-    series = make_series(one_game_tournament, sizes=(4,))
-    digital = digital_table_create(actor=organizer, table=series.tables.get(), bots={})
-    digital.refresh_from_db()
+def test_a_stale_or_illegal_move_changes_nothing_and_a_repeat_is_ignored(four_people):
+    digital = four_people
     before = (digital.version, digital.games)
     hand = engine_digital.current_game(digital).hand
     due, _ = hand.to_move()
@@ -170,12 +175,8 @@ def test_a_stale_or_illegal_move_changes_nothing_and_a_repeat_is_ignored(
 
 
 @committing
-def test_each_seat_sees_its_own_cards_only_after_looking(
-    one_game_tournament, organizer
-):
-    series = make_series(one_game_tournament, sizes=(4,))
-    digital = digital_table_create(actor=organizer, table=series.tables.get(), bots={})
-    digital.refresh_from_db()
+def test_each_seat_sees_its_own_cards_only_after_looking(four_people):
+    digital = four_people
     seat = digital.seats.get(number=1)
     assert state(digital, seat)["game"]["hand"]["cards"] is None
     digital_act(token=seat.token, seq=1, version=digital.version, act="look")

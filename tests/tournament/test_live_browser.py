@@ -6,44 +6,13 @@ reconnects once websockets are back.
 The page's clock is Playwright's, so backoff and poll timers can be run
 forward instead of waited for."""
 
-import contextlib
-import os
-import shutil
-from pathlib import Path
-
 import pytest
 
 from tests.tournament import test_live_support as support
 
 pytestmark = pytest.mark.e2e
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 STATE = ".live-status[data-live-state='{}']"
-
-
-@contextlib.contextmanager
-def chromium():
-    """Debian's Chromium through Playwright's sync API. Use it in a thread
-    of its own (`support.in_own_thread`): the browser tests' session fixture
-    may hold Playwright's loop in the test's thread."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--no-first-run",
-            ],
-        )
-        try:
-            yield browser
-        finally:
-            browser.close()
 
 
 @pytest.fixture
@@ -67,14 +36,13 @@ def site(tmp_path):
 
 
 def test_standings_follow_confirmations_through_push_poll_and_reconnect(site):
-    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
-        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install -y chromium)")
+    support.skip_without_chromium()
     support.in_own_thread(_push_poll_and_reconnect, *site)
 
 
 def _push_poll_and_reconnect(port, pending, start):
     server = start()
-    with chromium() as browser:
+    with support.chromium() as browser:
         page = browser.new_page()
         page.clock.install()
         page.goto(f"http://127.0.0.1:{port}/t/{support.SLUG}/tabelle/")

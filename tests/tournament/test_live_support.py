@@ -7,6 +7,7 @@ import http.client
 import json
 import os
 import re
+import shutil
 import socket
 import subprocess
 import sys
@@ -23,6 +24,40 @@ PASSWORD = "zweimal-pruefen"
 # cache.clear() is a FLUSHDB of its database, whatever the key prefix).
 CHANNELS_DB = 1
 SERVERS_DB = 2
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+
+
+def skip_without_chromium() -> None:
+    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
+        import pytest
+
+        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install -y chromium)")
+
+
+@contextlib.contextmanager
+def chromium():
+    """Debian's Chromium through Playwright's sync API. Use it in a thread
+    of its own (`in_own_thread`): the browser tests' session fixture may
+    hold Playwright's loop in the test's thread."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        )
+        try:
+            yield browser
+        finally:
+            browser.close()
 
 
 def redis_url(db: int) -> str:

@@ -67,6 +67,13 @@ def _check_referee(actor: Any, tournament: Any) -> None:
         )
 
 
+def _supersede_pending(table: Table) -> None:
+    """A new entry replaces the one waiting for confirmation (kept)."""
+    table.result_versions.filter(status=ResultVersion.Status.PENDING).update(
+        status=ResultVersion.Status.SUPERSEDED
+    )
+
+
 def _bump(table: Table) -> None:
     table.result_revision += 1
     table.save(update_fields=["result_revision"])
@@ -218,12 +225,7 @@ def result_enter(
                 ),
                 code="reason_required",
             )
-        previous = table.result_versions.filter(
-            status=ResultVersion.Status.PENDING
-        ).first()
-        if previous is not None:
-            previous.status = ResultVersion.Status.SUPERSEDED
-            previous.save(update_fields=["status"])
+        _supersede_pending(table)
         before = _current_data(table)
         version = ResultVersion.objects.create(
             table=table,
@@ -283,9 +285,7 @@ def result_enter_digital(
             "records": records,
         }
         before = _current_data(table)
-        table.result_versions.filter(status=ResultVersion.Status.PENDING).update(
-            status=ResultVersion.Status.SUPERSEDED
-        )
+        _supersede_pending(table)
         version = ResultVersion.objects.create(
             table=table,
             number=_next_number(table),
