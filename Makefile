@@ -38,13 +38,13 @@ run: $(VENV)/.run-stamp
 test: $(VENV)/.dev-stamp
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy --strict scoring tournament/seating
+	$(BIN)/mypy --strict scoring tournament/seating/engine
 	$(BIN)/pytest -n auto --dist loadfile $(PYTEST_ARGS)
 
 lint: $(VENV)/.dev-stamp
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy --strict scoring tournament/seating
+	$(BIN)/mypy --strict scoring tournament/seating/engine
 
 ## serve: production-like on the hall's LAN (ASGI, DEBUG off, WhiteNoise).
 # The laptop keeps a generated secret key under var/; the LAN is plain HTTP,

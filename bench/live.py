@@ -72,7 +72,7 @@ def start_server(port: int) -> subprocess.Popen[bytes]:
         "--log-level",
         "warning",
         "--no-access-log",
-        # Large fragments come gzipped once per update (tournament/consumers.py);
+        # Large fragments come gzipped once per update (tournament/live/consumers.py);
         # deflating them again per socket would cost 0.4 ms × 300 sockets.
         "--ws-per-message-deflate",
         "false",
@@ -122,7 +122,7 @@ def build(players: int, tables_pending: int) -> dict[str, Any]:
         Table,
         Tournament,
     )
-    from tournament.services.results import GameInput, result_enter, totals_refresh
+    from tournament.results.services import GameInput, result_enter, totals_refresh
 
     rng = random.Random(6)
     users = get_user_model()

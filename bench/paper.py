@@ -8,7 +8,7 @@ stylesheet and vendored fonts, no template logic, no data, WeasyPrint as it
 comes. The sheets are timed from the database to PDF bytes (queries,
 templates, layout in chunks, writing), the plain pages from an HTML string;
 best of three, wall clock. For comparison, the plain pages are also timed
-with the garbage collector paused as our renderer does (exports.pdf), and
+with the garbage collector paused as our renderer does (tournament.paper.pdf), and
 the CPU time of each is shown.
 
 Last line: one JSON object with `sheets_s`, `plain_s` and `ratio`.
@@ -32,7 +32,6 @@ from django.utils import translation  # noqa: E402
 from weasyprint import HTML  # noqa: E402
 from weasyprint.text.fonts import FontConfiguration  # noqa: E402
 
-from tournament.exports import pdf  # noqa: E402
 from tournament.models import (  # noqa: E402
     Entry,
     GameScore,
@@ -43,6 +42,7 @@ from tournament.models import (  # noqa: E402
     Table,
     Tournament,
 )
+from tournament.paper import pdf  # noqa: E402
 
 TABLES = 100
 REPEAT = 3

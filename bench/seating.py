@@ -29,7 +29,7 @@ from random import Random
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tournament.seating import quality, seat, table_plan
+from tournament.seating.engine import quality, seat, table_plan
 
 FIELDS = [16, 20, 50, 100, 250, 400, 1000, 2000]
 SEEDS = [1, 2, 3]

@@ -29,7 +29,7 @@ from tournament.models import (  # noqa: E402
     Table,
     Tournament,
 )
-from tournament.services.results import totals_refresh  # noqa: E402
+from tournament.results.services import totals_refresh  # noqa: E402
 
 
 def build(players: int, slug: str, games: bool) -> Tournament:

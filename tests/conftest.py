@@ -1,5 +1,8 @@
 import pytest
 
+# The shared fixtures (users, a tournament, its entries) for every test folder.
+pytest_plugins = ["tests.support.fixtures"]
+
 
 @pytest.fixture(autouse=True)
 def _fresh_cache(request):

@@ -9,8 +9,8 @@ entries are for referees only), hence the auth stack around it.
 from channels.auth import AuthMiddlewareStack
 from django.urls import path, re_path
 
-from tournament.consumers import LiveConsumer, UnknownSocket
-from tournament.consumers_digital import DigitalConsumer
+from tournament.digital.consumers import DigitalConsumer
+from tournament.live.consumers import LiveConsumer, UnknownSocket
 
 websocket_urlpatterns = [
     path("ws/t/<slug:slug>/", AuthMiddlewareStack(LiveConsumer.as_asgi())),

@@ -1,5 +1,5 @@
 // A digital table in the browser. The server sends each seat only its own
-// view (see tournament/consumers_digital.py); this script draws it and sends
+// view (see tournament/digital/consumers.py); this script draws it and sends
 // moves. Socket first; on bad Wi-Fi it polls the state and posts moves.
 "use strict";
 (() => {

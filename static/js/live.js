@@ -1,7 +1,7 @@
 // Live regions: keep [data-live-key] parts of the page current without reload.
 //
 // The server pushes a region's rendered fragment over one websocket per page
-// (tournament/consumers.py). If the socket drops, the page reconnects with
+// (tournament/live/consumers.py). If the socket drops, the page reconnects with
 // exponential backoff and, meanwhile, polls each region's fragment URL with
 // If-None-Match (304 while nothing changed). A slow poll also runs while the
 // socket is up, as a safety net. No inline scripts (CSP-friendly).

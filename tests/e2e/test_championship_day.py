@@ -13,7 +13,7 @@ standings page's websocket cannot connect and the page keeps itself current
 by polling its fragment, the way it does whenever the socket is gone; the
 page's clock is Playwright's, so the poll timer is run forward rather than
 waited for. The push over the websocket is covered against a real uvicorn
-in tests/tournament/test_live_browser.py."""
+in tests/live/test_live_browser.py."""
 
 import io
 import itertools

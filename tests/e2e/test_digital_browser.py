@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.a11y import Audit
-from tests.tournament import test_live_support as support
+from tests.support import live as support
 
 pytestmark = pytest.mark.e2e
 

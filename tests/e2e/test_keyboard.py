@@ -6,7 +6,7 @@ radio group keys), Enter follows a link or submits."""
 import pytest
 
 from tests.e2e.a11y import tab_to
-from tests.tournament.factories import TournamentFactory, make_series, make_user
+from tests.support.factories import TournamentFactory, make_series, make_user
 from tournament.models import ResultVersion
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]

@@ -9,7 +9,7 @@ from django.core.management import call_command
 from django.db import connections
 
 from tournament.models import ResultVersion, Series, Table
-from tournament.standings import standings_rows
+from tournament.standings.selectors import standings_rows
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

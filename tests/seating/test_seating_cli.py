@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tournament.seating.__main__ import main
+from tournament.seating.engine.cli import main
 
 from .verify import verify
 

@@ -7,7 +7,7 @@ from math import comb
 
 import pytest
 
-from tournament.seating import seat, table_plan
+from tournament.seating.engine import seat, table_plan
 
 from .verify import verify
 

@@ -6,9 +6,14 @@ from itertools import combinations
 
 import pytest
 
-from tournament.seating.designs import base_design, bases, choose_ghosts, partners
-from tournament.seating.galois import field, prime_power
-from tournament.seating.plan import table_plan
+from tournament.seating.engine.designs import (
+    base_design,
+    bases,
+    choose_ghosts,
+    partners,
+)
+from tournament.seating.engine.galois import field, prime_power
+from tournament.seating.engine.plan import table_plan
 
 
 def check_base(m: int, series: int) -> None:

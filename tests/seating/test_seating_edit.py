@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from tournament.seating import SeatingError, quality, repeated_pairs, seat, swap_players
+from tournament.seating.engine import (
+    SeatingError,
+    quality,
+    repeated_pairs,
+    seat,
+    swap_players,
+)
 
 
 def test_swap_then_quality_shows_the_new_repeats() -> None:

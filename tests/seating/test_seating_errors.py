@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tournament.seating import SeatingError, seat, table_plan
+from tournament.seating.engine import SeatingError, seat, table_plan
 
 
 def code(**kwargs: object) -> str:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tournament.seating import seat
+from tournament.seating.engine import seat
 
 ROOT = Path(__file__).resolve().parents[2]
 

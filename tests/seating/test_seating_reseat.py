@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from tournament.seating import seat
+from tournament.seating.engine import seat
 
 from .verify import figures, verify
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from tournament.seating.plan import table_plan
-from tournament.seating.seats import assign_seats
-from tournament.seating.starts import lottery
+from tournament.seating.engine.plan import table_plan
+from tournament.seating.engine.seats import assign_seats
+from tournament.seating.engine.starts import lottery
 
 from .verify import figures
 

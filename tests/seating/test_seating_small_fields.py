@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from itertools import combinations, combinations_with_replacement
 
-from tournament.seating import seat
-from tournament.seating.small import small_field
+from tournament.seating.engine import seat
+from tournament.seating.engine.small import small_field
 
 from .verify import figures, verify
 

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from tournament.seating import Seating, seat
+from tournament.seating.engine import Seating, seat
 
 from .verify import verify
 

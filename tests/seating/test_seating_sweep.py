@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tournament.seating import seat
+from tournament.seating.engine import seat
 
 from .verify import verify
 

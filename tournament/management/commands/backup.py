@@ -4,8 +4,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from tournament.backup.services import tournament_backup
 from tournament.models import Tournament
-from tournament.services.backup import tournament_backup
 
 
 class Command(BaseCommand):

@@ -2,12 +2,12 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from tournament.models import Tournament
-from tournament.services.demo import (
+from tournament.demo.services import (
     demo_accounts_ensure,
     demo_play,
     demo_tournament_create,
 )
+from tournament.models import Tournament
 
 
 class Command(BaseCommand):

@@ -7,8 +7,8 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import translation
 
-from tournament.exports.results_workbook import results_workbook
 from tournament.models import Tournament
+from tournament.paper.workbook import results_workbook
 
 
 class Command(BaseCommand):

@@ -8,9 +8,9 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import translation
 
-from tournament.errors import UserError
-from tournament.exports.pdf import KINDS, MAX_CERTIFICATES, document_pdf
+from tournament.core.errors import UserError
 from tournament.models import Tournament
+from tournament.paper.pdf import KINDS, MAX_CERTIFICATES, document_pdf
 
 
 class Command(BaseCommand):

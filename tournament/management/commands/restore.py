@@ -4,8 +4,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournament.errors import UserError
-from tournament.services.backup import tournament_restore
+from tournament.backup.services import tournament_restore
+from tournament.core.errors import UserError
 
 
 class Command(BaseCommand):

@@ -5,7 +5,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tournament.models import Tournament
-from tournament.standings import standings_rows
+from tournament.standings.selectors import standings_rows
 
 
 class Command(BaseCommand):

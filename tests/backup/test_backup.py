@@ -1,0 +1,72 @@
+"""Backup and restore of a whole tournament."""
+
+import json
+from io import StringIO
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import CommandError, call_command
+
+from tournament.backup.services import tournament_backup
+from tournament.models import GameScore, ResultVersion, Seat, Tournament
+from tournament.standings.selectors import standings_rows
+
+pytestmark = pytest.mark.django_db
+
+
+def strip(doc):
+    doc = json.loads(json.dumps(doc))
+    doc["tournament"]["slug"] = "x"
+    doc["audit"] = [e for e in doc["audit"] if e["action"] != "tournament.restore"]
+    return doc
+
+
+def test_backup_restore_round_trip(tmp_path):
+    call_command("demo", "--complete", "2", stdout=StringIO())
+    original = Tournament.objects.get(slug="rm-2026")
+    original.referees.set(get_user_model().objects.filter(username="referee2"))
+    path = tmp_path / "rm.json"
+    call_command("backup", "rm-2026", "-o", str(path), stdout=StringIO())
+    call_command("restore", str(path), "--slug", "rm-copy", stdout=StringIO())
+    copy = Tournament.objects.get(slug="rm-copy")
+    assert [u.username for u in copy.referees.all()] == ["referee2"]
+
+    def table(t):
+        return [
+            (r.rank, r.start_number, r.points, r.series_points)
+            for r in standings_rows(t)
+        ]
+
+    assert table(copy) == table(original)
+    assert (
+        Seat.objects.filter(series__tournament=copy).count()
+        == Seat.objects.filter(series__tournament=original).count()
+    )
+    assert ResultVersion.objects.filter(table__series__tournament=copy).count() > 0
+    assert GameScore.objects.filter(series__tournament=copy).count() == (
+        GameScore.objects.filter(series__tournament=original).count()
+    )
+    assert strip(tournament_backup(tournament=copy)) == strip(
+        tournament_backup(tournament=original)
+    )
+
+
+def test_restore_refuses_an_existing_slug_and_bad_files(tmp_path):
+    call_command("demo", stdout=StringIO())
+    path = tmp_path / "rm.json"
+    call_command("backup", "rm-2026", "-o", str(path), stdout=StringIO())
+    with pytest.raises(CommandError, match="gibt es schon"):
+        call_command("restore", str(path), stdout=StringIO())
+    call_command("restore", str(path), "--replace", stdout=StringIO())
+    assert Tournament.objects.filter(slug="rm-2026").count() == 1
+    bad = tmp_path / "bad.json"
+    doc = json.loads(path.read_text())
+    doc["players"][3]["start_number"] = "vier"
+    bad.write_text(json.dumps(doc))
+    before = Tournament.objects.count()
+    with pytest.raises(CommandError):
+        call_command("restore", str(bad), "--slug", "kaputt", stdout=StringIO())
+    assert Tournament.objects.count() == before
+    bad.write_text("{nonsense")
+    with pytest.raises(CommandError, match="Cannot read"):
+        call_command("restore", str(bad), stdout=StringIO())

@@ -1,0 +1,87 @@
+"""Two server processes sharing live updates through the Redis channel layer:
+a result confirmed on one reaches the pages connected to the other.
+
+Needs Redis (REDIS_URL, else 127.0.0.1:6379); skipped with a message when
+none answers. The servers are real uvicorn processes on free loopback ports
+with their own SQLite file, whatever database the suite itself uses.
+"""
+
+import asyncio
+import json
+
+import pytest
+
+from tests.support import live as support
+
+REDIS_URL = support.redis_url(support.SERVERS_DB)
+
+
+def _redis_answers() -> bool:
+    import redis
+
+    try:
+        return bool(redis.Redis.from_url(REDIS_URL, socket_timeout=0.5).ping())
+    except Exception:
+        return False
+
+
+pytestmark = pytest.mark.skipif(
+    not _redis_answers(),
+    reason=f"Redis does not answer at {REDIS_URL}: the two-process test needs it "
+    "(CI runs redis-server on 127.0.0.1:6379)",
+)
+
+
+@pytest.fixture
+def servers(tmp_path):
+    env = support.server_env(tmp_path, REDIS_URL=REDIS_URL)
+    pending = support.seed_database(env)
+    ports = [support.free_port(), support.free_port()]
+    processes = [support.start_server(env, port) for port in ports]
+    try:
+        for port, process in zip(ports, processes, strict=True):
+            support.wait_until_up(port, process)
+        yield ports, pending
+    finally:
+        for process in processes:
+            support.stop(process)
+
+
+async def _phone(port, etag):
+    from websockets.asyncio.client import connect
+
+    websocket = await connect(
+        f"ws://127.0.0.1:{port}/ws/t/{support.SLUG}/?lang=de",
+        origin=f"http://127.0.0.1:{port}",
+        open_timeout=10,
+    )
+    await websocket.send(
+        json.dumps(
+            {"type": "subscribe", "regions": [{"key": "standings", "etag": etag}]}
+        )
+    )
+    while json.loads(await asyncio.wait_for(websocket.recv(), 10))["type"] != (
+        "subscribed"
+    ):
+        pass
+    return websocket
+
+
+def test_a_confirmation_on_one_process_reaches_pages_on_the_other(servers):
+    (a, b), pending = servers
+    _, headers, _ = support.request(b, "GET", f"/t/{support.SLUG}/live/standings/")
+    shown = headers["ETag"].strip('"')
+
+    async def scenario():
+        on_b, on_a = await _phone(b, shown), await _phone(a, shown)
+        await asyncio.to_thread(support.confirm, a, 1, *pending[1])
+        got = [json.loads(await asyncio.wait_for(p.recv(), 10)) for p in (on_b, on_a)]
+        for phone in (on_b, on_a):
+            await phone.close()
+        return got
+
+    from_b, from_a = support.in_own_thread(asyncio.run, scenario())
+    assert from_b["type"] == "fragment" and from_b["etag"] != shown
+    # Seat 1 of table 1 won all five games with 7 marks: 5 × (7 + 7) = 70.
+    assert '<td class="num points">70</td>' in from_b["html"]
+    assert from_a["html"] == from_b["html"]

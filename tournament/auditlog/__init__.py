@@ -1,0 +1,1 @@
+"""The organizer's audit log (Protokoll): every recorded write, filtered."""

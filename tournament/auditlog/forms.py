@@ -1,0 +1,133 @@
+"""The audit log's filters (a GET form: every filter is a link)."""
+
+import datetime
+from typing import Any
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from tournament.auditlog.selectors import SYSTEM_ACTOR
+from tournament.core.audit import action_prefixes, object_type_label
+from tournament.core.roles import ROLE_GROUPS
+from tournament.models import Tournament
+
+# What the action field suggests; anything else typed is a prefix.
+ACTION_SUGGESTIONS = [
+    ("result.*", _("Ergebnisse")),
+    ("entry.*", _("Spieler")),
+    ("seating.*", _("Setzung")),
+    ("team.*", _("Mannschaften")),
+    ("tournament.*", _("Turnier")),
+    ("tiebreak.*", _("Gleichstand")),
+    ("job.*", _("Aufträge")),
+]
+
+
+# The kinds of rows the services write audit events about.
+OBJECT_TYPES = (
+    "tournament",
+    "entry",
+    "team",
+    "series",
+    "resultversion",
+    "tiebreak",
+    "job",
+    "digitaltable",
+)
+
+
+def _object_types() -> list[tuple[str, str]]:
+    return sorted(
+        ((name, object_type_label(name)) for name in OBJECT_TYPES),
+        key=lambda choice: choice[1].lower(),
+    )
+
+
+class AuditFilterForm(forms.Form):
+    tournament = forms.ModelChoiceField(
+        label=_("Turnier"),
+        queryset=Tournament.objects.only("pk", "name", "slug", "date"),
+        to_field_name="slug",
+        required=False,
+        empty_label=_("alle"),
+    )
+    actor = forms.ChoiceField(label=_("Benutzer"), required=False)
+    action = forms.CharField(
+        label=_("Aktion"),
+        max_length=60,
+        required=False,
+        help_text=_("z. B. result.* oder entry.check_in"),
+        widget=forms.TextInput(attrs={"list": "audit-actions"}),
+    )
+    object_type = forms.ChoiceField(label=_("Objekt"), required=False)
+    date_from = forms.DateField(
+        label=_("von"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+    )
+    date_to = forms.DateField(
+        label=_("bis"),
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+    )
+    q = forms.CharField(
+        label=_("Suche"),
+        max_length=100,
+        required=False,
+        help_text=_("in Notiz, vorher/nachher und Objekt-Nr."),
+    )
+
+    def __init__(self, *args: Any, fixed_tournament: bool = False, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        if fixed_tournament:
+            del self.fields["tournament"]
+        # People who can write (staff and former staff keep their events).
+        names = (
+            get_user_model()
+            .objects.filter(Q(groups__name__in=ROLE_GROUPS) | Q(is_superuser=True))
+            .order_by("username")
+            .values_list("username", flat=True)
+            .distinct()
+        )
+        self.fields["actor"].choices = [  # type: ignore[attr-defined]
+            ("", _("alle")),
+            (SYSTEM_ACTOR, _("System (ohne Benutzer)")),
+            *((name, name) for name in names),
+        ]
+        self.fields["object_type"].choices = [  # type: ignore[attr-defined]
+            ("", _("alle")),
+            *_object_types(),
+        ]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        start, end = data.get("date_from"), data.get("date_to")
+        if start and end and start > end:
+            raise forms.ValidationError(_("„von“ liegt nach „bis“."))
+        return data
+
+    def filters(self) -> dict[str, Any]:
+        """The selector's arguments (`selectors.audit_events`) for valid data."""
+        data = self.cleaned_data
+        return {
+            "actor": data["actor"],
+            "action_prefixes": action_prefixes(data["action"]),
+            "object_type": data["object_type"],
+            "since": _day_start(data["date_from"]),
+            "until": _day_start(data["date_to"], next_day=True),
+            "text": data["q"],
+        }
+
+
+def _day_start(
+    day: datetime.date | None, *, next_day: bool = False
+) -> datetime.datetime | None:
+    """Midnight in the site's time zone (the hall's day, not UTC's)."""
+    if day is None:
+        return None
+    if next_day:
+        day += datetime.timedelta(days=1)
+    return timezone.make_aware(datetime.datetime.combine(day, datetime.time.min))

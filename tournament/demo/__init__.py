@@ -1,0 +1,1 @@
+"""The demo championship: players, logins, and series played by bots."""

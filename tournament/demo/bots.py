@@ -1,0 +1,30 @@
+"""The demo's games, played by the rules module's bots."""
+
+import zlib
+from random import Random
+from typing import Any
+
+from scoring.bots import make_bots
+from scoring.game import GameState
+from scoring.simulate import play_game
+from tournament.results.adapter import rules_for
+
+
+def bot_games(
+    *, table_size: int, tournament: Any, seed: str, bot: str = "greedy"
+) -> list[dict[str, int]]:
+    """A table's games played by rules-module bots (demo, practice): the
+    winner's seat and marks per game. The highest seat deals first, then
+    each game's winner deals the next (RULES.md §2)."""
+    rules = rules_for(tournament)
+    bots = make_bots([bot], table_size, zlib.crc32(seed.encode()))
+    rng = Random(f"{seed}:deal")
+    out = []
+    dealer = table_size
+    for _game in range(tournament.games_per_series):
+        game = GameState(table_size, rules, first_dealer=dealer)
+        dealer = play_game(game, bots, rng)
+        outcome = game.outcome()
+        assert outcome is not None
+        out.append({"winner": outcome.winner, "marks": outcome.marks[outcome.winner]})
+    return out

@@ -1,0 +1,146 @@
+"""The socket of a digital table: ``/ws/d/<token>/`` for the player of one
+seat, ``/ws/d/zuschauen/<id>/`` for referees and the organizer watching.
+
+    → {"type": "act", "seq": 7, "version": 41, "act": "play", "card": "10H"}
+    → {"type": "sync"}
+    ← {"type": "state", "version": 42, "next_seq": 8, "game": {…}, …}
+    ← {"type": "error", "code": "must_follow_suit", "message": "…"}
+
+Every state message is built for its receiver from `view(seat)` alone
+(`tournament.digital.state`). A message that is not one of the above gets
+an error and changes nothing; so does a stale or illegal move. After any
+change, every socket of the table re-reads its own state (group
+``digital-<id>``).
+"""
+
+import json
+from typing import Any
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
+
+from tournament.core.errors import ConflictError, UserError
+from tournament.digital import runner
+from tournament.digital.services import digital_act_message, group_name, parse_message
+from tournament.digital.state import (
+    fresh_state,
+    may_watch,
+    seat_by_token,
+    table_for_watching,
+)
+
+MAX_MESSAGE_CHARS = 1000
+LANGUAGES = ("de", "en")
+
+
+class DigitalConsumer(AsyncWebsocketConsumer):
+    token: str | None = None
+    table_id: int | None = None
+    sent: tuple[int, int | None] | None = None
+
+    async def connect(self) -> None:
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        lang = (query.get("lang") or ["de"])[0]
+        self.lang = lang if lang in LANGUAGES else "de"
+        kwargs = self.scope["url_route"]["kwargs"]
+        if "token" in kwargs:
+            seat = await database_sync_to_async(seat_by_token)(kwargs["token"])
+            if seat is None:
+                await self.close(code=4404)
+                return
+            self.token, self.table_id = seat.token, seat.table_id
+        else:
+            table = await database_sync_to_async(table_for_watching)(kwargs["pk"])
+            if table is None:
+                await self.close(code=4404)
+                return
+            if not await database_sync_to_async(may_watch)(
+                self.scope.get("user"), table
+            ):
+                await self.close(code=4403)
+                return
+            self.table_id = table.pk
+        await self.channel_layer.group_add(group_name(self.table_id), self.channel_name)
+        await self.accept()
+        await self.send_state(force=True)
+        # After a restart nobody woke the bots: whoever opens the table does.
+        await database_sync_to_async(runner.wake)(self.table_id)
+
+    async def disconnect(self, code: int) -> None:
+        if self.table_id is not None:
+            await self.channel_layer.group_discard(
+                group_name(self.table_id), self.channel_name
+            )
+
+    async def receive(
+        self, text_data: str | None = None, bytes_data: bytes | None = None
+    ) -> None:
+        message = self._parse(text_data)
+        if message is None:
+            await self.send_error(
+                "bad_message",
+                _lazy(
+                    "Diese Nachricht versteht der Tisch nicht; nichts wurde geändert."
+                ),
+            )
+            return
+        if message["type"] == "sync":
+            await self.send_state(force=True)
+            return
+        if self.token is None:
+            await self.send_error(
+                "watch_only", _lazy("Zuschauer können nicht mitspielen.")
+            )
+            return
+        try:
+            await database_sync_to_async(self._act)(message)
+        except UserError as error:
+            await self.send_error(error.code, error.message)
+            if isinstance(error, ConflictError):
+                await self.send_state(force=True)
+            return
+        await self.send_state(force=True)
+
+    def _parse(self, text: str | None) -> dict[str, Any] | None:
+        if text is None or len(text) > MAX_MESSAGE_CHARS:
+            return None
+        try:
+            return parse_message(json.loads(text))
+        except (ValueError, RecursionError):
+            return None
+
+    def _act(self, message: dict[str, Any]) -> None:
+        assert self.token is not None
+        with translation.override(self.lang):
+            digital_act_message(token=self.token, message=message)
+
+    def _state(self) -> dict[str, Any] | None:
+        assert self.table_id is not None
+        with translation.override(self.lang):
+            return fresh_state(self.table_id, self.token)
+
+    async def send_state(self, force: bool = False) -> None:
+        data = await database_sync_to_async(self._state)()
+        if data is None:
+            with translation.override(self.lang):
+                message = _("Dieser Link gilt nicht mehr.")
+            await self.send(json.dumps({"type": "closed", "message": message}))
+            await self.close(code=4410)
+            return
+        mark = (data["version"], data["next_seq"])
+        if mark == self.sent and not force:
+            return
+        self.sent = mark
+        await self.send(json.dumps(data, separators=(",", ":")))
+
+    async def send_error(self, code: str, message: Any) -> None:
+        with translation.override(self.lang):
+            text = str(message)
+        await self.send(json.dumps({"type": "error", "code": code, "message": text}))
+
+    async def digital_changed(self, event: dict[str, Any]) -> None:
+        await self.send_state()

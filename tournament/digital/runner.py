@@ -1,0 +1,127 @@
+"""Plays the bots of digital tables: one runner thread per table at a time.
+
+`wake(table_id)` is called after every committed change of a table (and
+when someone opens it). A runner claims the table with a lease in the
+database (`DigitalTable.runner_until`), so that across several worker
+processes only one plays its bots; a runner that died frees the table when
+its lease runs out. The runner makes one bot move per transaction, waiting
+`DIGITAL_BOT_DELAY` seconds before each so people can follow (looks need no
+wait; a table of bots only moves at `DIGITAL_BOT_DELAY_ALONE`).
+
+With `DIGITAL_BOTS_INLINE` (tests) the bots move at once, in the thread
+that woke them.
+"""
+
+import logging
+import threading
+import time
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import OperationalError, close_old_connections, connection
+from django.db.models import Q
+from django.utils import timezone
+
+from tournament.models import DigitalTable
+
+logger = logging.getLogger(__name__)
+
+LEASE = timedelta(seconds=30)
+# Database errors in a row before a runner gives the table up.
+MAX_FAILURES = 10
+
+
+def wake(table_id: int) -> None:
+    """Let the table's bots play until they wait for a person."""
+    if getattr(settings, "DIGITAL_BOTS_INLINE", False):
+        _play_inline(table_id)
+        return
+    if _claim(table_id):
+        threading.Thread(
+            target=_run, args=(table_id,), name=f"bots-{table_id}", daemon=True
+        ).start()
+
+
+def _play_inline(table_id: int) -> None:
+    from tournament.digital.services import digital_bot_step
+
+    # The steps' own commits wake this again: only the outermost call plays.
+    if getattr(_inline, "busy", False):
+        return
+    _inline.busy = True
+    try:
+        while digital_bot_step(table_id=table_id):
+            pass
+    finally:
+        _inline.busy = False
+
+
+_inline = threading.local()
+
+
+def _claim(table_id: int) -> bool:
+    now = timezone.now()
+    return bool(
+        DigitalTable.objects.filter(
+            Q(runner_until__isnull=True) | Q(runner_until__lt=now),
+            pk=table_id,
+            status=DigitalTable.Status.PLAYING,
+        ).update(runner_until=now + LEASE)
+    )
+
+
+def _release(table_id: int) -> None:
+    DigitalTable.objects.filter(pk=table_id).update(runner_until=None)
+
+
+def _delay(table_id: int, kind: str) -> float:
+    if kind == "look":
+        return 0.0
+    alone = not DigitalTable.objects.filter(pk=table_id, seats__bot="").exists()
+    if alone:
+        return float(getattr(settings, "DIGITAL_BOT_DELAY_ALONE", 0.1))
+    return float(getattr(settings, "DIGITAL_BOT_DELAY", 0.9))
+
+
+def _run(table_id: int) -> None:
+    failures = 0
+    try:
+        while failures < MAX_FAILURES:
+            try:
+                if not _play(table_id):
+                    return
+                failures = 0
+            except OperationalError:
+                # A busy database (SQLite under load): try again shortly.
+                failures += 1
+                time.sleep(0.2 * failures)
+        logger.error("bot runner of digital table %s gave up", table_id)
+        _release(table_id)
+    except Exception:
+        logger.exception("bot runner of digital table %s failed", table_id)
+        _release(table_id)
+    finally:
+        close_old_connections()
+        connection.close()
+
+
+def _play(table_id: int) -> bool:
+    """Make the bots' moves until they wait; False once the table is let
+    go, True to be called again."""
+    from tournament.digital.services import digital_bot_next, digital_bot_step
+
+    while True:
+        kind = digital_bot_next(table_id=table_id)
+        if kind is None:
+            break
+        time.sleep(_delay(table_id, kind))
+        DigitalTable.objects.filter(pk=table_id).update(
+            runner_until=timezone.now() + LEASE
+        )
+        if not digital_bot_step(table_id=table_id):
+            break
+    # Nothing to do: free the table, then look once more -- a person may
+    # have moved after we looked but before we let go, and their wake-up
+    # found the table still taken.
+    _release(table_id)
+    return digital_bot_next(table_id=table_id) is not None and _claim(table_id)

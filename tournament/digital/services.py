@@ -1,0 +1,412 @@
+"""Digital tables: a table of a series (or a practice table) played in the
+browser. Every move goes through `scoring` (via `adapter`); the game
+records are kept; each finished game is the table's confirmed result at once.
+
+A move is one transaction on the locked table row: read the records, apply,
+write them back with the table's version bumped. A message carries the
+version it was sent against (an older one is stale: refused, nothing
+changes) and the seat's message number (a repeat changes nothing). After
+the commit, the table's sockets are told (`digital_changed`) and the bot
+runner is woken (`tournament.digital.runner`).
+"""
+
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from scoring.errors import IllegalAction
+from tournament.core.audit import audit_record
+from tournament.core.errors import ConflictError, UserError
+from tournament.digital import adapter
+from tournament.models import DigitalSeat, DigitalTable, ResultVersion, Series, Table
+from tournament.results.services import result_enter_digital
+
+BOT_NAMES = ("greedy", "random")
+PLAYABLE_SERIES = (Series.Status.RELEASED, Series.Status.PLAYING)
+
+# What the rules say, in the players' words (codes of scoring.errors).
+ILLEGAL_MESSAGES = {
+    "hand_finished": gettext_lazy("Das Einzelspiel ist schon vorbei."),
+    "seat_out_of_game": gettext_lazy("Sie sind in diesem Spiel schon ausgeschieden."),
+    "seat_folded": gettext_lazy("Sie haben in diesem Einzelspiel gepasst."),
+    "hammer_must_knock": gettext_lazy(
+        "Auf dem Hammer muss zuerst geklopft werden (auf 2)."
+    ),
+    "already_looked": gettext_lazy("Sie haben Ihre Karten schon angesehen."),
+    "knock_twice_in_a_row": gettext_lazy("Niemand klopft zweimal hintereinander."),
+    "knock_above_max_value": gettext_lazy("Höher als 7 kann nicht geklopft werden."),
+    "knock_above_marks": gettext_lazy(
+        "Sie können nicht höher klopfen, als Sie Schräm haben."
+    ),
+    "knock_during_answers": gettext_lazy(
+        "Erst müssen alle auf das Klopfen antworten (halten oder passen)."
+    ),
+    "blind_knock_limit": gettext_lazy("Blind klopfen geht nicht mehr."),
+    "no_knock_to_answer": gettext_lazy("Es gibt kein Klopfen zu beantworten."),
+    "answer_out_of_turn": gettext_lazy("Sie sind mit der Antwort nicht an der Reihe."),
+    "play_during_answers": gettext_lazy(
+        "Erst müssen alle auf das Klopfen antworten (halten oder passen)."
+    ),
+    "play_out_of_turn": gettext_lazy("Sie sind nicht an der Reihe."),
+    "card_not_in_hand": gettext_lazy("Diese Karte haben Sie nicht."),
+    "must_follow_suit": gettext_lazy("Farbe muss bedient werden."),
+    "game_over": gettext_lazy("Das Spiel ist vorbei."),
+}
+
+
+# JSON numbers a browser can hold exactly.
+MAX_NUMBER = 2**53
+ACT_KEYS = frozenset({"type", "seq", "version", "act", "card"})
+
+
+def _number(value: Any) -> int | None:
+    if type(value) is not int or not 0 <= value < MAX_NUMBER:
+        return None
+    return value
+
+
+def parse_message(message: Any) -> dict[str, Any] | None:
+    """A player's message, decoded from JSON, if it is one of
+    ``{"type": "sync"}`` or ``{"type": "act", "seq": n, "version": v,
+    "act": "...", "card": "10H"?}``; else None. (Whether the act is legal is
+    for the rules to say.)"""
+    if not isinstance(message, dict):
+        return None
+    kind = message.get("type")
+    if kind == "sync" and message.keys() == {"type"}:
+        return message
+    if kind != "act" or not message.keys() <= ACT_KEYS:
+        return None
+    seq, version = _number(message.get("seq")), _number(message.get("version"))
+    if seq is None or seq < 1 or version is None:
+        return None
+    if not isinstance(message.get("act"), str):
+        return None
+    card = message.get("card")
+    if card is not None and not isinstance(card, str):
+        return None
+    return message
+
+
+@dataclass(frozen=True)
+class Move:
+    """What a player's message did: `applied` False for a repeat."""
+
+    table: DigitalTable
+    seat: DigitalSeat
+    applied: bool
+
+
+def _token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+def _notify(table: DigitalTable) -> None:
+    """After the commit: the table's sockets re-read their views, and the
+    bots get their turn."""
+    from tournament.digital import runner
+
+    table_id = table.pk
+
+    def send() -> None:
+        layer = get_channel_layer()
+        if layer is not None:
+            async_to_sync(layer.group_send)(
+                group_name(table_id), {"type": "digital.changed"}
+            )
+        runner.wake(table_id)
+
+    transaction.on_commit(send)
+
+
+def group_name(table_id: int) -> str:
+    return f"digital-{table_id}"
+
+
+def _check_bots(bots: dict[int, str], size: int) -> None:
+    for seat, bot in bots.items():
+        if not 1 <= seat <= size or bot not in ("", *BOT_NAMES):
+            raise UserError(_("Ungültige Bot-Auswahl."), code="bad_bot")
+
+
+def digital_table_create(
+    *, actor: Any, table: Table, bots: dict[int, str]
+) -> DigitalTable:
+    """Make a table of a released series digital: every seat gets a private
+    link, `bots` (seat -> bot name) fill the seats chosen; play starts."""
+    _check_bots(bots, table.size)
+    with transaction.atomic():
+        table = (
+            Table.objects.select_for_update()
+            .select_related("series__tournament")
+            .get(pk=table.pk)
+        )
+        series = table.series
+        tournament = series.tournament
+        if series.status not in PLAYABLE_SERIES:
+            raise UserError(
+                _("Serie %(n)d ist nicht freigegeben oder schon beendet.")
+                % {"n": series.number},
+                code="series_not_open",
+            )
+        if DigitalTable.objects.filter(table=table).exists():
+            raise UserError(
+                _("Tisch %(t)d ist schon ein digitaler Tisch.") % {"t": table.number},
+                code="already_digital",
+            )
+        if table.result_versions.filter(
+            status__in=[ResultVersion.Status.PENDING, ResultVersion.Status.CONFIRMED]
+        ).exists():
+            raise UserError(
+                _(
+                    "Für Tisch %(t)d ist schon ein Ergebnis eingegeben; er kann "
+                    "nicht mehr digital gespielt werden."
+                )
+                % {"t": table.number},
+                code="has_result",
+            )
+        digital = DigitalTable(
+            table=table,
+            rules=tournament.rule_preset,
+            start_marks=tournament.start_marks,
+            win_bonus=tournament.win_bonus,
+            size=table.size,
+            games_total=tournament.games_per_series,
+            created_by=actor if getattr(actor, "is_authenticated", False) else None,
+        )
+        adapter.start(digital)
+        digital.save()
+        DigitalSeat.objects.bulk_create(
+            DigitalSeat(
+                table=digital,
+                number=seat.number,
+                entry_id=seat.entry_id,
+                bot=bots.get(seat.number, ""),
+                token=_token(),
+            )
+            for seat in table.seats.all()
+        )
+        audit_record(
+            actor=actor,
+            action="digital.create",
+            obj=digital,
+            tournament=tournament,
+            after={"table": table.number, "series": series.number, "bots": bots},
+        )
+        _notify(digital)
+    return digital
+
+
+def digital_practice_create(*, bot: str = "greedy", seed: str = "") -> DigitalSeat:
+    """A practice table outside any tournament: you on seat 1, bots on the
+    others, one game by the championship rules. Returns your seat."""
+    _check_bots({2: bot}, 4)
+    with transaction.atomic():
+        digital = DigitalTable(size=4, games_total=1, deal_seed=seed)
+        adapter.start(digital)
+        digital.save()
+        seats = DigitalSeat.objects.bulk_create(
+            DigitalSeat(
+                table=digital,
+                number=n,
+                bot="" if n == 1 else bot,
+                token=_token(),
+            )
+            for n in range(1, 5)
+        )
+        _notify(digital)
+    return seats[0]
+
+
+def _lock(table_id: int) -> DigitalTable:
+    # Plain: a move needs the row only; its tournament table is read when a
+    # game ends.
+    return DigitalTable.objects.select_for_update().get(pk=table_id)
+
+
+def _apply(digital: DigitalTable, act: Any) -> None:
+    """Apply through the rules, save, and count finished games as results."""
+    ended = adapter.apply(digital, act)
+    digital.version += 1
+    if ended == "table":
+        digital.status = DigitalTable.Status.FINISHED
+    digital.save(update_fields=["games", "version", "status", "updated_at"])
+    if ended and digital.table_id is not None:
+        result_enter_digital(
+            table=digital.table,
+            games=adapter.finished_games(digital),
+            records=adapter.full_record(digital)[: -1 if ended == "game" else None],
+            complete=ended == "table",
+        )
+    _notify(digital)
+
+
+def illegal_message(error: IllegalAction) -> str:
+    message = ILLEGAL_MESSAGES.get(error.code)
+    if message is None:
+        message = _("Das erlauben die Regeln hier nicht.")
+    # Players know the rules by section, not by the file we keep them in.
+    rule = error.rule.removeprefix("RULES.md ")
+    return _("%(message)s (Regel: %(rule)s)") % {"message": message, "rule": rule}
+
+
+def digital_act(
+    *, token: str, seq: int, version: int, act: str, card: Any = None
+) -> Move:
+    """A player's move sent from the private link `token`.
+
+    `seq` is the seat's message number (a repeat of one already handled
+    changes nothing), `version` the table's version the player saw (an older
+    one is stale: refused). Raises UserError (unknown link, stale, illegal
+    by the rules, table over) and never changes anything then."""
+    with transaction.atomic():
+        seat = DigitalSeat.objects.select_related("table").filter(token=token).first()
+        if seat is None:
+            raise UserError(_("Diesen Tisch-Link gibt es nicht."), code="unknown_link")
+        digital = _lock(seat.table_id)
+        seat = DigitalSeat.objects.select_for_update().get(pk=seat.pk)
+        if seq <= seat.last_seq:
+            return Move(digital, seat, applied=False)
+        if digital.status != DigitalTable.Status.PLAYING:
+            raise UserError(_("An diesem Tisch wird nicht mehr gespielt."), code="over")
+        if seat.bot:
+            raise UserError(
+                _("Auf diesem Platz spielt gerade ein Bot."), code="seat_is_bot"
+            )
+        if version != digital.version:
+            raise ConflictError(
+                _("Am Tisch hat sich gerade etwas geändert. Bitte noch einmal wählen.")
+            )
+        try:
+            action = adapter.parse_action(seat.number, act, card)
+        except ValueError:
+            raise UserError(
+                _("Diese Nachricht ist kein gültiger Spielzug."), code="bad_action"
+            ) from None
+        try:
+            _apply(digital, action)
+        except IllegalAction as error:
+            raise UserError(illegal_message(error), code=error.code) from None
+        seat.last_seq = seq
+        seat.save(update_fields=["last_seq"])
+    return Move(digital, seat, applied=True)
+
+
+def digital_act_message(*, token: str, message: dict[str, Any]) -> Move:
+    """`digital_act` for a message as `parse_message` returns it."""
+    return digital_act(
+        token=token,
+        seq=message["seq"],
+        version=message["version"],
+        act=message["act"],
+        card=message.get("card"),
+    )
+
+
+def _bots(digital: DigitalTable) -> dict[int, str]:
+    return dict(digital.seats.exclude(bot="").values_list("number", "bot"))
+
+
+def digital_bot_step(*, table_id: int) -> bool:
+    """Let one bot make its move, if one is due or wants to interrupt;
+    False when the bots wait for a person (or the table is over)."""
+    with transaction.atomic():
+        digital = _lock(table_id)
+        if digital.status != DigitalTable.Status.PLAYING:
+            return False
+        act = adapter.bot_action(digital, _bots(digital))
+        if act is None:
+            return False
+        _apply(digital, act)
+    return True
+
+
+def digital_bot_next(*, table_id: int) -> str | None:
+    """What the bots would do next without doing it: "look" (no need to
+    wait for it), "move", or None."""
+    digital = DigitalTable.objects.filter(pk=table_id).first()
+    if digital is None or digital.status != DigitalTable.Status.PLAYING:
+        return None
+    act = adapter.bot_action(digital, _bots(digital))
+    if act is None:
+        return None
+    return "look" if act.act == "look" else "move"
+
+
+def digital_seat_set_bot(*, actor: Any, seat: DigitalSeat, bot: str) -> DigitalSeat:
+    """The organizer lets a bot take over a seat (a player dropped out) or
+    gives it back to the person ("")."""
+    _check_bots({seat.number: bot}, 4)
+    with transaction.atomic():
+        digital = _lock(seat.table_id)
+        seat = DigitalSeat.objects.select_for_update().get(pk=seat.pk)
+        before = seat.bot
+        seat.bot = bot
+        seat.save(update_fields=["bot"])
+        digital.version += 1
+        digital.save(update_fields=["version", "updated_at"])
+        audit_record(
+            actor=actor,
+            action="digital.seat",
+            obj=seat,
+            tournament=_tournament(digital),
+            before={"bot": before},
+            after={"bot": bot},
+        )
+        _notify(digital)
+    return seat
+
+
+def digital_seat_new_link(*, actor: Any, seat: DigitalSeat) -> DigitalSeat:
+    """A new private link for a seat; the old one stops working (a lost or
+    shared phone)."""
+    with transaction.atomic():
+        seat = DigitalSeat.objects.select_for_update().get(pk=seat.pk)
+        seat.token = _token()
+        seat.save(update_fields=["token"])
+        digital = seat.table
+        audit_record(
+            actor=actor,
+            action="digital.link",
+            obj=seat,
+            tournament=_tournament(digital),
+            after={"seat": seat.number},
+        )
+        # Sockets of the old link find it gone and close.
+        _notify(digital)
+    return seat
+
+
+def digital_stop(*, actor: Any, digital: DigitalTable, reason: str) -> DigitalTable:
+    """End digital play early. The games finished so far stay counted; the
+    referees enter the rest of the table's result by hand."""
+    reason = reason.strip()
+    if not reason:
+        raise UserError(_("Bitte einen Grund angeben."), code="reason_required")
+    with transaction.atomic():
+        digital = _lock(digital.pk)
+        if digital.status != DigitalTable.Status.PLAYING:
+            raise ConflictError(_("An diesem Tisch wird schon nicht mehr gespielt."))
+        digital.status = DigitalTable.Status.STOPPED
+        digital.version += 1
+        digital.save(update_fields=["status", "version", "updated_at"])
+        audit_record(
+            actor=actor,
+            action="digital.stop",
+            obj=digital,
+            tournament=_tournament(digital),
+            after={"status": digital.status},
+            note=reason[:300],
+        )
+        _notify(digital)
+    return digital
+
+
+def _tournament(digital: DigitalTable) -> Any:
+    return digital.table.series.tournament if digital.table_id else None

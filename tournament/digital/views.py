@@ -1,0 +1,285 @@
+"""Digital tables: the organizer's page of a table, the table in the
+browser (private link, watching, practice) and the replay of a game."""
+
+import contextlib
+import json
+from typing import Any
+
+import segno
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST
+
+from tournament.core.errors import ConflictError, UserError
+from tournament.core.roles import organizer_required, tournament_referee_required
+from tournament.digital import adapter
+from tournament.digital import services as service
+from tournament.digital.consumers import MAX_MESSAGE_CHARS
+from tournament.digital.state import seat_by_token, state
+from tournament.models import DigitalSeat, DigitalTable, Table
+from tournament.results.selectors import table_or_404
+from tournament.seating import selectors as seating_selectors
+
+# The session remembers a visitor's practice table, so a reload or a second
+# visit goes back to it instead of opening a new one.
+PRACTICE_SESSION_KEY = "practice_token"
+
+
+def _qr(url: str) -> str:
+    return segno.make(url, error="m").svg_data_uri(scale=4, border=2)
+
+
+def _seat_rows(request: HttpRequest, digital: DigitalTable) -> list[dict[str, Any]]:
+    rows = []
+    for seat in digital.seats.select_related("entry__player"):
+        url = request.build_absolute_uri(
+            reverse("tournament:digital_play", args=[seat.token])
+        )
+        rows.append({"seat": seat, "url": url, "qr": _qr(url)})
+    return rows
+
+
+@organizer_required
+def digital_manage(request: HttpRequest, slug: str, number: int, table: int) -> Any:
+    """Make a table digital (bots for chosen seats), hand out its links,
+    let a bot take a seat over, renew a link, or stop digital play."""
+    table_obj = table_or_404(slug, number, table)
+    digital = DigitalTable.objects.filter(table=table_obj).first()
+    if request.method == "POST":
+        try:
+            _manage_post(request, table_obj, digital)
+        except UserError as error:
+            messages.error(request, error.message)
+        return redirect(request.path)
+    return render(
+        request,
+        "tournament/digital/manage.html",
+        {
+            "tournament": table_obj.series.tournament,
+            "series": table_obj.series,
+            "table": table_obj,
+            "seats": table_obj.seats.all(),
+            "digital": digital,
+            "rows": _seat_rows(request, digital) if digital else [],
+            "bot_names": service.BOT_NAMES,
+            "games": adapter.finished_games(digital) if digital else [],
+        },
+    )
+
+
+def _manage_post(
+    request: HttpRequest, table: Table, digital: DigitalTable | None
+) -> None:
+    action = request.POST.get("action")
+    if action == "create":
+        bots = {}
+        for seat in table.seats.all():
+            bot = request.POST.get(f"bot_{seat.number}", "")
+            if bot:
+                bots[seat.number] = bot
+        service.digital_table_create(actor=request.user, table=table, bots=bots)
+        messages.success(request, _("Der Tisch wird jetzt digital gespielt."))
+        return
+    if digital is None:
+        raise UserError(_("Dieser Tisch ist kein digitaler Tisch."))
+    if action == "stop":
+        service.digital_stop(
+            actor=request.user, digital=digital, reason=request.POST.get("reason", "")
+        )
+        messages.success(request, _("Das digitale Spiel ist beendet."))
+        return
+    seat = _seat_of(digital, request.POST.get("seat"))
+    if action == "bot":
+        service.digital_seat_set_bot(
+            actor=request.user, seat=seat, bot=request.POST.get("bot", "")
+        )
+        messages.success(request, _("Platz %(n)d geändert.") % {"n": seat.number})
+    elif action == "link":
+        service.digital_seat_new_link(actor=request.user, seat=seat)
+        messages.success(
+            request,
+            _("Platz %(n)d hat einen neuen Link; der alte gilt nicht mehr.")
+            % {"n": seat.number},
+        )
+    else:
+        raise UserError(_("Unbekannte Aktion."))
+
+
+def _seat_of(digital: DigitalTable, raw: Any) -> DigitalSeat:
+    try:
+        number = int(raw)
+    except (TypeError, ValueError):
+        raise UserError(_("Unbekannter Platz.")) from None
+    seat = digital.seats.filter(number=number).first()
+    if seat is None:
+        raise UserError(_("Unbekannter Platz."))
+    return seat
+
+
+def _play_page(
+    request: HttpRequest, digital: DigitalTable, seat: DigitalSeat | None, **urls: str
+) -> HttpResponse:
+    lang = get_language() or "de"
+    return render(
+        request,
+        "tournament/digital/play.html",
+        {
+            "digital": digital,
+            "seat": seat,
+            "tournament": digital.table.series.tournament if digital.table else None,
+            "socket_url": f"{urls['socket']}?lang={lang}",
+            "state_url": urls["state"],
+            "move_url": urls.get("move", ""),
+            "replay_url": urls.get("replay", ""),
+            # Rendered with the page, so a phone shows the table before the
+            # socket is up (and the test of leaks sees this too).
+            "initial": json.dumps(state(digital, seat)),
+        },
+    )
+
+
+def _seat_or_404(token: str) -> DigitalSeat:
+    seat = seat_by_token(token)
+    if seat is None:
+        raise Http404
+    return seat
+
+
+@never_cache
+def digital_play(request: HttpRequest, token: str) -> HttpResponse:
+    """The table for the holder of a private link."""
+    seat = _seat_or_404(token)
+    return _play_page(
+        request,
+        seat.table,
+        seat,
+        socket=f"/ws/d/{seat.token}/",
+        state=reverse("tournament:digital_state", args=[token]),
+        move=reverse("tournament:digital_move", args=[token]),
+        replay=reverse("tournament:digital_replay_own", args=[token, 1]),
+    )
+
+
+@never_cache
+def digital_state(request: HttpRequest, token: str) -> JsonResponse:
+    """The seat's state as JSON: the page's fallback when the socket fails."""
+    seat = _seat_or_404(token)
+    return JsonResponse(state(seat.table, seat))
+
+
+@require_POST
+def digital_move(request: HttpRequest, token: str) -> JsonResponse:
+    """A move sent over plain HTTP (the socket's fallback): the same
+    message and the same answers as over the socket."""
+    seat = _seat_or_404(token)
+    message = None
+    if len(request.body) <= MAX_MESSAGE_CHARS:
+        with contextlib.suppress(ValueError, RecursionError):
+            message = json.loads(request.body.decode("utf-8"))
+    message = service.parse_message(message)
+    if message is None or message["type"] != "act":
+        return JsonResponse(
+            {
+                "type": "error",
+                "code": "bad_message",
+                "message": _(
+                    "Diese Nachricht versteht der Tisch nicht; nichts wurde geändert."
+                ),
+            },
+            status=400,
+        )
+    try:
+        service.digital_act_message(token=seat.token, message=message)
+    except UserError as error:
+        status = 409 if isinstance(error, ConflictError) else 400
+        return JsonResponse(
+            {"type": "error", "code": error.code, "message": error.message},
+            status=status,
+        )
+    seat.refresh_from_db()
+    seat.table.refresh_from_db()
+    return JsonResponse(state(seat.table, seat))
+
+
+@tournament_referee_required
+def digital_watch(request: HttpRequest, slug: str, number: int, table: int) -> Any:
+    """Referees and the organizer watch a digital table (no cards shown)."""
+    digital = get_object_or_404(DigitalTable, table=table_or_404(slug, number, table))
+    return _play_page(
+        request,
+        digital,
+        None,
+        socket=f"/ws/d/zuschauen/{digital.pk}/",
+        state=reverse("tournament:digital_watch_state", args=[slug, number, table]),
+    )
+
+
+@tournament_referee_required
+@never_cache
+def digital_watch_state(
+    request: HttpRequest, slug: str, number: int, table: int
+) -> JsonResponse:
+    digital = get_object_or_404(DigitalTable, table=table_or_404(slug, number, table))
+    return JsonResponse(state(digital, None))
+
+
+def practice(request: HttpRequest) -> HttpResponse:
+    """Anyone may play a game against three bots, outside any tournament."""
+    token = request.session.get(PRACTICE_SESSION_KEY)
+    current = seat_by_token(token) if token else None
+    if current is not None and current.table.status != DigitalTable.Status.PLAYING:
+        current = None
+    if request.method == "POST":
+        if current is None or request.POST.get("new"):
+            current = service.digital_practice_create()
+            request.session[PRACTICE_SESSION_KEY] = current.token
+        return redirect("tournament:digital_play", token=current.token)
+    return render(request, "tournament/digital/practice.html", {"current": current})
+
+
+def _replay(request: HttpRequest, digital: DigitalTable, game: int, **ctx: Any) -> Any:
+    if not 1 <= game <= len(digital.games):
+        raise Http404
+    try:
+        hands = adapter.replay(digital.games[game - 1])
+    except adapter.StillPlaying:
+        # An unfinished game's record holds everybody's cards.
+        raise Http404 from None
+    number = request.GET.get("hand", "1")
+    hand_number = int(number) if number.isdigit() else 1
+    if not 1 <= hand_number <= len(hands):
+        hand_number = 1
+    return render(
+        request,
+        "tournament/digital/replay.html",
+        {
+            "digital": digital,
+            "game": game,
+            "games": range(1, len(digital.games) + 1),
+            "hands": hands,
+            "hand": hands[hand_number - 1],
+            "hand_number": hand_number,
+            "players": state(digital, None)["players"],
+            **ctx,
+        },
+    )
+
+
+def digital_replay(
+    request: HttpRequest, slug: str, number: int, table: int, game: int
+) -> HttpResponse:
+    """Any finished game of a tournament's digital table, hand by hand."""
+    series = seating_selectors.public_series_or_404(slug, number)
+    digital = get_object_or_404(DigitalTable, table__series=series, table__number=table)
+    return _replay(request, digital, game, tournament=series.tournament, series=series)
+
+
+def digital_replay_own(request: HttpRequest, token: str, game: int) -> HttpResponse:
+    """A finished game of the table behind a private link (practice too)."""
+    seat = _seat_or_404(token)
+    return _replay(request, seat.table, game, seat=seat)

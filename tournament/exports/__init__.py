@@ -1,1 +1,0 @@
-"""Renderers at the edge: workbooks and PDFs fed by selectors, no scoring."""

@@ -1,0 +1,363 @@
+"""Websocket consumers: the live pages' side of `tournament.live.invalidation`.
+
+A page opens ``/ws/t/<slug>/?lang=de`` and subscribes to its regions::
+
+    → {"type": "subscribe", "regions": [{"key": "standings", "etag": "…"}],
+       "gzip": true}
+    ← {"type": "fragment", "key": "standings", "etag": "…", "html": "…"}
+    ← {"type": "subscribed", "keys": ["standings"]}
+
+With ``"gzip": true`` a large fragment message comes as a binary message:
+the same JSON, gzipped (browsers unpack it with DecompressionStream).
+
+A region whose ETag is out of date (the page was rendered before a change,
+or the socket was down) gets its fragment at once. After that, every
+`live.update` that names one of a region's parts sends the region's new
+fragment, unless its HTML did not change.
+
+Fan-out happens in the process, not in the channel layer: per tournament,
+each worker process has one *room* that is the only member of the
+tournament's group. An update is one channel-layer message per process
+(not one per socket); the room renders each needed fragment once, in a
+thread, and hands the same text to every socket. Each socket sends from
+its own outbox, newest fragment per region first, so a phone on bad Wi-Fi
+gets the latest standings, never a backlog, and never holds up the others.
+"""
+
+import asyncio
+import contextlib
+import gzip
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, NamedTuple
+from urllib.parse import parse_qs
+
+from channels.db import DatabaseSyncToAsync
+from channels.generic.websocket import (
+    AsyncJsonWebsocketConsumer,
+    AsyncWebsocketConsumer,
+)
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.http import Http404
+
+from tournament.core.roles import may_referee
+from tournament.live import invalidation
+from tournament.live.fragments import parse_key, region
+from tournament.models import Tournament
+
+logger = logging.getLogger(__name__)
+
+# A page shows a handful of regions; more is not a page.
+MAX_REGIONS = 8
+# Smaller messages go as text: gzip would not save a packet.
+PACK_FROM_CHARS = 2048
+# Channel layers forget group members after a day; a room says hello hourly.
+GROUP_REFRESH_SECONDS = 3600
+
+
+class Frame(NamedTuple):
+    etag: str
+    digest: str  # of the HTML: an unchanged fragment is not sent again
+    text: str  # the JSON message; empty if the page has this ETag already
+    # The same message gzipped once, for pages that can unpack it: the hall's
+    # Wi-Fi carries an eighth of the bytes, and the server compresses once per
+    # update instead of once per socket (permessage-deflate).
+    packed: bytes = b""
+
+
+def _frame_sync(
+    tournament_id: int, key_text: str, language: str, known: str = ""
+) -> Frame:
+    """The fragment message for one region, rendered (or read from the
+    cache) once; no text if the page shows the `known` ETag already."""
+    key = parse_key(key_text)
+    if key is None:
+        raise Http404
+    tournament = Tournament.objects.get(pk=tournament_id)
+    current = region(tournament, key, language)
+    if current.etag == known:
+        return Frame(current.etag, "", "")
+    html = str(current.html)
+    message = {"type": "fragment", "key": key.text, "etag": current.etag, "html": html}
+    text = json.dumps(message, ensure_ascii=False)
+    packed = b""
+    if len(text) >= PACK_FROM_CHARS:
+        packed = gzip.compress(text.encode(), compresslevel=6, mtime=0)
+    return Frame(current.etag, invalidation.etag(html), text, packed)
+
+
+# The consumers' database work runs in one thread of its own, not in the one
+# thread where Django serves sync views: a refresh storm of page loads never
+# delays a push, and the thread keeps one database connection.
+_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live")
+
+
+def _in_live_thread(func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
+    return DatabaseSyncToAsync(func, thread_sensitive=False, executor=_executor)
+
+
+_render = _in_live_thread(_frame_sync)
+
+
+class _Room:
+    """This process's listener for one tournament's group."""
+
+    def __init__(self, tournament_id: int) -> None:
+        self.tournament_id = tournament_id
+        self.members: set[LiveConsumer] = set()
+        self.ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._channel = ""
+
+    async def open(self) -> None:
+        layer = get_channel_layer()
+        try:
+            # The default prefix: channels_redis reads all of a process's
+            # channels from one list, named after it.
+            self._channel = await layer.new_channel()
+            await layer.group_add(
+                invalidation.group_name(self.tournament_id), self._channel
+            )
+        except Exception as error:
+            self.ready.set_exception(error)
+            self.ready.exception()  # the joiner re-raises it; no "never retrieved"
+            raise
+        self._tasks = [
+            asyncio.ensure_future(self._listen()),
+            asyncio.ensure_future(self._refresh()),
+        ]
+        self.ready.set_result(None)
+
+    async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        if self._channel:
+            with contextlib.suppress(Exception):
+                await get_channel_layer().group_discard(
+                    invalidation.group_name(self.tournament_id), self._channel
+                )
+
+    async def _refresh(self) -> None:
+        group = invalidation.group_name(self.tournament_id)
+        while True:
+            await asyncio.sleep(GROUP_REFRESH_SECONDS)
+            with contextlib.suppress(Exception):
+                await get_channel_layer().group_add(group, self._channel)
+
+    async def _listen(self) -> None:
+        layer = get_channel_layer()
+        group = invalidation.group_name(self.tournament_id)
+        while True:
+            try:
+                message = await layer.receive(self._channel)
+            except Exception:  # Redis went away: wait, rejoin, listen again
+                logger.exception("live room of %s lost its layer", self.tournament_id)
+                await asyncio.sleep(1)
+                with contextlib.suppress(Exception):
+                    await layer.group_add(group, self._channel)
+                continue
+            if message.get("type") == "live.update":
+                try:
+                    await self._update(set(message.get("parts", ())))
+                except Exception:  # one bad update must not end the room
+                    logger.exception("live update of %s failed", self.tournament_id)
+
+    async def _update(self, parts: set[str]) -> None:
+        wanted: dict[tuple[str, str], list[LiveConsumer]] = {}
+        for member in self.members:
+            for key_text in member.regions:
+                key = parse_key(key_text)
+                if key is not None and key.fragment.parts & parts:
+                    wanted.setdefault((key_text, member.language), []).append(member)
+        slots = list(wanted)
+        frames = await asyncio.gather(
+            *(_render(self.tournament_id, k, lang) for k, lang in slots),
+            return_exceptions=True,
+        )
+        for slot, frame in zip(slots, frames, strict=True):
+            if isinstance(frame, Http404 | Tournament.DoesNotExist):
+                continue  # e.g. a series that is no longer public
+            if isinstance(frame, BaseException):
+                raise frame
+            for member in wanted[slot]:
+                member.offer(slot[0], frame)
+
+
+class _Rooms:
+    """The rooms of this process (of its event loop: tests run several)."""
+
+    def __init__(self) -> None:
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._rooms: dict[int, _Room] = {}
+
+    def _current(self) -> dict[int, _Room]:
+        loop = asyncio.get_running_loop()
+        if loop is not self._loop:
+            self._loop, self._rooms = loop, {}
+        return self._rooms
+
+    async def join(self, tournament_id: int, member: "LiveConsumer") -> None:
+        rooms = self._current()
+        room = rooms.get(tournament_id)
+        if room is None:
+            room = rooms[tournament_id] = _Room(tournament_id)
+            try:
+                await room.open()
+            except Exception:
+                rooms.pop(tournament_id, None)
+                raise
+        await asyncio.shield(room.ready)
+        room.members.add(member)
+
+    async def leave(self, tournament_id: int, member: "LiveConsumer") -> None:
+        rooms = self._current()
+        room = rooms.get(tournament_id)
+        if room is None:
+            return
+        room.members.discard(member)
+        if not room.members and room.ready.done():
+            del rooms[tournament_id]
+            await room.close()
+
+
+_rooms = _Rooms()
+
+
+@_in_live_thread
+def _tournament_id(slug: str) -> int | None:
+    return Tournament.objects.filter(slug=slug).values_list("pk", flat=True).first()
+
+
+@_in_live_thread
+def _is_staff(user: Any, tournament_id: int) -> bool:
+    """May this page see the referees' regions (waiting entries)?"""
+    if user is None:
+        return False
+    tournament = Tournament.objects.only("pk").filter(pk=tournament_id).first()
+    return tournament is not None and may_referee(user, tournament)
+
+
+def _language(scope: dict[str, Any]) -> str:
+    query = parse_qs(scope.get("query_string", b"").decode("latin1"))
+    wanted = (query.get("lang") or [""])[0]
+    known = {code for code, _ in settings.LANGUAGES}
+    return wanted if wanted in known else settings.LANGUAGE_CODE
+
+
+class LiveConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+    """Keeps the live regions of one open page current."""
+
+    tournament_id: int | None = None
+
+    async def connect(self) -> None:
+        self.regions: dict[str, str] = {}  # key → ETag the page shows
+        self.sent: dict[str, str] = {}  # key → digest of the HTML sent last
+        self.outbox: dict[str, Frame] = {}
+        self.sender: asyncio.Task[None] | None = None
+        self.gzip = False  # the page unpacks gzipped binary messages
+        slug = self.scope["url_route"]["kwargs"]["slug"]
+        tournament_id = await _tournament_id(slug)
+        if tournament_id is None:
+            await self.close(code=4404)
+            return
+        self.language = _language(self.scope)
+        user = self.scope.get("user")
+        self.staff = bool(user is not None and user.is_authenticated) and (
+            await _is_staff(user, tournament_id)
+        )
+        await _rooms.join(tournament_id, self)
+        self.tournament_id = tournament_id
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        if self.tournament_id is not None:
+            await _rooms.leave(self.tournament_id, self)
+        if self.sender is not None:
+            self.sender.cancel()
+
+    async def receive(
+        self,
+        text_data: str | None = None,
+        bytes_data: bytes | None = None,
+        **kwargs: Any,
+    ) -> None:
+        """A page sends JSON text. Anything else – binary frames, text that
+        is not JSON or nests deeper than Python recurses – is ignored; it
+        must not end the socket (the base class raises)."""
+        if not text_data:
+            return
+        try:
+            content = await self.decode_json(text_data)
+        except (ValueError, RecursionError):
+            return
+        await self.receive_json(content, **kwargs)
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        if not isinstance(content, dict) or content.get("type") != "subscribe":
+            return
+        wanted = content.get("regions")
+        if not isinstance(wanted, list) or self.tournament_id is None:
+            return
+        self.gzip = content.get("gzip") is True
+        for item in wanted[:MAX_REGIONS]:
+            if not isinstance(item, dict):
+                continue
+            # A page sends back the keys and ETags it was given: ASCII text
+            # (keys are URL-encoded). Anything else names no region.
+            key_text, etag = item.get("key", ""), item.get("etag", "")
+            if not (isinstance(key_text, str) and key_text.isascii()):
+                continue
+            if not (isinstance(etag, str) and etag.isascii()):
+                continue
+            key = parse_key(key_text)
+            if key is None or (key.fragment.staff and not self.staff):
+                continue
+            if key.text not in self.regions and len(self.regions) >= MAX_REGIONS:
+                continue  # a page has a handful; more is not a page
+            self.regions[key.text] = etag[:64]
+        # Catch up: whatever changed since the page was rendered.
+        for key_text, known in list(self.regions.items()):
+            try:
+                frame = await _render(
+                    self.tournament_id, key_text, self.language, known
+                )
+            except (Http404, Tournament.DoesNotExist):
+                continue
+            self.offer(key_text, frame)
+        if self.sender is not None:
+            await asyncio.shield(self.sender)
+        await self.send_json({"type": "subscribed", "keys": sorted(self.regions)})
+
+    def offer(self, key_text: str, frame: Frame) -> None:
+        """Queue a region's fragment (replacing an unsent older one)."""
+        if not frame.text or frame.digest == self.sent.get(key_text):
+            return
+        self.outbox.pop(key_text, None)
+        self.outbox[key_text] = frame
+        if self.sender is None or self.sender.done():
+            self.sender = asyncio.ensure_future(self._drain())
+
+    async def _drain(self) -> None:
+        while self.outbox:
+            key_text = next(iter(self.outbox))
+            frame = self.outbox.pop(key_text)
+            self.regions[key_text] = frame.etag
+            self.sent[key_text] = frame.digest
+            try:
+                if self.gzip and frame.packed:
+                    await self.send(bytes_data=frame.packed)
+                else:
+                    await self.send(text_data=frame.text)
+            except Exception:  # the socket went away meanwhile; the page
+                self.outbox.clear()  # catches up when it reconnects
+                return
+
+
+class UnknownSocket(AsyncWebsocketConsumer):  # type: ignore[misc]
+    """A socket path no page opens: refused at the handshake."""
+
+    async def connect(self) -> None:
+        await self.close(code=4404)

@@ -1,0 +1,230 @@
+"""Live pages: the updatable part of a page is a *fragment*, one partial
+template rendered from one context builder, the same for the page, for the
+poll endpoint and for the websocket push.
+
+A fragment is named by a key: its name plus its validated parameters in a
+fixed order, e.g. ``standings``, ``standings?view=ladies``,
+``results?series=3``. Rendered fragments are cached under their ETag, which
+changes with the tournament's state (`tournament.live.invalidation`), so a thousand
+phones asking at once cost one render.
+"""
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import parse_qsl, urlencode
+
+from django.contrib.auth.models import AnonymousUser
+from django.core.cache import cache
+from django.http import HttpRequest, QueryDict
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import translation
+from django.utils.functional import cached_property
+from django.utils.safestring import SafeString, mark_safe
+
+from tournament.live import invalidation
+from tournament.models import Tournament
+
+Params = dict[str, str]
+Context = dict[str, Any]
+
+# Rendered fragments live until the state changes (their key is their ETag);
+# a searched variant is not worth keeping long.
+FRAGMENT_TIMEOUT = 15 * 60
+SEARCH_TIMEOUT = 60
+
+
+# --- Parameter validators, for the features' fragments ---------------------
+
+
+def choice(*allowed: str) -> Callable[[str], str | None]:
+    return lambda value: value if value in allowed else None
+
+
+def series_number(value: str) -> str | None:
+    # isdecimal, not isdigit: int() refuses "²"; two digits at most, as int()
+    # refuses thousands.
+    ok = value.isdecimal() and len(value) <= 2 and 1 <= int(value) <= 10
+    return value if ok else None
+
+
+def search(value: str) -> str | None:
+    return value.strip()[:100] or None
+
+
+# --- The registry ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Fragment:
+    name: str
+    template: str
+    context: Callable[[HttpRequest, Tournament, Params], Context]
+    # Which changes (`invalidation.PARTS`) make it render anew.
+    parts: frozenset[str]
+    # Allowed parameters, in key order, with their validators; a parameter
+    # equal to its default is left out of the key.
+    params: dict[str, Callable[[str], str | None]] = field(default_factory=dict)
+    defaults: dict[str, str] = field(default_factory=dict)
+    required: tuple[str, ...] = ()
+    staff: bool = False
+    # What the ETag follows: "standings", the standings generation alone (no
+    # query); "results", what the results fragment shows: confirmed results,
+    # and waiting entries too if the tournament shows provisional results;
+    # else a scope of `invalidation.state_token` (seating, confirmed results,
+    # or every entry as well). A change outside it must not change what the
+    # fragment shows, or its ETag would hide that change.
+    source: str = invalidation.ALL
+
+
+# Filled by the features' `fragments` modules (imported when the app is
+# ready): live knows how to render and push a fragment, not what is in it.
+FRAGMENTS: dict[str, Fragment] = {}
+
+
+def register(fragment: Fragment) -> Fragment:
+    """Make a fragment known by its name to pages, polls and sockets."""
+    if FRAGMENTS.get(fragment.name, fragment) != fragment:
+        raise ValueError(f"two fragments named {fragment.name!r}")
+    FRAGMENTS[fragment.name] = fragment
+    return fragment
+
+
+@dataclass(frozen=True)
+class FragmentKey:
+    fragment: Fragment
+    params: Params
+
+    @property
+    def text(self) -> str:
+        if not self.params:
+            return self.fragment.name
+        return f"{self.fragment.name}?{urlencode(self.params)}"
+
+
+def fragment_key(name: str, given: dict[str, str]) -> FragmentKey | None:
+    """The canonical key for a fragment and some request parameters; None
+    for an unknown fragment or a missing required parameter. Unknown or
+    invalid parameters are dropped."""
+    fragment = FRAGMENTS.get(name)
+    if fragment is None:
+        return None
+    params: Params = {}
+    for param, check in fragment.params.items():
+        value = check(str(given.get(param, "")))
+        if value is not None and value != fragment.defaults.get(param):
+            params[param] = value
+    if any(p not in params for p in fragment.required):
+        return None
+    return FragmentKey(fragment, params)
+
+
+def parse_key(text: str) -> FragmentKey | None:
+    """A key as a page sent it back (``name?a=1``), validated again."""
+    name, _, query = str(text)[:300].partition("?")
+    return fragment_key(name, dict(parse_qsl(query)))
+
+
+def _scope(tournament: Tournament, fragment: Fragment) -> str:
+    if fragment.source == "results":
+        return (
+            invalidation.ALL if tournament.show_provisional else invalidation.CONFIRMED
+        )
+    return fragment.source
+
+
+def _source_token(tournament: Tournament, scope: str) -> str:
+    # The tournament's own fields (name, provisional results shown, tie-break
+    # keys, …) count too, however they were saved.
+    settings = invalidation.etag(
+        *(getattr(tournament, f.attname) for f in Tournament._meta.concrete_fields)
+    )
+    if scope == "standings":
+        return f"{invalidation.standings_generation(tournament.pk)}.{settings}"
+    return f"{invalidation.state_token(tournament.pk, scope)}.{settings}"
+
+
+def _fragment_request(key: FragmentKey, tournament: Tournament) -> HttpRequest:
+    """The request a fragment is rendered with: its parameters only and no
+    user, so the same key renders the same bytes for everybody."""
+    request = HttpRequest()
+    request.method = "GET"
+    request.path = request.path_info = reverse(
+        "tournament:live_fragment",
+        kwargs={"slug": tournament.slug, "name": key.fragment.name},
+    )
+    request.GET = QueryDict(mutable=True)
+    request.GET.update(key.params)
+    request.META = {"SERVER_NAME": "live", "SERVER_PORT": "80"}
+    request.user = AnonymousUser()
+    return request
+
+
+@dataclass
+class Region:
+    """One live region of one page: what the page prints and what the
+    browser needs to keep it current (key, ETag, poll URL)."""
+
+    tournament: Tournament
+    key: FragmentKey
+    language: str
+    etag: str
+    modified: float
+
+    @property
+    def url(self) -> str:
+        path = reverse(
+            "tournament:live_fragment",
+            kwargs={"slug": self.tournament.slug, "name": self.key.fragment.name},
+        )
+        return f"{path}?{urlencode(self.key.params)}" if self.key.params else path
+
+    @cached_property
+    def html(self) -> SafeString:
+        cache_key = f"live-frag:{self.etag}"
+        html = cache.get(cache_key)
+        if html is None:
+            # Every request runs in a thread of its own (ASGI): after a change,
+            # the phones asking at once would each render the new fragment.
+            # One thread renders it; the others wait and read it from the cache.
+            with _render_lock(cache_key):
+                html = cache.get(cache_key)
+                if html is None:
+                    html = self._render(cache_key)
+        return mark_safe(html)
+
+    def _render(self, cache_key: str) -> str:
+        with translation.override(self.language):
+            request = _fragment_request(self.key, self.tournament)
+            context = self.key.fragment.context(
+                request, self.tournament, self.key.params
+            )
+            html = render_to_string(
+                self.key.fragment.template, context, request=request
+            )
+        timeout = SEARCH_TIMEOUT if "q" in self.key.params else FRAGMENT_TIMEOUT
+        cache.set(cache_key, html, timeout=timeout)
+        return html
+
+
+# Fragment renders take a lock by their cache key's hash: a fixed set, so
+# their number stays bounded however many ETags a day brings. Re-entrant, in
+# case a fragment's template asks for another region.
+_RENDER_LOCKS = [threading.RLock() for _ in range(64)]
+
+
+def _render_lock(cache_key: str) -> threading.RLock:
+    return _RENDER_LOCKS[hash(cache_key) % len(_RENDER_LOCKS)]
+
+
+def region(tournament: Tournament, key: FragmentKey, language: str = "") -> Region:
+    """The region of `key` in `language` (default: the active one); its
+    HTML is rendered (or read from the cache) when first asked for."""
+    language = language or translation.get_language() or "de"
+    scope = _scope(tournament, key.fragment)
+    token = _source_token(tournament, scope)
+    tag = invalidation.etag(tournament.pk, key.text, language, token)
+    seen = invalidation.modified_at(f"{tournament.pk}:{scope}", token)
+    return Region(tournament, key, language, tag, seen)

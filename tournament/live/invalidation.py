@@ -1,0 +1,182 @@
+"""What happens after a result or seating changes: caches are invalidated and
+every open page of the tournament is told, once the transaction commits.
+
+The services call `results_changed`, `entries_changed` or `seating_changed`
+inside their transaction. On commit the standings generation is bumped and
+one small message goes to the tournament's channel-layer group:
+``{"type": "live.update", "parts": [...], "id": ...}``. The consumers
+(`tournament/live/consumers.py`) turn it into rendered fragments for the pages
+that show one of those parts (`tournament/live/fragments.py`).
+
+Part names: ``standings`` (ranks and totals), ``results`` (a series' score
+grids), ``progress`` (which tables are done), ``seating`` (who sits where).
+"""
+
+import hashlib
+import logging
+import math
+import time
+import uuid
+from collections.abc import Iterable
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models import Count, Max, Q, Sum
+
+from tournament.models import ResultVersion, Series, Table
+
+logger = logging.getLogger(__name__)
+
+PARTS = ("standings", "results", "progress", "seating")
+
+
+def standings_generation_key(tournament_id: int) -> str:
+    return f"standings-gen:{tournament_id}"
+
+
+def _fresh_generation() -> int:
+    # Starts from the clock in milliseconds, not from 1: a restarted server
+    # (in-memory cache) or an evicted key must never count up to a number
+    # that an ETag in somebody's browser already stands for.
+    return time.time_ns() // 1_000_000
+
+
+def standings_generation(tournament_id: int) -> int:
+    """A counter that changes whenever the tournament's results change; it
+    is part of every cache key and ETag of the standings."""
+    key = standings_generation_key(tournament_id)
+    value = cache.get(key)
+    if value is None:
+        fresh = _fresh_generation()
+        cache.add(key, fresh, timeout=None)
+        value = cache.get(key, fresh)
+    return int(value)
+
+
+def _bump_generation(tournament_id: int) -> None:
+    key = standings_generation_key(tournament_id)
+    try:
+        cache.incr(key)
+    except ValueError:
+        cache.set(key, _fresh_generation(), timeout=None)
+
+
+def group_name(tournament_id: int) -> str:
+    """The channel-layer group of everybody watching one tournament."""
+    return f"live-{tournament_id}"
+
+
+def publish(tournament_id: int, parts: Iterable[str]) -> None:
+    """Tell every open page of the tournament (in every worker process, with
+    the Redis layer) which parts changed. Call it after the commit; the
+    services use the `*_changed` functions below, which do that."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    async_to_sync(layer.group_send)(
+        group_name(tournament_id),
+        {"type": "live.update", "parts": sorted(set(parts)), "id": uuid.uuid4().hex},
+    )
+
+
+def _on_commit(tournament_id: int, parts: tuple[str, ...], *, bump: bool) -> None:
+    def done() -> None:
+        if bump:
+            _bump_generation(tournament_id)
+        publish(tournament_id, parts)
+
+    # robust: a failed push (Redis down) is logged; the result stays saved.
+    transaction.on_commit(done, robust=True)
+
+
+def results_changed(tournament_id: int) -> None:
+    """A result was confirmed or corrected, a tie decided, or a setting that
+    orders the standings changed."""
+    _on_commit(tournament_id, ("standings", "results", "progress"), bump=True)
+
+
+def entries_changed(tournament_id: int) -> None:
+    """A result was entered (waiting for confirmation) or rejected: the
+    organizer's progress changes, and the provisional results if shown."""
+    _on_commit(tournament_id, ("results", "progress"), bump=False)
+
+
+def seating_changed(tournament_id: int) -> None:
+    """A series was released, or two players swapped in a released one."""
+    _on_commit(tournament_id, ("seating", "progress", "results"), bump=False)
+
+
+# What a fragment's ETag follows (`state_token`): each scope changes whenever
+# what a fragment of that scope shows changes, and no more often, so a
+# waiting entry does not make 300 phones fetch standings and seatings again.
+SEATING = "seating"  # who sits where: series and their tables
+CONFIRMED = "confirmed"  # the seating and every confirmed result
+ALL = "all"  # also every waiting entry (any change of a table's result)
+SCOPES = (SEATING, CONFIRMED, ALL)
+PUBLIC_SERIES = (
+    Series.Status.RELEASED,
+    Series.Status.PLAYING,
+    Series.Status.COMPLETE,
+)
+
+
+def state_token(tournament_id: int, scope: str = ALL) -> str:
+    """A token that changes with every change of the tournament that
+    `scope` covers (`SCOPES`), read from the rows themselves (two small
+    aggregate queries), so an ETag built on it is right even for a change
+    that no service announced.
+
+    SEATING: the series (number, versions, newest, public) and their tables (number,
+    newest). CONFIRMED adds the standings generation and the confirmed
+    result versions (their number and the sum of their ids: confirming or
+    correcting one puts a newer id in the set). ALL adds every table's
+    `result_revision`, which every entry, confirmation and rejection bumps."""
+    series = Series.objects.filter(tournament_id=tournament_id).aggregate(
+        n=Count("id"),
+        v=Sum("version"),
+        m=Max("id"),
+        p=Count("id", filter=Q(status__in=PUBLIC_SERIES)),
+    )
+    tables = Table.objects.filter(series__tournament_id=tournament_id)
+    if scope == SEATING:
+        counts = tables.aggregate(n=Count("id"), m=Max("id"))
+    elif scope == CONFIRMED:
+        confirmed = Q(result_versions__status=ResultVersion.Status.CONFIRMED)
+        counts = tables.aggregate(
+            n=Count("id", distinct=True),
+            m=Max("id"),
+            c=Count("result_versions", filter=confirmed),
+            s=Sum("result_versions__id", filter=confirmed),
+        )
+    elif scope == ALL:
+        counts = tables.aggregate(n=Count("id"), r=Sum("result_revision"), m=Max("id"))
+    else:
+        raise ValueError(f"unknown scope {scope!r}")
+    token = [scope, *series.values(), *counts.values()]
+    if scope != SEATING:
+        token.insert(1, standings_generation(tournament_id))
+    return ".".join(map(str, token))
+
+
+def etag(*parts: object) -> str:
+    """A short, stable ETag value (unquoted) for the given parts."""
+    text = "|".join(str(p) for p in parts)
+    return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
+
+
+def modified_at(scope: str, tag: str) -> float:
+    """When this server first saw `tag` for `scope` (e.g. one fragment), as
+    a whole second; strictly later than for the tag before it. This is the
+    Last-Modified of conditional GET: HTTP dates count seconds, so two
+    changes within one second must still get different dates."""
+    key = f"live-seen:{scope}"
+    seen = cache.get(key)
+    if seen is not None and seen[0] == tag:
+        return float(seen[1])
+    stamp = float(math.ceil(time.time()))
+    if seen is not None:
+        stamp = max(stamp, seen[1] + 1)
+    cache.set(key, (tag, stamp), timeout=24 * 3600)
+    return stamp

@@ -1,0 +1,27 @@
+"""Every model of the app, re-exported: one app label, one migration
+history. Models hold data and single-row rules; business logic lives
+in the features' services and selectors."""
+
+from tournament.models.core import AuditEvent, Entry, Player, Team, Tournament
+from tournament.models.digital import DigitalSeat, DigitalTable
+from tournament.models.jobs import Job
+from tournament.models.results import EntryTotal, GameScore, ResultVersion, TieBreak
+from tournament.models.seating import Seat, Series, Table
+
+__all__ = [
+    "AuditEvent",
+    "DigitalSeat",
+    "DigitalTable",
+    "Entry",
+    "EntryTotal",
+    "GameScore",
+    "Job",
+    "Player",
+    "ResultVersion",
+    "Seat",
+    "Series",
+    "Table",
+    "Team",
+    "TieBreak",
+    "Tournament",
+]

@@ -1,0 +1,264 @@
+"""Tournaments, players, their entries and teams, and the audit trail."""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+
+class Tournament(models.Model):
+    class Status(models.TextChoices):
+        PLANNED = "planned", _("in Vorbereitung")
+        RUNNING = "running", _("läuft")
+        FINISHED = "finished", _("beendet")
+
+    class RulePreset(models.TextChoices):
+        CHAMPIONSHIP = "championship", _("Rheinland-Meisterschaft")
+        SCHROEM = "schroem", _("Schröm (Wipperfürth)")
+        SIWWE_STROEM = "siwwe_stroem", _("Siwwe Ström")
+
+    name = models.CharField(_("Name"), max_length=200)
+    slug = models.SlugField(_("Kurzname"), max_length=80, unique=True)
+    date = models.DateField(_("Datum"))
+    venue = models.CharField(_("Ort"), max_length=200, blank=True)
+    rule_preset = models.CharField(
+        _("Regelwerk"),
+        max_length=20,
+        choices=RulePreset.choices,
+        default=RulePreset.CHAMPIONSHIP,
+    )
+    series_count = models.PositiveSmallIntegerField(_("Anzahl Serien"), default=5)
+    games_per_series = models.PositiveSmallIntegerField(
+        _("Spiele pro Serie"), default=5
+    )
+    start_marks = models.PositiveSmallIntegerField(_("Schräm zu Beginn"), default=7)
+    win_bonus = models.PositiveSmallIntegerField(_("Siegbonus"), default=7)
+    status = models.CharField(
+        _("Status"), max_length=10, choices=Status.choices, default=Status.PLANNED
+    )
+    # The lot for the whole tournament: seeding the five series as one design
+    # is what keeps every pair from meeting twice. Series k uses this plan as
+    # long as the field is unchanged; withdrawals or late entries re-seat.
+    double_entry = models.BooleanField(
+        _("Doppelte Eingabe"),
+        default=True,
+        help_text=_("Ein Ergebnis zählt erst, wenn eine zweite Person es bestätigt."),
+    )
+    show_provisional = models.BooleanField(
+        _("Unbestätigte Ergebnisse vorläufig zeigen"),
+        default=False,
+        help_text=_("Sonst sieht die Öffentlichkeit nur bestätigte Ergebnisse."),
+    )
+    tiebreak_games_won = models.BooleanField(
+        _("Gleichstand: gewonnene Spiele"), default=False
+    )
+    tiebreak_best_game = models.BooleanField(
+        _("Gleichstand: bestes Einzelspiel"), default=False
+    )
+    # Set by the first recorded playoff or lot: the standings skip looking
+    # for decisions (a query on every cold read) while there are none.
+    has_tiebreaks = models.BooleanField(default=False, editable=False)
+    seating_seed = models.CharField(max_length=64, blank=True)
+    seating_plan = models.JSONField(null=True, blank=True, editable=False)
+    # Empty: every referee may enter results here. Otherwise only these.
+    referees = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("Schiedsrichter"),
+        blank=True,
+        related_name="refereed_tournaments",
+        help_text=_(
+            "Leer lassen: alle Schiedsrichter dürfen Ergebnisse eingeben. "
+            "Sonst nur die ausgewählten."
+        ),
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-date", "name"]
+        verbose_name = _("Turnier")
+        verbose_name_plural = _("Turniere")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(series_count__gte=1, series_count__lte=10),
+                name="tournament_series_count_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(games_per_series__gte=1, games_per_series__lte=10),
+                name="tournament_games_per_series_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(start_marks__gte=1, start_marks__lte=15),
+                name="tournament_start_marks_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(win_bonus__lte=50), name="tournament_win_bonus_range"
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["planned", "running", "finished"]),
+                name="tournament_status_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(
+                    rule_preset__in=["championship", "schroem", "siwwe_stroem"]
+                ),
+                name="tournament_rule_preset_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Player(models.Model):
+    """A person, known across tournaments."""
+
+    class Category(models.TextChoices):
+        OPEN = "open", _("Offen")
+        LADIES = "ladies", _("Damen")
+        SENIORS = "seniors", _("Senioren")
+        YOUTH = "youth", _("Jugend")
+
+    first_name = models.CharField(_("Vorname"), max_length=100)
+    last_name = models.CharField(_("Nachname"), max_length=100)
+    club = models.CharField(_("Verein"), max_length=150, blank=True)
+    town = models.CharField(_("Ort"), max_length=150, blank=True)
+    category = models.CharField(
+        _("Kategorie"), max_length=10, choices=Category.choices, default=Category.OPEN
+    )
+
+    class Meta:
+        ordering = ["last_name", "first_name"]
+        verbose_name = pgettext_lazy("one player", "Spieler")
+        verbose_name_plural = _("Spieler")
+        indexes = [models.Index(fields=["last_name", "first_name"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(first_name="") & ~Q(last_name=""),
+                name="player_name_required",
+            ),
+            models.CheckConstraint(
+                condition=Q(category__in=["open", "ladies", "seniors", "youth"]),
+                name="player_category_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.first_name} {self.last_name}"
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.first_name} {self.last_name}"
+
+
+class Team(models.Model):
+    """Up to four entries of one tournament; scored by the sum of members."""
+
+    MAX_MEMBERS = 4
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="teams"
+    )
+    name = models.CharField(_("Name"), max_length=150)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("Mannschaft")
+        verbose_name_plural = _("Mannschaften")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "name"], name="team_name_unique_per_tournament"
+            ),
+            models.CheckConstraint(condition=~Q(name=""), name="team_name_required"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Entry(models.Model):
+    """A player registered for a tournament, with a stable start number."""
+
+    # What the desk, the imports and every form accept as a start number.
+    MAX_START_NUMBER = 99999
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="entries"
+    )
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    start_number = models.PositiveIntegerField(_("Startnummer"))
+    checked_in = models.BooleanField(_("anwesend"), default=False)
+    withdrawn_at = models.DateTimeField(_("abgemeldet am"), null=True, blank=True)
+    withdrawal_reason = models.CharField(_("Grund"), max_length=200, blank=True)
+    team = models.ForeignKey(
+        Team,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="members",
+        verbose_name=_("Mannschaft"),
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["start_number"]
+        verbose_name = pgettext_lazy("registration", "Meldung")
+        verbose_name_plural = _("Meldungen")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "start_number"],
+                name="entry_start_number_unique",
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "player"], name="entry_player_unique"
+            ),
+            models.CheckConstraint(
+                condition=Q(start_number__gte=1), name="entry_start_number_positive"
+            ),
+            models.CheckConstraint(
+                condition=Q(withdrawn_at__isnull=False) | Q(withdrawal_reason=""),
+                name="entry_reason_only_when_withdrawn",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.start_number} {self.player}"
+
+    @property
+    def is_active(self) -> bool:
+        return self.withdrawn_at is None
+
+
+class AuditEvent(models.Model):
+    """One row per write a service makes: who, when, what, before/after."""
+
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="audit_events",
+    )
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+    action = models.CharField(max_length=60, db_index=True)
+    object_type = models.CharField(max_length=60)
+    object_id = models.CharField(max_length=60, blank=True)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    note = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name = _("Protokolleintrag")
+        verbose_name_plural = _("Protokoll")
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.action} {self.object_type}"

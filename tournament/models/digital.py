@@ -1,0 +1,122 @@
+"""Digital tables: a table played in the browser, and its seats."""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+from tournament.models.core import Entry
+from tournament.models.seating import Table
+
+
+class DigitalTable(models.Model):
+    """A table played in the browser: its games as game records
+    (FORMATS.md), advanced only through `scoring`. Practice tables belong to
+    no tournament."""
+
+    class Status(models.TextChoices):
+        PLAYING = "playing", _("wird gespielt")
+        FINISHED = "finished", _("beendet")
+        STOPPED = "stopped", _("abgebrochen")
+
+    table = models.OneToOneField(
+        Table,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="digital",
+    )
+    rules = models.CharField(max_length=20, default="championship")
+    start_marks = models.PositiveSmallIntegerField(default=7)
+    win_bonus = models.PositiveSmallIntegerField(default=7)
+    size = models.PositiveSmallIntegerField(_("Plätze"))
+    games_total = models.PositiveSmallIntegerField(default=5)
+    # One game record per game started, the current one last.
+    games = models.JSONField(default=list, blank=True)
+    # Bumped by every action: a message sent against an older state is stale.
+    version = models.PositiveIntegerField(default=0)
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.PLAYING
+    )
+    # Only tests set it: otherwise the deal comes from the system's
+    # randomness, and the cards dealt are kept in the record.
+    deal_seed = models.CharField(max_length=64, blank=True)
+    # The bot runner holding the table until then (one runner per table,
+    # across worker processes).
+    runner_until = models.DateTimeField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("Digitaler Tisch")
+        verbose_name_plural = _("Digitale Tische")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(status__in=["playing", "finished", "stopped"]),
+                name="digital_status_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(size__gte=3, size__lte=4), name="digital_size_range"
+            ),
+            models.CheckConstraint(
+                condition=Q(games_total__gte=1, games_total__lte=10),
+                name="digital_games_total_range",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        if self.table_id is None:
+            return str(_("Übungstisch %(id)s") % {"id": self.pk})
+        return str(self.table)
+
+    @property
+    def is_practice(self) -> bool:
+        return self.table_id is None
+
+
+class DigitalSeat(models.Model):
+    """A seat of a digital table: a person with a private link, or a bot."""
+
+    table = models.ForeignKey(
+        DigitalTable, on_delete=models.CASCADE, related_name="seats"
+    )
+    number = models.PositiveSmallIntegerField(pgettext_lazy("seat at a table", "Platz"))
+    entry = models.ForeignKey(
+        Entry, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    # "" for a person, else the rules module's bot name.
+    bot = models.CharField(_("Bot"), max_length=20, blank=True)
+    # The private link's secret: whoever has it plays this seat.
+    token = models.CharField(max_length=64, unique=True)
+    # The highest message number this seat has sent: repeats change nothing.
+    last_seq = models.PositiveBigIntegerField(default=0)
+
+    class Meta:
+        ordering = ["table", "number"]
+        verbose_name = _("Digitaler Platz")
+        verbose_name_plural = _("Digitale Plätze")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "number"], name="digital_seat_unique"
+            ),
+            models.CheckConstraint(
+                condition=Q(number__gte=1, number__lte=4),
+                name="digital_seat_number_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(bot__in=["", "greedy", "random"]),
+                name="digital_seat_bot_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} / {self.number}"

@@ -1,0 +1,178 @@
+"""Results: the versions of a table's result, the scores and totals the
+standings read, and recorded tie decisions."""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+from tournament.models.core import Entry, Tournament
+from tournament.models.seating import Series, Table
+
+
+class ResultVersion(models.Model):
+    """One version of a table's result in a series. Nothing is ever
+    overwritten: a correction is a new version, the old one is superseded."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("wartet auf Bestätigung")
+        CONFIRMED = "confirmed", _("bestätigt")
+        SUPERSEDED = "superseded", _("ersetzt")
+        REJECTED = "rejected", _("abgelehnt")
+
+    class Mode(models.TextChoices):
+        QUICK = "quick", _("Schnelleingabe")
+        SHEET = "sheet", _("Spielliste")
+        DIGITAL = "digital", _("digitaler Tisch")
+        IMPORT = "import", _("Import")
+
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="result_versions"
+    )
+    number = models.PositiveIntegerField(_("Version"))
+    status = models.CharField(max_length=10, choices=Status.choices)
+    mode = models.CharField(max_length=10, choices=Mode.choices)
+    # {"games": [{"winner": seat, "marks": n, "hands": [sheet lines]}, ...]}
+    # plus, for digital tables, the game records.
+    data = models.JSONField()
+    reason = models.CharField(_("Grund"), max_length=300, blank=True)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    entered_at = models.DateTimeField(auto_now_add=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    decided_at = models.DateTimeField(null=True, blank=True)
+    # False while a digital table is still playing the series' games: the
+    # games so far count, but the table is not done.
+    complete = models.BooleanField(default=True)
+
+    class Meta:
+        ordering = ["table", "-number"]
+        verbose_name = _("Ergebnisversion")
+        verbose_name_plural = _("Ergebnisversionen")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "number"], name="result_version_number_unique"
+            ),
+            models.UniqueConstraint(
+                fields=["table"],
+                condition=Q(status="pending"),
+                name="result_one_pending_per_table",
+            ),
+            models.UniqueConstraint(
+                fields=["table"],
+                condition=Q(status="confirmed"),
+                name="result_one_confirmed_per_table",
+            ),
+            models.CheckConstraint(
+                condition=Q(
+                    status__in=["pending", "confirmed", "superseded", "rejected"]
+                ),
+                name="result_status_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(mode__in=["quick", "sheet", "digital", "import"]),
+                name="result_mode_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} v{self.number} ({self.status})"
+
+
+class GameScore(models.Model):  # noqa: DJ008 - an internal aggregate row
+    """What the standings sum: one row per player per game of a confirmed
+    result (rebuilt from the confirmed version, never edited by hand)."""
+
+    series = models.ForeignKey(
+        Series, on_delete=models.CASCADE, related_name="game_scores"
+    )
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="scores")
+    version = models.ForeignKey(
+        ResultVersion, on_delete=models.CASCADE, related_name="scores"
+    )
+    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="scores")
+    game = models.PositiveSmallIntegerField(_("Spiel"))
+    seat = models.PositiveSmallIntegerField(pgettext_lazy("seat at a table", "Platz"))
+    won = models.BooleanField(default=False)
+    marks = models.PositiveSmallIntegerField(_("Schräm"))
+    points = models.PositiveSmallIntegerField(_("Punkte"))
+    three_table = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["series", "table", "game", "seat"]
+        verbose_name = _("Spielwertung")
+        verbose_name_plural = _("Spielwertungen")
+        indexes = [models.Index(fields=["entry", "series"])]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["table", "game", "entry"], name="game_score_unique"
+            ),
+            models.CheckConstraint(
+                condition=Q(game__gte=1, game__lte=10), name="game_score_game_range"
+            ),
+            models.CheckConstraint(
+                condition=Q(won=True, marks__gte=1) | Q(won=False, marks=0, points=0),
+                name="game_score_winner_only_scores",
+            ),
+        ]
+
+
+class TieBreak(models.Model):  # noqa: DJ008 - shown through its tournament
+    """A recorded decision between players with equal totals: a playoff
+    (Stechen) or a lot drawn by the site with a stored seed."""
+
+    class Method(models.TextChoices):
+        PLAYOFF = "playoff", _("Stechen")
+        LOT = "lot", _("Los")
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="tiebreaks"
+    )
+    method = models.CharField(max_length=10, choices=Method.choices)
+    # Start numbers, best first.
+    order = models.JSONField()
+    seed = models.CharField(max_length=64, blank=True)
+    note = models.CharField(max_length=300, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("Stechen/Los")
+        verbose_name_plural = _("Stechen/Lose")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(method__in=["playoff", "lot"]), name="tiebreak_method_valid"
+            ),
+        ]
+
+
+class EntryTotal(models.Model):  # noqa: DJ008 - an internal aggregate row
+    """A player's totals over all confirmed games, kept by the result
+    services whenever a table's confirmed result changes, so the standings
+    are one plain read however many games were played."""
+
+    entry = models.OneToOneField(
+        Entry, on_delete=models.CASCADE, primary_key=True, related_name="total"
+    )
+    points = models.PositiveIntegerField(default=0)
+    games_won = models.PositiveSmallIntegerField(default=0)
+    best_game = models.PositiveSmallIntegerField(default=0)
+    three_table_games = models.PositiveSmallIntegerField(default=0)
+    # Points per series as "26,0,14,0,0": a plain string, because decoding
+    # JSON for every row was the larger part of a cold standings read.
+    series_points = models.CharField(max_length=60, default="")

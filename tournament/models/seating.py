@@ -1,0 +1,116 @@
+"""Series and who sits where: tables and seats."""
+
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+from tournament.models.core import Entry, Tournament
+
+
+class Series(models.Model):
+    """One of the tournament's series: a seating and, later, its results."""
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", _("Entwurf")
+        SEATED = "seated", _("ausgelost")
+        RELEASED = "released", _("veröffentlicht")
+        PLAYING = "playing", _("läuft")
+        COMPLETE = "complete", _("abgeschlossen")
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="series"
+    )
+    number = models.PositiveSmallIntegerField(_("Serie"))
+    status = models.CharField(
+        _("Status"), max_length=10, choices=Status.choices, default=Status.DRAFT
+    )
+    seed = models.CharField(_("Los (Startwert)"), max_length=64, blank=True)
+    quality = models.JSONField(_("Güte der Setzung"), null=True, blank=True)
+    seated_at = models.DateTimeField(null=True, blank=True)
+    released_at = models.DateTimeField(null=True, blank=True)
+    # Bumped by every change of the seating: a stale form is refused.
+    version = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        verbose_name = _("Serie")
+        verbose_name_plural = _("Serien")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "number"], name="series_number_unique"
+            ),
+            models.CheckConstraint(
+                condition=Q(number__gte=1, number__lte=10), name="series_number_range"
+            ),
+            models.CheckConstraint(
+                condition=Q(
+                    status__in=["draft", "seated", "released", "playing", "complete"]
+                ),
+                name="series_status_valid",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} – {_('Serie')} {self.number}"
+
+    @property
+    def is_public(self) -> bool:
+        return self.status in {
+            self.Status.RELEASED,
+            self.Status.PLAYING,
+            self.Status.COMPLETE,
+        }
+
+
+class Table(models.Model):
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField(_("Tisch"))
+    size = models.PositiveSmallIntegerField(_("Plätze"))
+    # Bumped by every change of the table's result: two people saving the
+    # same table at once — the second gets a conflict, never an overwrite.
+    result_revision = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["series", "number"]
+        verbose_name = _("Tisch")
+        verbose_name_plural = _("Tische")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["series", "number"], name="table_number_unique"
+            ),
+            models.CheckConstraint(
+                condition=Q(size__in=[3, 4]), name="table_size_three_or_four"
+            ),
+            models.CheckConstraint(condition=Q(number__gte=1), name="table_number_pos"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{_('Tisch')} {self.number}"
+
+
+class Seat(models.Model):
+    """A player at a table. Seat 1 leads the first hand; the highest seat
+    deals first and keeps the score sheet (RULES.md §2)."""
+
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="seats")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField(pgettext_lazy("seat at a table", "Platz"))
+    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="seats")
+
+    class Meta:
+        ordering = ["table", "number"]
+        verbose_name = pgettext_lazy("seat at a table", "Platz")
+        verbose_name_plural = _("Plätze")
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="seat_unique"),
+            models.UniqueConstraint(
+                fields=["series", "entry"], name="seat_entry_once_per_series"
+            ),
+            models.CheckConstraint(
+                condition=Q(number__gte=1, number__lte=4), name="seat_number_range"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} / {self.number}: {self.entry}"

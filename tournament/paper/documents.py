@@ -1,0 +1,291 @@
+"""What the printed documents show, read in a fixed number of queries.
+
+Each builder returns plain data for one template under templates/pdf/.
+Nothing here computes a score: the strokes and points of a filled score
+sheet come from the GameScore rows that confirming a result wrote, the
+standings from `tournament.standings.selectors`.
+"""
+
+import math
+import unicodedata
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.db.models import Count, Prefetch, Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournament.core.errors import UserError
+from tournament.models import ResultVersion, Seat, Series, Table, Tournament
+from tournament.standings.selectors import (
+    Row,
+    TeamRow,
+    ladies_rows,
+    standings_rows,
+    team_rows,
+)
+
+SEATED = (
+    Series.Status.SEATED,
+    Series.Status.RELEASED,
+    Series.Status.PLAYING,
+    Series.Status.COMPLETE,
+)
+
+
+def series_for(tournament: Tournament, number: int | None) -> Series:
+    """The series to print: the given number, or the latest one seated."""
+    seated = Series.objects.filter(tournament=tournament, status__in=SEATED)
+    if number is not None:
+        series = seated.filter(number=number).first()
+        if series is None:
+            raise UserError(
+                _("Serie %(n)d ist nicht gesetzt; es gibt noch nichts zu drucken.")
+                % {"n": number},
+                code="series_not_seated",
+            )
+        return series
+    series = seated.order_by("-number").first()
+    if series is None:
+        raise UserError(
+            _("Es ist noch keine Serie gesetzt; es gibt noch nichts zu drucken."),
+            code="series_not_seated",
+        )
+    return series
+
+
+def _tables(series: Series) -> list[Table]:
+    """Tables in number order with their seats, entries and players (2 queries)."""
+    return list(
+        Table.objects.filter(series=series)
+        .prefetch_related(
+            Prefetch(
+                "seats",
+                queryset=Seat.objects.select_related("entry__player").order_by(
+                    "number"
+                ),
+            )
+        )
+        .order_by("number")
+    )
+
+
+# --- Seating lists ---------------------------------------------------------
+
+
+def sort_key(text: str) -> str:
+    """German phone-book order (DIN 5007-1): Ä with A, ß as ss, case-blind."""
+    text = text.casefold().replace("ß", "ss")
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+@dataclass(frozen=True)
+class SeatingLine:
+    sort: str
+    name: str  # "Nachname, Vorname"
+    start_number: int
+    club: str
+    table: int
+    seat: int
+
+
+@dataclass
+class LetterGroup:
+    letter: str
+    lines: list[SeatingLine] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class SeatingTable:
+    number: int
+    size: int
+    keeper: int
+    seats: list[SeatingLine]
+
+
+@dataclass(frozen=True)
+class SeatingData:
+    tournament: Tournament
+    series: Series
+    letters: list[LetterGroup]
+    tables: list[SeatingTable]
+    players: int
+
+
+def seating_lists(*, tournament: Tournament, series: Series) -> SeatingData:
+    """Who sits where: alphabetically and table by table (2 queries)."""
+    tables = []
+    everyone = []
+    for table in _tables(series):
+        lines = [
+            SeatingLine(
+                sort=sort_key(
+                    f"{s.entry.player.last_name} {s.entry.player.first_name}"
+                ),
+                name=f"{s.entry.player.last_name}, {s.entry.player.first_name}",
+                start_number=s.entry.start_number,
+                club=s.entry.player.club,
+                table=table.number,
+                seat=s.number,
+            )
+            for s in table.seats.all()
+        ]
+        everyone += lines
+        tables.append(
+            SeatingTable(
+                number=table.number,
+                size=table.size,
+                keeper=max((line.seat for line in lines), default=table.size),
+                seats=lines,
+            )
+        )
+    everyone.sort(key=lambda line: (line.sort, line.start_number))
+    letters: list[LetterGroup] = []
+    for line in everyone:
+        letter = line.sort[:1].upper() or "#"
+        if not letter.isalpha():
+            letter = "#"
+        if not letters or letters[-1].letter != letter:
+            letters.append(LetterGroup(letter))
+        letters[-1].lines.append(line)
+    return SeatingData(
+        tournament=tournament,
+        series=series,
+        letters=letters,
+        tables=tables,
+        players=len(everyone),
+    )
+
+
+# --- Table cards -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CardsData:
+    tournament: Tournament
+    series: Series | None
+    numbers: list[int]
+
+
+def table_cards(*, tournament: Tournament, series: Series | None) -> CardsData:
+    """The table numbers to put on the tables: those of the series, or as
+    many as the largest seated series (or the present field) needs."""
+    if series is not None:
+        count = series.tables.count()
+    else:
+        counts = Series.objects.filter(
+            tournament=tournament, status__in=SEATED
+        ).annotate(n=Count("tables"))
+        count = max((s.n for s in counts), default=0)
+        if not count:
+            active = tournament.entries.filter(withdrawn_at__isnull=True).count()
+            count = math.ceil(active / 4)
+    if not count:
+        raise UserError(
+            _("Noch keine Spieler gemeldet: keine Tische zu drucken."),
+            code="no_tables",
+        )
+    return CardsData(
+        tournament=tournament, series=series, numbers=list(range(1, count + 1))
+    )
+
+
+# --- Standings and certificates --------------------------------------------
+
+
+@dataclass(frozen=True)
+class ResultsState:
+    """How complete the standings are at the time of printing."""
+
+    at: datetime
+    confirmed_tables: int
+    tables: int
+    complete_series: int
+    series: int
+
+
+def results_state(tournament: Tournament) -> ResultsState:
+    counts = Table.objects.filter(series__tournament=tournament).aggregate(
+        tables=Count("id", distinct=True),
+        confirmed=Count(
+            "id",
+            filter=Q(result_versions__status=ResultVersion.Status.CONFIRMED),
+            distinct=True,
+        ),
+    )
+    complete = Series.objects.filter(
+        tournament=tournament, status=Series.Status.COMPLETE
+    ).count()
+    return ResultsState(
+        at=timezone.localtime(),
+        confirmed_tables=counts["confirmed"],
+        tables=counts["tables"],
+        complete_series=complete,
+        series=tournament.series_count,
+    )
+
+
+@dataclass(frozen=True)
+class StandingsPart:
+    kind: str  # "overall", "ladies" or "teams"
+    title: str
+    rows: list[Row] | list[TeamRow]
+
+
+@dataclass(frozen=True)
+class StandingsData:
+    tournament: Tournament
+    state: ResultsState
+    parts: list[StandingsPart]
+    series_numbers: list[int]
+
+    @property
+    def provisional(self) -> bool:
+        state = self.state
+        return (
+            state.confirmed_tables < state.tables
+            or state.complete_series < state.series
+        )
+
+
+def standings_document(*, tournament: Tournament) -> StandingsData:
+    """Overall, ladies (each keeps her overall place) and teams."""
+    rows = standings_rows(tournament)
+    return StandingsData(
+        tournament=tournament,
+        state=results_state(tournament),
+        parts=[
+            StandingsPart("overall", _("Gesamtwertung"), rows),
+            StandingsPart("ladies", _("Damenwertung"), ladies_rows(rows)),
+            StandingsPart(
+                "teams", _("Mannschaftswertung"), team_rows(tournament, rows)
+            ),
+        ],
+        series_numbers=list(range(1, tournament.series_count + 1)),
+    )
+
+
+@dataclass(frozen=True)
+class CertificatesData:
+    tournament: Tournament
+    state: ResultsState
+    rows: list[Row]
+    top: int
+
+
+def certificates(*, tournament: Tournament, top: int) -> CertificatesData:
+    """One certificate per player placed 1..top (equal totals share a place,
+    so there may be more certificates than places)."""
+    rows = standings_rows(tournament)
+    if not any(r.points for r in rows):
+        raise UserError(
+            _("Noch keine bestätigten Ergebnisse: keine Urkunden zu drucken."),
+            code="no_results",
+        )
+    return CertificatesData(
+        tournament=tournament,
+        state=results_state(tournament),
+        rows=[r for r in rows if r.rank <= top],
+        top=top,
+    )

@@ -1,0 +1,472 @@
+"""Import the Games sheet of a results workbook (tournaments scored
+elsewhere, or a round trip of our own export) into a checked preview, and
+apply a confirmed preview through the referees' own service.
+
+Reading writes nothing: the preview lists every table with its games, what
+importing would do (new, unchanged, replacing a result) and every error with
+its row in the sheet. `games_import_apply` then enters each changed table
+with `result_enter(mode="import", auto_confirm=True)`, so every validation
+and audit of referee entry applies, in one transaction: all tables or none.
+"""
+
+import re
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from tournament.core.audit import audit_record
+from tournament.core.errors import UserError
+from tournament.core.upload import open_uploaded_workbook, upload_rows
+from tournament.models import ResultVersion, Series, Table, Tournament
+from tournament.results import adapter as results_adapter
+from tournament.results.services import OPEN_SERIES, GameInput, result_enter
+
+MAX_ROWS = 40_000  # 400 players × 25 games is 10,000
+
+# Accepted header spellings (lower case, letters and digits only).
+HEADERS = {
+    "serie": "series",
+    "series": "series",
+    "tisch": "table",
+    "table": "table",
+    "spiel": "game",
+    "game": "game",
+    "platz": "seat",
+    "seat": "seat",
+    "startnummer": "start_number",
+    "startnr": "start_number",
+    "startnumber": "start_number",
+    "nr": "start_number",
+    "name": "name",
+    "schrämübrig": "marks",
+    "schraemuebrig": "marks",
+    "schräm": "marks",
+    "markskept": "marks",
+    "marks": "marks",
+    "punkte": "points",
+    "points": "points",
+}
+REQUIRED = ("series", "table", "game", "seat", "start_number", "marks")
+SHEET_NAMES = ("spiele", "games")
+
+Progress = Callable[[int], None]
+
+
+@dataclass
+class TableImport:
+    """One table's five games as the sheet gives them."""
+
+    series: int
+    table: int
+    games: list[tuple[int, int]] = field(default_factory=list)  # (winner, marks)
+    action: str = "new"  # new | same | replace | replace_pending
+    revision: int = 0
+    current_version: int | None = None
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        return _("Serie %(s)d, Tisch %(t)d") % {"s": self.series, "t": self.table}
+
+    @property
+    def summary(self) -> str:
+        return " · ".join(f"{w}:{m}" for w, m in self.games)
+
+
+@dataclass
+class GamesPreview:
+    file_errors: list[str] = field(default_factory=list)
+    row_errors: list[str] = field(default_factory=list)
+    tables: list[TableImport] = field(default_factory=list)
+    rows: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return (
+            not self.file_errors
+            and not self.row_errors
+            and not any(t.errors for t in self.tables)
+        )
+
+    @property
+    def error_count(self) -> int:
+        return (
+            len(self.file_errors)
+            + len(self.row_errors)
+            + sum(len(t.errors) for t in self.tables)
+        )
+
+    @property
+    def errors(self) -> list[str]:
+        table_errors = [f"{t.label}: {e}" for t in self.tables for e in t.errors]
+        return [*self.file_errors, *self.row_errors, *table_errors]
+
+    @property
+    def to_import(self) -> list[TableImport]:
+        return [t for t in self.tables if t.action != "same"]
+
+    def payload(self) -> list[dict[str, Any]]:
+        """What the confirmation needs (kept in the session, then a job)."""
+        return [
+            {
+                "series": t.series,
+                "table": t.table,
+                "games": [list(g) for g in t.games],
+                "revision": t.revision,
+            }
+            for t in self.to_import
+        ]
+
+
+def _norm(value: Any) -> str:
+    return "".join(ch for ch in str(value or "").strip().lower() if ch.isalnum())
+
+
+def _int(value: Any) -> int | None:
+    """A whole number from a cell (Excel gives 3.0 for 3), else None."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    text = str(value).strip()
+    # Not isdigit(): int() refuses "²", "--5" and thousands of digits.
+    return int(text) if re.fullmatch(r"-?[0-9]{1,18}", text) else None
+
+
+def parse_games_workbook(
+    upload: IO[bytes], *, size: int, filename: str, tournament: Tournament
+) -> GamesPreview:
+    """Check an uploaded workbook's Games sheet against the tournament's
+    seating and results. Writes nothing."""
+    preview = GamesPreview()
+    try:
+        workbook = open_uploaded_workbook(upload, size=size, filename=filename)
+    except UserError as error:
+        preview.file_errors.append(error.message)
+        return preview
+    try:
+        sheet = _games_sheet(workbook)
+        if sheet is None:
+            preview.file_errors.append(
+                _(
+                    "Kein Blatt „Spiele“ gefunden: erwartet werden die Spalten "
+                    "Serie, Tisch, Spiel, Platz, Startnummer, Schräm übrig "
+                    "(wie in der Ergebnis-Arbeitsmappe)."
+                )
+            )
+            return preview
+        rows = _read_rows(sheet, preview)
+    except UserError as error:  # damaged further in
+        preview.file_errors.append(error.message)
+        return preview
+    finally:
+        workbook.close()
+    if preview.file_errors:
+        return preview
+    _check(rows, preview, tournament)
+    return preview
+
+
+def _games_sheet(workbook: Any) -> Any:
+    """The sheet named Spiele/Games, else the first whose header fits."""
+    sheets = sorted(
+        workbook.worksheets,
+        key=lambda s: 0 if _norm(s.title) in SHEET_NAMES else 1,
+    )
+    for sheet in sheets:
+        header = next(upload_rows(sheet, max_row=1), ())
+        keys = {HEADERS.get(_norm(v)) for v in header}
+        if all(k in keys for k in REQUIRED):
+            return sheet
+    return None
+
+
+Row = dict[str, Any]
+
+
+def _read_rows(sheet: Any, preview: GamesPreview) -> list[Row]:
+    values = upload_rows(sheet)
+    header = next(values, ())
+    columns: list[str | None] = []
+    for index, value in enumerate(header, start=1):
+        key = HEADERS.get(_norm(value)) if value not in (None, "") else None
+        if key is not None and key in columns:
+            preview.file_errors.append(
+                _("Die Spalte „%(name)s“ kommt doppelt vor (Spalte %(col)d).")
+                % {"name": value, "col": index}
+            )
+        columns.append(key)
+    rows: list[Row] = []
+    for line, cells in enumerate(values, start=2):
+        if not any(c not in (None, "") for c in cells):
+            continue
+        if len(rows) >= MAX_ROWS:
+            preview.file_errors.append(
+                _("Zu viele Zeilen: höchstens %(max)d pro Import.") % {"max": MAX_ROWS}
+            )
+            break
+        row: Row = {"line": line}
+        for key, cell in zip(columns, cells, strict=False):
+            if key is not None:
+                row[key] = cell
+        rows.append(row)
+    if not rows and not preview.file_errors:
+        preview.file_errors.append(_("Das Blatt „Spiele“ enthält keine Zeilen."))
+    preview.rows = len(rows)
+    return rows
+
+
+def _check(rows: list[Row], preview: GamesPreview, tournament: Tournament) -> None:
+    series_by_number = {s.number: s for s in tournament.series.all()}
+    tables = {
+        (t.series.number, t.number): t
+        for t in Table.objects.filter(series__tournament=tournament)
+        .select_related("series")
+        .prefetch_related("seats__entry")
+    }
+    seated = {
+        (t.series.number, t.number, seat.number): seat.entry.start_number
+        for t in tables.values()
+        for seat in t.seats.all()
+    }
+    start, bonus = tournament.start_marks, tournament.win_bonus
+    games_per_series = tournament.games_per_series
+    # (series, table) -> game -> seat -> (marks, line)
+    found: dict[tuple[int, int], dict[int, dict[int, tuple[int, int]]]] = defaultdict(
+        lambda: defaultdict(dict)
+    )
+    for row in rows:
+        line = row["line"]
+        numbers = {k: _int(row.get(k)) for k in (*REQUIRED, "points")}
+        bad = [k for k in REQUIRED if numbers[k] is None]
+        if bad:
+            preview.row_errors.append(
+                _("Zeile %(line)d: %(cols)s fehlt oder ist keine ganze Zahl.")
+                % {"line": line, "cols": ", ".join(_column_names(bad))}
+            )
+            continue
+        s, t, g, p = (numbers[k] for k in ("series", "table", "game", "seat"))
+        assert s is not None and t is not None and g is not None and p is not None
+        marks, points = numbers["marks"], numbers["points"]
+        assert marks is not None
+        if s not in series_by_number:
+            preview.row_errors.append(
+                _("Zeile %(line)d: Serie %(s)d gibt es in diesem Turnier nicht.")
+                % {"line": line, "s": s}
+            )
+            continue
+        if (s, t) not in tables:
+            preview.row_errors.append(
+                _("Zeile %(line)d: Serie %(s)d hat keinen Tisch %(t)d.")
+                % {"line": line, "s": s, "t": t}
+            )
+            continue
+        if not 1 <= g <= games_per_series:
+            preview.row_errors.append(
+                _("Zeile %(line)d: Spiel %(g)d gibt es nicht (1 bis %(n)d).")
+                % {"line": line, "g": g, "n": games_per_series}
+            )
+            continue
+        expected = seated.get((s, t, p))
+        if expected is None:
+            preview.row_errors.append(
+                _(
+                    "Zeile %(line)d: an Tisch %(t)d der Serie %(s)d gibt es keinen "
+                    "Platz %(p)d."
+                )
+                % {"line": line, "s": s, "t": t, "p": p}
+            )
+            continue
+        if numbers["start_number"] != expected:
+            preview.row_errors.append(
+                _(
+                    "Zeile %(line)d: auf Serie %(s)d, Tisch %(t)d, Platz %(p)d sitzt "
+                    "Startnummer %(e)d, nicht %(n)d. Die Setzung der Datei muss "
+                    "der des Turniers entsprechen."
+                )
+                % {
+                    "line": line,
+                    "s": s,
+                    "t": t,
+                    "p": p,
+                    "e": expected,
+                    "n": numbers["start_number"],
+                }
+            )
+            continue
+        if not 0 <= marks <= start:
+            preview.row_errors.append(
+                _("Zeile %(line)d: %(m)d Schräm übrig – möglich sind 0 bis %(max)d.")
+                % {"line": line, "m": marks, "max": start}
+            )
+            continue
+        should = marks + bonus if marks else 0
+        if row.get("points") not in (None, "") and points != should:
+            preview.row_errors.append(
+                _(
+                    "Zeile %(line)d: %(pts)s Punkte passen nicht zu %(m)d Schräm "
+                    "übrig (das gibt %(should)d Punkte)."
+                )
+                % {"line": line, "pts": row.get("points"), "m": marks, "should": should}
+            )
+            continue
+        game = found[s, t][g]
+        if p in game:
+            preview.row_errors.append(
+                _(
+                    "Zeile %(line)d: Serie %(s)d, Tisch %(t)d, Spiel %(g)d, Platz "
+                    "%(p)d steht schon in Zeile %(other)d."
+                )
+                % {"line": line, "s": s, "t": t, "g": g, "p": p, "other": game[p][1]}
+            )
+            continue
+        game[p] = (marks, line)
+    versions: dict[int, dict[str, ResultVersion]] = defaultdict(dict)
+    for version in ResultVersion.objects.filter(
+        table__series__tournament=tournament,
+        status__in=[ResultVersion.Status.CONFIRMED, ResultVersion.Status.PENDING],
+    ):
+        versions[version.table_id][version.status] = version
+    for (s, t), games in sorted(found.items()):
+        table = tables[s, t]
+        preview.tables.append(
+            _table_import(
+                table, series_by_number[s], games, tournament, versions[table.pk]
+            )
+        )
+
+
+def _column_names(keys: Sequence[str]) -> list[str]:
+    names = {
+        "series": _("Serie"),
+        "table": _("Tisch"),
+        "game": _("Spiel"),
+        "seat": _("Platz"),
+        "start_number": _("Startnummer"),
+        "marks": _("Schräm übrig"),
+    }
+    return [str(names[k]) for k in keys]
+
+
+def _table_import(
+    table: Table,
+    series: Series,
+    games: dict[int, dict[int, tuple[int, int]]],
+    tournament: Tournament,
+    versions: dict[str, ResultVersion],
+) -> TableImport:
+    item = TableImport(series=series.number, table=table.number)
+    if series.status not in OPEN_SERIES:
+        item.errors.append(
+            _("Serie %(n)d ist noch nicht veröffentlicht.") % {"n": series.number}
+        )
+        return item
+    for number in range(1, tournament.games_per_series + 1):
+        seats = games.get(number, {})
+        missing = [p for p in range(1, table.size + 1) if p not in seats]
+        if missing:
+            item.errors.append(
+                _("Spiel %(g)d: es fehlen Zeilen für Platz %(p)s.")
+                % {"g": number, "p": ", ".join(map(str, missing))}
+            )
+            continue
+        winners = sorted(p for p, (marks, _line) in seats.items() if marks > 0)
+        if len(winners) != 1:
+            message = (
+                _("Spiel %(g)d: niemand hat noch Schräm – es braucht einen Gewinner.")
+                if not winners
+                else _(
+                    "Spiel %(g)d: mehrere Spieler haben noch Schräm (Plätze "
+                    "%(p)s); nur der Gewinner behält welche."
+                )
+            )
+            item.errors.append(
+                message % {"g": number, "p": ", ".join(map(str, winners))}
+            )
+            continue
+        item.games.append((winners[0], seats[winners[0]][0]))
+    if item.errors:
+        return item
+    # The same check the referee's entry gets (engine.table_result_data).
+    try:
+        data = results_adapter.table_result_data(
+            games=[GameInput(winner=w, marks=m) for w, m in item.games],
+            table_size=table.size,
+            tournament=tournament,
+        )
+    except UserError as error:
+        item.errors.append(error.message)
+        return item
+    item.revision = table.result_revision
+    confirmed = versions.get(ResultVersion.Status.CONFIRMED)
+    if ResultVersion.Status.PENDING in versions:
+        item.action = "replace_pending"
+    elif confirmed is not None:
+        same = [(g["winner"], g["marks"]) for g in confirmed.data["games"]] == [
+            (g["winner"], g["marks"]) for g in data["games"]
+        ]
+        item.action = "same" if same else "replace"
+        item.current_version = confirmed.number
+    return item
+
+
+def games_import_apply(
+    *,
+    actor: Any,
+    tournament: Tournament,
+    tables: Sequence[dict[str, Any]],
+    filename: str,
+    progress: Progress | None = None,
+) -> int:
+    """Enter the previewed tables' results, all or none. Each goes through
+    `result_enter` (mode import, confirmed at once) with the revision seen in
+    the preview: a table changed since then fails the whole import."""
+    reason = _("Import aus %(file)s") % {"file": filename}
+    with transaction.atomic():
+        by_key = {
+            (t.series.number, t.number): t
+            for t in Table.objects.filter(series__tournament=tournament).select_related(
+                "series"
+            )
+        }
+        for index, item in enumerate(tables, 1):
+            table = by_key.get((item["series"], item["table"]))
+            if table is None:
+                raise UserError(
+                    _("Serie %(s)d, Tisch %(t)d gibt es nicht mehr.")
+                    % {"s": item["series"], "t": item["table"]},
+                    code="unknown_table",
+                )
+            try:
+                result_enter(
+                    actor=actor,
+                    table=table,
+                    games=[GameInput(winner=w, marks=m) for w, m in item["games"]],
+                    mode=ResultVersion.Mode.IMPORT,
+                    revision=item["revision"],
+                    reason=reason,
+                    auto_confirm=True,
+                )
+            except UserError as error:
+                raise UserError(
+                    _("Serie %(s)d, Tisch %(t)d: %(e)s")
+                    % {"s": item["series"], "t": item["table"], "e": error.message},
+                    code=error.code,
+                ) from error
+            if progress is not None:
+                progress(95 * index // max(len(tables), 1))
+        audit_record(
+            actor=actor,
+            action="results.import",
+            obj=tournament,
+            tournament=tournament,
+            after={"file": filename, "tables": len(tables)},
+            note=reason,
+        )
+    return len(tables)

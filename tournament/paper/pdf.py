@@ -1,0 +1,314 @@
+"""PDFs with WeasyPrint: the data of `documents` through a print
+template (templates/pdf/), A4, with the fonts vendored under static/fonts.
+
+Long documents are laid out in chunks so a background job can report
+progress; the chunks' pages are joined before writing, so every font is
+embedded once. Templates can load nothing but our own static files.
+"""
+
+import dataclasses
+import gc
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+from urllib.request import url2pathname
+
+from django.conf import settings
+from django.template.loader import render_to_string
+from django.utils import timezone, translation
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from weasyprint import CSS, HTML
+from weasyprint.text.fonts import FontConfiguration
+from weasyprint.urls import URLFetcher
+
+from tournament.core.errors import UserError
+from tournament.models import Tournament
+from tournament.paper import documents, sheets
+
+PDF_CONTENT_TYPE = "application/pdf"
+STATIC_DIR = (Path(settings.BASE_DIR) / "static").resolve()
+BASE_URL = STATIC_DIR.as_uri() + "/"
+# Score sheets per layout pass: small enough for a progress bar that moves,
+# large enough that the per-pass overhead does not show (bench/paper.py).
+SHEETS_PER_CHUNK = 10
+KINDS = ("sheets", "seating", "cards", "standings", "certificates")
+MAX_CERTIFICATES = 100
+
+Progress = Callable[[int], None]
+
+
+class StaticFilesFetcher(URLFetcher):
+    """Fetch only files under static/ (the fonts): a print template never
+    reaches the network or the rest of the disk."""
+
+    def fetch(self, url: str, headers: Any = None) -> Any:
+        if url.startswith("file:"):
+            path = Path(url2pathname(urlsplit(url).path)).resolve()
+            if path.is_relative_to(STATIC_DIR):
+                return super().fetch(url, headers)
+        raise ValueError(f"PDF templates may only load static files, not {url!r}")
+
+
+@dataclasses.dataclass(frozen=True)
+class PdfFile:
+    content: bytes
+    filename: str
+    pages: int
+
+
+_gc_lock = threading.Lock()
+_gc_renders = 0
+# One WeasyPrint render at a time per process (a background job and a direct
+# download may meet): Pango and fontconfig are not to be trusted across
+# threads, and the renders are CPU-bound anyway.
+_render_lock = threading.Lock()
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while WeasyPrint renders: it
+    builds large graphs of boxes, and the collector walking them again and
+    again costs a sixth of a render (bench/paper.py). The garbage is
+    collected as usual afterwards. Counted, as renders may overlap."""
+    global _gc_renders
+    with _gc_lock:
+        _gc_renders += 1
+        if _gc_renders == 1:
+            gc.disable()
+    try:
+        yield
+    finally:
+        with _gc_lock:
+            _gc_renders -= 1
+            if _gc_renders == 0:
+                gc.enable()
+
+
+def _report(progress: Progress | None, percent: int) -> None:
+    if progress is not None:
+        progress(max(0, min(100, percent)))
+
+
+def html_documents(template: str, contexts: Sequence[dict[str, Any]]) -> list[str]:
+    """The HTML of each chunk (also what the tests inspect)."""
+    return [render_to_string(template, context) for context in contexts]
+
+
+def parse_styles(
+    styles: Sequence[str],
+    context: dict[str, Any],
+    *,
+    font_config: FontConfiguration,
+) -> list[CSS]:
+    """The shared base stylesheet and a document's own, parsed once."""
+    return [
+        CSS(
+            string=render_to_string(name, context),
+            base_url=BASE_URL,
+            url_fetcher=StaticFilesFetcher(),
+            font_config=font_config,
+        )
+        for name in ("pdf/css/base.css", *styles)
+    ]
+
+
+def render_pdf(
+    template: str,
+    contexts: Sequence[dict[str, Any]],
+    *,
+    styles: Sequence[str],
+    progress: Progress | None = None,
+    start: int = 5,
+) -> tuple[bytes, int]:
+    """Lay out each context as one HTML document and write all their pages
+    as one PDF. The stylesheets (templates too, for their translated
+    labels) are parsed once for all chunks. Progress runs from `start` to
+    90 % over the chunks; writing (font subsetting) is the last 10 %."""
+    fetcher = StaticFilesFetcher()
+    documents = []
+    with _render_lock, gc_paused():
+        font_config = FontConfiguration()
+        first = contexts[0] if contexts else {}
+        stylesheets = parse_styles(styles, first, font_config=font_config)
+        for index, context in enumerate(contexts, 1):
+            html = render_to_string(template, context)
+            documents.append(
+                HTML(string=html, base_url=BASE_URL, url_fetcher=fetcher).render(
+                    stylesheets=stylesheets, font_config=font_config
+                )
+            )
+            _report(progress, start + (90 - start) * index // len(contexts))
+        document = documents[0]
+        if len(documents) > 1:
+            document = document.copy([page for d in documents for page in d.pages])
+        content = document.write_pdf()
+    _report(progress, 100)
+    return content, len(document.pages)
+
+
+def _context(tournament: Tournament, title: str, **extra: Any) -> dict[str, Any]:
+    return {
+        "tournament": tournament,
+        "title": title,
+        "language": translation.get_language() or settings.LANGUAGE_CODE,
+        "printed_at": timezone.localtime(),
+        **extra,
+    }
+
+
+def _filename(tournament: Tournament, *words: object) -> str:
+    return slugify(" ".join(str(w) for w in (tournament.slug, *words))) + ".pdf"
+
+
+def sheets_pdf(
+    *,
+    tournament: Tournament,
+    series_number: int | None = None,
+    filled: bool = False,
+    progress: Progress | None = None,
+) -> PdfFile:
+    """Score sheets, one page per table: blank to play with, or filled from
+    the confirmed results."""
+    series = documents.series_for(tournament, series_number)
+    data = sheets.score_sheets(tournament=tournament, series=series, filled=filled)
+    _report(progress, 5)
+    if filled:
+        title = _("Spiellisten Serie %(n)d (ausgefüllt)") % {"n": series.number}
+    else:
+        title = _("Spiellisten Serie %(n)d") % {"n": series.number}
+    step = SHEETS_PER_CHUNK
+    chunks = [
+        dataclasses.replace(data, sheets=data.sheets[i : i + step])
+        for i in range(0, len(data.sheets), step)
+    ] or [data]
+    content, pages = render_pdf(
+        "pdf/sheets.html",
+        [_context(tournament, title, data=chunk) for chunk in chunks],
+        styles=["pdf/css/sheet.css"],
+        progress=progress,
+    )
+    words: list[object] = [_("Spiellisten"), _("Serie"), series.number]
+    if filled:
+        words.append(_("ausgefüllt"))
+    return PdfFile(content, _filename(tournament, *words), pages)
+
+
+def seating_pdf(
+    *,
+    tournament: Tournament,
+    series_number: int | None = None,
+    progress: Progress | None = None,
+) -> PdfFile:
+    """Seating lists for the wall: alphabetical, then table by table."""
+    series = documents.series_for(tournament, series_number)
+    data = documents.seating_lists(tournament=tournament, series=series)
+    _report(progress, 10)
+    title = _("Sitzplan Serie %(n)d") % {"n": series.number}
+    content, pages = render_pdf(
+        "pdf/seating.html",
+        [_context(tournament, title, data=data)],
+        styles=["pdf/css/lists.css"],
+        progress=progress,
+        start=10,
+    )
+    return PdfFile(
+        content, _filename(tournament, _("Sitzplan"), _("Serie"), series.number), pages
+    )
+
+
+def cards_pdf(
+    *,
+    tournament: Tournament,
+    series_number: int | None = None,
+    progress: Progress | None = None,
+) -> PdfFile:
+    """Table cards: the table number, huge, one per page."""
+    series = (
+        documents.series_for(tournament, series_number)
+        if series_number is not None
+        else None
+    )
+    data = documents.table_cards(tournament=tournament, series=series)
+    _report(progress, 10)
+    content, pages = render_pdf(
+        "pdf/cards.html",
+        [_context(tournament, _("Tischkarten"), data=data)],
+        styles=["pdf/css/card.css"],
+        progress=progress,
+        start=10,
+    )
+    return PdfFile(content, _filename(tournament, _("Tischkarten")), pages)
+
+
+def standings_pdf(
+    *, tournament: Tournament, progress: Progress | None = None
+) -> PdfFile:
+    """Overall, ladies and teams, with the time of the state."""
+    data = documents.standings_document(tournament=tournament)
+    _report(progress, 10)
+    content, pages = render_pdf(
+        "pdf/standings.html",
+        [_context(tournament, _("Tabelle"), data=data)],
+        styles=["pdf/css/standings.css"],
+        progress=progress,
+        start=10,
+    )
+    stamp = data.state.at.strftime("%Y-%m-%d-%H%M")
+    return PdfFile(content, _filename(tournament, _("Tabelle"), stamp), pages)
+
+
+def certificates_pdf(
+    *, tournament: Tournament, top: int = 3, progress: Progress | None = None
+) -> PdfFile:
+    """Certificates (Urkunden) for places 1 to `top`."""
+    if not 1 <= top <= MAX_CERTIFICATES:
+        raise UserError(
+            _("Urkunden für die Plätze 1 bis %(max)d.") % {"max": MAX_CERTIFICATES},
+            code="top_range",
+        )
+    data = documents.certificates(tournament=tournament, top=top)
+    _report(progress, 10)
+    content, pages = render_pdf(
+        "pdf/certificates.html",
+        [_context(tournament, _("Urkunden"), data=data)],
+        styles=["pdf/css/certificate.css"],
+        progress=progress,
+        start=10,
+    )
+    return PdfFile(content, _filename(tournament, _("Urkunden")), pages)
+
+
+def document_pdf(
+    *,
+    tournament: Tournament,
+    kind: str,
+    series_number: int | None = None,
+    filled: bool = False,
+    top: int = 3,
+    progress: Progress | None = None,
+) -> PdfFile:
+    """Any of the documents by name (views, the print command, jobs)."""
+    if kind == "sheets":
+        return sheets_pdf(
+            tournament=tournament,
+            series_number=series_number,
+            filled=filled,
+            progress=progress,
+        )
+    if kind == "seating":
+        return seating_pdf(
+            tournament=tournament, series_number=series_number, progress=progress
+        )
+    if kind == "cards":
+        return cards_pdf(
+            tournament=tournament, series_number=series_number, progress=progress
+        )
+    if kind == "standings":
+        return standings_pdf(tournament=tournament, progress=progress)
+    if kind == "certificates":
+        return certificates_pdf(tournament=tournament, top=top, progress=progress)
+    raise ValueError(f"unknown document kind {kind!r}")

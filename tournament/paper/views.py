@@ -1,0 +1,272 @@
+"""The organizer's paper and spreadsheet pages: print documents (PDF),
+the results workbook, the import of a Games sheet, and the background jobs
+that make the long ones."""
+
+import secrets
+from uuid import UUID
+
+from django import forms
+from django.contrib import messages
+from django.http import (
+    FileResponse,
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    JsonResponse,
+)
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET, require_POST
+
+from tournament.core.errors import UserError
+from tournament.core.roles import organizer_required
+from tournament.core.upload import take_preview
+from tournament.core.workbook import XLSX_CONTENT_TYPE
+from tournament.models import Job, Tournament
+from tournament.paper import jobs, pdf
+from tournament.paper.games_import import parse_games_workbook
+from tournament.paper.workbook import results_filename, results_workbook
+from tournament.seating import selectors as seating_selectors
+
+SESSION_KEY = "games_import"
+DOCUMENTS = {
+    "sheets": gettext_lazy("Spiellisten"),
+    "seating": gettext_lazy("Sitzplan"),
+    "cards": gettext_lazy("Tischkarten"),
+    "standings": gettext_lazy("Tabelle"),
+    "certificates": gettext_lazy("Urkunden"),
+    "xlsx": gettext_lazy("Ergebnis-Arbeitsmappe"),
+}
+
+
+class DocumentForm(forms.Form):
+    """Which document, for which series, blank or filled, how many places."""
+
+    document = forms.ChoiceField(choices=list(DOCUMENTS.items()))
+    series = forms.IntegerField(required=False, min_value=1, max_value=10)
+    filled = forms.BooleanField(required=False)
+    top = forms.IntegerField(
+        required=False, min_value=1, max_value=pdf.MAX_CERTIFICATES, initial=3
+    )
+
+    def label(self) -> str:
+        data = self.cleaned_data
+        parts = [str(DOCUMENTS[data["document"]])]
+        if data["document"] in {"sheets", "seating", "cards"} and data["series"]:
+            parts.append(_("Serie %(n)d") % {"n": data["series"]})
+        if data["document"] == "sheets" and data["filled"]:
+            parts.append(_("ausgefüllt"))
+        if data["document"] == "certificates":
+            parts.append(_("Plätze 1–%(n)d") % {"n": data["top"] or 3})
+        return ", ".join(parts)
+
+
+class GamesImportForm(forms.Form):
+    file = forms.FileField(
+        label=gettext_lazy("Excel-Datei (.xlsx)"),
+        help_text=gettext_lazy(
+            "Ein Blatt „Spiele“ mit den Spalten Serie, Tisch, Spiel, Platz, "
+            "Startnummer, Name, Schräm übrig, Punkte – wie in der "
+            "Ergebnis-Arbeitsmappe."
+        ),
+        widget=forms.ClearableFileInput(
+            attrs={
+                "accept": ".xlsx,application/vnd.openxmlformats-officedocument."
+                "spreadsheetml.sheet"
+            }
+        ),
+    )
+
+
+def _tournament(slug: str) -> Tournament:
+    return get_object_or_404(Tournament, slug=slug)
+
+
+def _job(tournament: Tournament, job_id: UUID) -> Job:
+    return jobs.job_refresh(get_object_or_404(Job, pk=job_id, tournament=tournament))
+
+
+@organizer_required
+@require_GET
+def paper(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _tournament(slug)
+    series = [
+        s for s in seating_selectors.series_list(tournament) if s.status != "draft"
+    ]
+    recent = [jobs.job_refresh(job) for job in jobs.jobs_recent(tournament)]
+    return render(
+        request,
+        "tournament/paper/paper.html",
+        {
+            "tournament": tournament,
+            "series": series,
+            "latest": series[-1].number if series else None,
+            "jobs": [(job, jobs.job_progress(job)) for job in recent],
+        },
+    )
+
+
+@organizer_required
+@require_GET
+def paper_download(request: HttpRequest, slug: str) -> HttpResponse:
+    """A document made right away (small ones; the page offers the
+    background job for all)."""
+    tournament = _tournament(slug)
+    form = DocumentForm(request.GET)
+    if not form.is_valid():
+        messages.error(request, _("Unbekanntes Dokument oder ungültige Angaben."))
+        return redirect("tournament:paper", slug=slug)
+    data = form.cleaned_data
+    try:
+        if data["document"] == "xlsx":
+            content = results_workbook(tournament=tournament)
+            filename, content_type = results_filename(tournament), XLSX_CONTENT_TYPE
+        else:
+            document = pdf.document_pdf(
+                tournament=tournament,
+                kind=data["document"],
+                series_number=data["series"],
+                filled=data["filled"],
+                top=data["top"] or 3,
+            )
+            content, filename = document.content, document.filename
+            content_type = pdf.PDF_CONTENT_TYPE
+    except UserError as error:
+        messages.error(request, error.message)
+        return redirect("tournament:paper", slug=slug)
+    response = HttpResponse(content, content_type=content_type)
+    disposition = "inline" if content_type == pdf.PDF_CONTENT_TYPE else "attachment"
+    response["Content-Disposition"] = f'{disposition}; filename="{filename}"'
+    return response
+
+
+@organizer_required
+@require_POST
+def paper_job_start(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _tournament(slug)
+    form = DocumentForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Unbekanntes Dokument oder ungültige Angaben."))
+        return redirect("tournament:paper", slug=slug)
+    data = form.cleaned_data
+    if data["document"] == "xlsx":
+        kind, params = "xlsx", {}
+    else:
+        kind = "pdf"
+        params = {
+            "document": data["document"],
+            "series": data["series"],
+            "filled": data["filled"],
+            "top": data["top"] or 3,
+        }
+    job = jobs.job_start(
+        actor=request.user,
+        tournament=tournament,
+        kind=kind,
+        label=form.label(),
+        params=params,
+    )
+    return redirect("tournament:paper_job", slug=slug, job_id=job.pk)
+
+
+@organizer_required
+@require_GET
+def paper_job(request: HttpRequest, slug: str, job_id: UUID) -> HttpResponse:
+    tournament = _tournament(slug)
+    job = _job(tournament, job_id)
+    return render(
+        request,
+        "tournament/paper/job.html",
+        {"tournament": tournament, "job": job, "progress": jobs.job_progress(job)},
+    )
+
+
+@organizer_required
+@require_GET
+def paper_job_status(request: HttpRequest, slug: str, job_id: UUID) -> JsonResponse:
+    """What the job page polls."""
+    tournament = _tournament(slug)
+    job = _job(tournament, job_id)
+    has_file = jobs.job_file(job) is not None
+    return JsonResponse(
+        {
+            "status": job.status,
+            "status_label": str(job.get_status_display()),
+            "progress": jobs.job_progress(job),
+            "message": job.message,
+            "finished": job.is_finished,
+            "download": reverse(
+                "tournament:paper_job_file", kwargs={"slug": slug, "job_id": job.pk}
+            )
+            if has_file
+            else None,
+        }
+    )
+
+
+@organizer_required
+@require_GET
+def paper_job_file(request: HttpRequest, slug: str, job_id: UUID) -> FileResponse:
+    tournament = _tournament(slug)
+    job = _job(tournament, job_id)
+    path = jobs.job_file(job)
+    if path is None:
+        raise Http404
+    return FileResponse(
+        path.open("rb"),
+        as_attachment=job.content_type != pdf.PDF_CONTENT_TYPE,
+        filename=job.file_name,
+        content_type=job.content_type,
+    )
+
+
+@organizer_required
+def games_import(request: HttpRequest, slug: str) -> HttpResponse:
+    """Upload a workbook and see what its Games sheet would do; nothing is
+    written before the organizer confirms."""
+    tournament = _tournament(slug)
+    form = GamesImportForm(request.POST or None, request.FILES or None)
+    preview = None
+    token = ""
+    if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data["file"]
+        preview = parse_games_workbook(
+            upload, size=upload.size, filename=upload.name, tournament=tournament
+        )
+        request.session.pop(SESSION_KEY, None)
+        if preview.ok and preview.to_import:
+            token = secrets.token_urlsafe(16)
+            request.session[SESSION_KEY] = {
+                "token": token,
+                "tournament": tournament.pk,
+                "filename": upload.name[:100],
+                "tables": preview.payload(),
+            }
+    return render(
+        request,
+        "tournament/paper/import.html",
+        {"tournament": tournament, "form": form, "preview": preview, "token": token},
+    )
+
+
+@organizer_required
+@require_POST
+def games_import_confirm(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _tournament(slug)
+    pending = take_preview(request, SESSION_KEY, tournament)
+    if pending is None:
+        return redirect("tournament:games_import", slug=slug)
+    job = jobs.job_start(
+        actor=request.user,
+        tournament=tournament,
+        kind="games_import",
+        label=_("Import der Spiele aus %(file)s") % {"file": pending["filename"]},
+        params={
+            "tables": pending["tables"],
+            "filename": pending["filename"],
+            "actor": request.user.pk,
+        },
+    )
+    return redirect("tournament:paper_job", slug=slug, job_id=job.pk)

@@ -1,0 +1,204 @@
+"""The results workbook: players, the seating of every series, every game
+(one row per player per game) and the standings, as .xlsx for the
+federation and the local paper.
+
+The Games sheet is also what `tournament.paper.games_import` reads back, so a
+tournament scored elsewhere can be imported and an exported one re-imported
+unchanged. Only confirmed results are exported; nothing is computed here.
+"""
+
+from collections.abc import Callable
+from typing import Any
+
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from openpyxl import Workbook
+
+from tournament.core.workbook import workbook_bytes, write_table
+from tournament.models import Entry, GameScore, Player, Seat, Series, Tournament
+from tournament.standings.selectors import standings_rows
+
+Progress = Callable[[int], None]
+INTEGER = "0"
+SEATED = (
+    Series.Status.SEATED,
+    Series.Status.RELEASED,
+    Series.Status.PLAYING,
+    Series.Status.COMPLETE,
+)
+
+
+def games_headers() -> list[str]:
+    """The Games sheet's columns (the import accepts these, in German or
+    English, in any order)."""
+    return [
+        _("Serie"),
+        _("Tisch"),
+        _("Spiel"),
+        _("Platz"),
+        _("Startnummer"),
+        _("Name"),
+        _("Schräm übrig"),
+        _("Punkte"),
+    ]
+
+
+def games_sheet_title() -> str:
+    return _("Spiele")
+
+
+def _players(workbook: Workbook, tournament: Tournament) -> None:
+    sheet = workbook.active
+    sheet.title = _("Spieler")[:31]
+    entries = (
+        Entry.objects.filter(tournament=tournament)
+        .select_related("player", "team")
+        .order_by("start_number")
+    )
+    write_table(
+        sheet,
+        [
+            _("Startnummer"),
+            _("Vorname"),
+            _("Nachname"),
+            _("Verein"),
+            _("Ort"),
+            _("Kategorie"),
+            _("Mannschaft"),
+            _("abgemeldet"),
+        ],
+        (
+            [
+                e.start_number,
+                e.player.first_name,
+                e.player.last_name,
+                e.player.club,
+                e.player.town,
+                e.player.get_category_display(),
+                e.team.name if e.team else "",
+                (e.withdrawal_reason or _("ja")) if e.withdrawn_at else "",
+            ]
+            for e in entries
+        ),
+        number_formats={1: INTEGER},
+    )
+
+
+def _seating(workbook: Workbook, tournament: Tournament) -> None:
+    """One sheet per seated series: table, seat, player."""
+    seats = (
+        Seat.objects.filter(series__tournament=tournament, series__status__in=SEATED)
+        .select_related("series", "table", "entry__player")
+        .order_by("series__number", "table__number", "number")
+    )
+    by_series: dict[int, list[list[Any]]] = {}
+    for seat in seats:
+        by_series.setdefault(seat.series.number, []).append(
+            [
+                seat.table.number,
+                seat.number,
+                seat.entry.start_number,
+                seat.entry.player.full_name,
+                seat.entry.player.club,
+            ]
+        )
+    for number, rows in sorted(by_series.items()):
+        sheet = workbook.create_sheet((_("Setzung Serie %(n)d") % {"n": number})[:31])
+        write_table(
+            sheet,
+            [_("Tisch"), _("Platz"), _("Startnummer"), _("Name"), _("Verein")],
+            rows,
+            number_formats={1: INTEGER, 2: INTEGER, 3: INTEGER},
+        )
+
+
+def _games(workbook: Workbook, tournament: Tournament) -> None:
+    scores = (
+        GameScore.objects.filter(series__tournament=tournament)
+        .order_by("series__number", "table__number", "game", "seat")
+        .values_list(
+            "series__number",
+            "table__number",
+            "game",
+            "seat",
+            "entry__start_number",
+            "entry__player__first_name",
+            "entry__player__last_name",
+            "marks",
+            "points",
+        )
+    )
+    sheet = workbook.create_sheet(games_sheet_title()[:31])
+    write_table(
+        sheet,
+        games_headers(),
+        (
+            [series, table, game, seat, number, f"{first} {last}", marks, points]
+            for series, table, game, seat, number, first, last, marks, points in scores
+        ),
+        number_formats={c: INTEGER for c in (1, 2, 3, 4, 5, 7, 8)},
+    )
+
+
+def _standings(workbook: Workbook, tournament: Tournament) -> None:
+    rows = standings_rows(tournament)
+    series = range(1, tournament.series_count + 1)
+    sheet = workbook.create_sheet(_("Tabelle")[:31])
+    categories = dict(Player.Category.choices)
+    write_table(
+        sheet,
+        [
+            _("Platz"),
+            _("Startnummer"),
+            _("Name"),
+            _("Verein"),
+            _("Kategorie"),
+            *[_("Serie %(n)d") % {"n": n} for n in series],
+            _("Siege"),
+            _("Punkte"),
+        ],
+        (
+            [
+                r.rank,
+                r.start_number,
+                r.name,
+                r.club,
+                str(categories.get(r.category, r.category)),
+                *r.series_points,
+                r.games_won,
+                r.points,
+            ]
+            for r in rows
+        ),
+        number_formats={c: INTEGER for c in (1, 2, *range(6, 6 + len(series) + 2))},
+    )
+
+
+def results_workbook(
+    *, tournament: Tournament, progress: Progress | None = None
+) -> bytes:
+    """The whole tournament as one workbook (5 queries)."""
+    workbook = Workbook()
+    workbook.properties.title = tournament.name
+    workbook.properties.creator = "Siebenschräm"
+    workbook.properties.created = timezone.now().replace(tzinfo=None)
+    steps: list[Callable[[Workbook, Tournament], None]] = [
+        _players,
+        _seating,
+        _games,
+        _standings,
+    ]
+    for index, step in enumerate(steps, 1):
+        step(workbook, tournament)
+        if progress is not None:
+            progress(90 * index // len(steps))
+    content = workbook_bytes(workbook)
+    if progress is not None:
+        progress(100)
+    return content
+
+
+def results_filename(tournament: Tournament) -> str:
+    stamp = timezone.localtime().strftime("%Y-%m-%d-%H%M")
+    return slugify(f"{tournament.slug} {_('Ergebnisse')} {stamp}") + ".xlsx"

@@ -1,0 +1,104 @@
+"""The desk's forms: entries, withdrawals, teams, the player import.
+Forms validate and translate input; services decide and write."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from tournament.core.forms import IdsChoiceField
+from tournament.models import Entry, Player, Tournament
+from tournament.registration.services import PlayerData
+
+
+class EntryForm(forms.Form):
+    """The desk's keyboard-first registration form."""
+
+    start_number = forms.IntegerField(
+        label=_("Startnummer"),
+        min_value=1,
+        max_value=Entry.MAX_START_NUMBER,
+        required=False,
+        help_text=_("Leer lassen: nächste freie Nummer."),
+    )
+    first_name = forms.CharField(label=_("Vorname"), max_length=100)
+    last_name = forms.CharField(label=_("Nachname"), max_length=100)
+    club = forms.CharField(label=_("Verein"), max_length=150, required=False)
+    town = forms.CharField(label=_("Ort"), max_length=150, required=False)
+    category = forms.ChoiceField(
+        label=_("Kategorie"), choices=Player.Category.choices, initial="open"
+    )
+    confirm_duplicate = forms.BooleanField(
+        label=_("Trotzdem anlegen (gleichnamiger Spieler ist schon gemeldet)"),
+        required=False,
+        widget=forms.HiddenInput,
+    )
+
+    def player_data(self) -> PlayerData:
+        d = self.cleaned_data
+        return PlayerData(
+            first_name=d["first_name"],
+            last_name=d["last_name"],
+            club=d["club"],
+            town=d["town"],
+            category=d["category"],
+            start_number=d["start_number"],
+        )
+
+    @classmethod
+    def for_entry(cls, entry: Entry) -> "EntryForm":
+        p = entry.player
+        return cls(
+            initial={
+                "start_number": entry.start_number,
+                "first_name": p.first_name,
+                "last_name": p.last_name,
+                "club": p.club,
+                "town": p.town,
+                "category": p.category,
+            }
+        )
+
+
+class WithdrawForm(forms.Form):
+    reason = forms.CharField(
+        label=_("Grund der Abmeldung"), max_length=200, initial=_("abgemeldet")
+    )
+
+
+class TeamForm(forms.Form):
+    name = forms.CharField(label=_("Mannschaftsname"), max_length=150)
+    members = IdsChoiceField(
+        label=_("Spieler (höchstens 4)"),
+        queryset=Entry.objects.none(),
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+
+    def __init__(self, *args: object, tournament: Tournament, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.fields["members"].queryset = (  # type: ignore[attr-defined]
+            Entry.objects.filter(tournament=tournament, withdrawn_at__isnull=True)
+            .select_related("player")
+            .order_by("player__last_name", "player__first_name")
+        )
+
+    def clean_members(self) -> list[Entry]:
+        members = list(self.cleaned_data["members"])
+        if len(members) > 4:
+            raise forms.ValidationError(_("Eine Mannschaft hat höchstens 4 Spieler."))
+        return members
+
+
+class PlayerImportForm(forms.Form):
+    file = forms.FileField(
+        label=_("Excel-Datei (.xlsx)"),
+        help_text=_(
+            "Erste Zeile: Überschriften – Vorname, Nachname, optional "
+            "Startnummer, Verein, Ort, Kategorie."
+        ),
+        widget=forms.ClearableFileInput(
+            attrs={
+                "accept": ".xlsx,application/vnd.openxmlformats-officedocument."
+                "spreadsheetml.sheet"
+            }
+        ),
+    )

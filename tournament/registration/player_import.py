@@ -1,0 +1,277 @@
+"""Read a club's player list from an .xlsx workbook into a checked preview.
+
+Nothing here writes: the preview lists every row with its errors and
+warnings; the organizer confirms and `entries_import` writes all or nothing.
+"""
+
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+from django.utils.translation import gettext as _
+
+from tournament.core.errors import UserError
+from tournament.core.upload import open_uploaded_workbook, upload_rows
+from tournament.models import Entry, Player, Tournament
+from tournament.registration.services import PlayerData
+
+MAX_ROWS = 5000
+
+# Accepted header spellings (lower case, spaces and punctuation removed).
+HEADERS = {
+    "startnummer": "start_number",
+    "startnr": "start_number",
+    "nr": "start_number",
+    "startnumber": "start_number",
+    "vorname": "first_name",
+    "firstname": "first_name",
+    "nachname": "last_name",
+    "name": "last_name",
+    "lastname": "last_name",
+    "verein": "club",
+    "club": "club",
+    "ort": "town",
+    "wohnort": "town",
+    "town": "town",
+    "kategorie": "category",
+    "category": "category",
+    # Columns our own export writes; an exported list re-imports cleanly.
+    "mannschaft": "_ignored",
+    "team": "_ignored",
+    "anwesend": "_ignored",
+    "checkedin": "_ignored",
+    "abgemeldet": "_ignored",
+    "withdrawn": "_ignored",
+}
+CATEGORIES = {
+    "": Player.Category.OPEN,
+    "offen": Player.Category.OPEN,
+    "open": Player.Category.OPEN,
+    "herren": Player.Category.OPEN,
+    "damen": Player.Category.LADIES,
+    "dame": Player.Category.LADIES,
+    "ladies": Player.Category.LADIES,
+    "senioren": Player.Category.SENIORS,
+    "seniors": Player.Category.SENIORS,
+    "jugend": Player.Category.YOUTH,
+    "youth": Player.Category.YOUTH,
+}
+
+
+@dataclass
+class PreviewRow:
+    line: int  # the row number in the sheet, as Excel shows it
+    data: PlayerData | None
+    errors: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass
+class ImportPreview:
+    file_errors: list[str] = field(default_factory=list)
+    rows: list[PreviewRow] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.file_errors and not any(r.errors for r in self.rows)
+
+    @property
+    def error_count(self) -> int:
+        return len(self.file_errors) + sum(1 for r in self.rows if r.errors)
+
+    def player_data(self) -> list[PlayerData]:
+        return [r.data for r in self.rows if r.data is not None]
+
+
+def _norm_header(value: Any) -> str:
+    text = str(value or "").strip().lower()
+    return "".join(ch for ch in text if ch.isalnum())
+
+
+def _cell_text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return str(value).strip()
+
+
+def parse_player_workbook(
+    upload: IO[bytes], *, size: int, filename: str, tournament: Tournament
+) -> ImportPreview:
+    """Check an uploaded workbook against the tournament's current entries."""
+    preview = ImportPreview()
+    try:
+        workbook = open_uploaded_workbook(upload, size=size, filename=filename)
+    except UserError as error:
+        preview.file_errors.append(error.message)
+        return preview
+    try:
+        sheet = workbook.worksheets[0] if workbook.worksheets else None
+        if sheet is None:
+            preview.file_errors.append(_("Die Arbeitsmappe enthält kein Blatt."))
+            return preview
+        _read_sheet(sheet, preview, tournament)
+    except UserError as error:  # damaged further in
+        preview.file_errors.append(error.message)
+    finally:
+        workbook.close()
+    return preview
+
+
+def _read_sheet(sheet: Any, preview: ImportPreview, tournament: Tournament) -> None:
+    rows = upload_rows(sheet)
+    header = next(rows, None)
+    if header is None or not any(_cell_text(v) for v in header):
+        preview.file_errors.append(
+            _(
+                "Das Blatt ist leer: in der ersten Zeile fehlen die "
+                "Spaltenüberschriften."
+            )
+        )
+        return
+    columns: list[str | None] = []
+    for index, value in enumerate(header, start=1):
+        text = _cell_text(value)
+        if not text:
+            columns.append(None)
+            continue
+        key = HEADERS.get(_norm_header(text))
+        if key is None:
+            preview.file_errors.append(
+                _(
+                    "Unbekannte Spalte „%(name)s“ (Spalte %(col)d). Erlaubt sind: "
+                    "Startnummer, Vorname, Nachname, Verein, Ort, Kategorie."
+                )
+                % {"name": text, "col": index}
+            )
+        elif key == "_ignored":
+            key = None
+        elif key in columns:
+            preview.file_errors.append(
+                _("Die Spalte „%(name)s“ kommt doppelt vor.") % {"name": text}
+            )
+        columns.append(key)
+    for required, label in (("first_name", _("Vorname")), ("last_name", _("Nachname"))):
+        if required not in columns:
+            preview.file_errors.append(
+                _("Die Spalte „%(name)s“ fehlt.") % {"name": label}
+            )
+    if preview.file_errors:
+        return
+
+    taken = set(tournament.entries.values_list("start_number", flat=True))
+    known_names = {
+        (f.lower(), last.lower())
+        for f, last in tournament.entries.values_list(
+            "player__first_name", "player__last_name"
+        )
+    }
+    seen_numbers: dict[int, int] = {}
+    seen_names: dict[tuple[str, str], int] = {}
+    for line, values in enumerate(rows, start=2):
+        cells = {
+            key: _cell_text(values[i]) if i < len(values) else ""
+            for i, key in enumerate(columns)
+            if key is not None
+        }
+        if not any(cells.values()):
+            continue  # blank rows between blocks are common in club lists
+        if len(preview.rows) >= MAX_ROWS:
+            preview.file_errors.append(
+                _("Zu viele Zeilen: höchstens %(max)d Spieler pro Import.")
+                % {"max": MAX_ROWS}
+            )
+            return
+        preview.rows.append(
+            _read_row(line, cells, taken, known_names, seen_numbers, seen_names)
+        )
+    if not preview.rows:
+        preview.file_errors.append(_("Das Blatt enthält keine Spieler."))
+
+
+def _read_row(
+    line: int,
+    cells: dict[str, str],
+    taken: set[int],
+    known_names: set[tuple[str, str]],
+    seen_numbers: dict[int, int],
+    seen_names: dict[tuple[str, str], int],
+) -> PreviewRow:
+    row = PreviewRow(line=line, data=None)
+    first, last = cells.get("first_name", ""), cells.get("last_name", "")
+    if not first:
+        row.errors.append(_("Vorname fehlt."))
+    if not last:
+        row.errors.append(_("Nachname fehlt."))
+    for key in ("first_name", "last_name"):
+        if len(cells.get(key, "")) > 100:
+            row.errors.append(_("Name ist zu lang (höchstens 100 Zeichen)."))
+    for key in ("club", "town"):
+        if len(cells.get(key, "")) > 150:
+            row.errors.append(_("Verein oder Ort ist zu lang (höchstens 150 Zeichen)."))
+
+    number: int | None = None
+    raw_number = cells.get("start_number", "")
+    if raw_number:
+        try:
+            number = int(raw_number)
+            if number < 1:
+                raise ValueError
+        except ValueError:
+            row.errors.append(
+                _("Startnummer „%(value)s“ ist keine positive ganze Zahl.")
+                % {"value": raw_number}
+            )
+            number = None
+    if number is not None and number > Entry.MAX_START_NUMBER:
+        row.errors.append(
+            _("Startnummer %(number)d ist zu groß (höchstens %(max)d).")
+            % {"number": number, "max": Entry.MAX_START_NUMBER}
+        )
+        number = None
+    if number is not None:
+        if number in taken:
+            row.errors.append(
+                _("Startnummer %(number)d ist im Turnier schon vergeben.")
+                % {"number": number}
+            )
+        elif number in seen_numbers:
+            row.errors.append(
+                _("Startnummer %(number)d steht schon in Zeile %(line)d.")
+                % {"number": number, "line": seen_numbers[number]}
+            )
+        else:
+            seen_numbers[number] = line
+
+    raw_category = cells.get("category", "")
+    category = CATEGORIES.get(raw_category.lower())
+    if category is None:
+        row.errors.append(
+            _(
+                "Unbekannte Kategorie „%(value)s“ (erlaubt: Offen, Damen, Senioren, "
+                "Jugend)."
+            )
+            % {"value": raw_category}
+        )
+
+    name_key = (first.lower(), last.lower())
+    if first and last:
+        if name_key in known_names:
+            row.warnings.append(_("Ein Spieler mit diesem Namen ist schon gemeldet."))
+        elif name_key in seen_names:
+            row.warnings.append(
+                _("Gleicher Name wie in Zeile %(line)d.")
+                % {"line": seen_names[name_key]}
+            )
+        seen_names.setdefault(name_key, line)
+
+    if not row.errors:
+        row.data = PlayerData(
+            first_name=first,
+            last_name=last,
+            club=cells.get("club", ""),
+            town=cells.get("town", ""),
+            category=category or Player.Category.OPEN,
+            start_number=number,
+        )
+    return row

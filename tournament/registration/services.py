@@ -1,0 +1,296 @@
+"""Tournaments, players, entries and teams: the registration desk's writes."""
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournament.core.audit import audit_record, snapshot
+from tournament.core.errors import UserError
+from tournament.live import invalidation
+from tournament.models import Entry, Player, Team, Tournament
+
+PLAYER_FIELDS = ["first_name", "last_name", "club", "town", "category"]
+
+
+ENTRY_FIELDS = ["start_number", "checked_in", "withdrawn_at", "withdrawal_reason"]
+
+
+@dataclass(frozen=True)
+class PlayerData:
+    """One player as typed at the desk or read from a workbook row."""
+
+    first_name: str
+    last_name: str
+    club: str = ""
+    town: str = ""
+    category: str = Player.Category.OPEN
+    start_number: int | None = None
+
+
+def next_start_number(tournament: Tournament) -> int:
+    top = tournament.entries.aggregate(top=Max("start_number"))["top"]
+    return (top or 0) + 1
+
+
+def _player_for(data: PlayerData) -> Player:
+    player = Player(
+        first_name=data.first_name.strip(),
+        last_name=data.last_name.strip(),
+        club=data.club.strip(),
+        town=data.town.strip(),
+        category=data.category,
+    )
+    player.full_clean(exclude=["id"])
+    player.save()
+    return player
+
+
+def entry_register(*, actor: Any, tournament: Tournament, data: PlayerData) -> Entry:
+    """Register a new player for the tournament; the start number is the one
+    given or the next free one. Refuses a start number already taken."""
+    with transaction.atomic():
+        entry = _entry_create(tournament=tournament, data=data)
+        audit_record(
+            actor=actor,
+            action="entry.register",
+            obj=entry,
+            tournament=tournament,
+            after={
+                **snapshot(entry.player, PLAYER_FIELDS),
+                **snapshot(entry, ENTRY_FIELDS),
+            },
+        )
+    return entry
+
+
+def _entry_create(*, tournament: Tournament, data: PlayerData) -> Entry:
+    number = data.start_number or next_start_number(tournament)
+    if tournament.entries.filter(start_number=number).exists():
+        raise UserError(
+            _("Die Startnummer %(number)s ist schon vergeben.") % {"number": number},
+            code="start_number_taken",
+        )
+    player = _player_for(data)
+    try:
+        with transaction.atomic():
+            return Entry.objects.create(
+                tournament=tournament, player=player, start_number=number
+            )
+    except IntegrityError as exc:  # a concurrent desk took the number first
+        raise UserError(
+            _("Die Startnummer %(number)s ist schon vergeben.") % {"number": number},
+            code="start_number_taken",
+        ) from exc
+
+
+def entries_import(
+    *, actor: Any, tournament: Tournament, rows: Iterable[PlayerData]
+) -> list[Entry]:
+    """Register many players at once: all of them or, on any error, none."""
+    rows = list(rows)
+    with transaction.atomic():
+        Tournament.objects.select_for_update().get(pk=tournament.pk)
+        # Rows with a start number first, so that rows without one get numbers
+        # after them and never take a number the workbook asked for.
+        ordered = [r for r in rows if r.start_number] + [
+            r for r in rows if not r.start_number
+        ]
+        entries = [_entry_create(tournament=tournament, data=row) for row in ordered]
+        audit_record(
+            actor=actor,
+            action="entry.import",
+            obj=tournament,
+            tournament=tournament,
+            after={
+                "count": len(entries),
+                "start_numbers": sorted(e.start_number for e in entries),
+            },
+            note=_("%(count)d Spieler importiert") % {"count": len(entries)},
+        )
+    return entries
+
+
+def entry_update(*, actor: Any, entry: Entry, data: PlayerData) -> Entry:
+    """Correct a registered player's details or start number."""
+    with transaction.atomic():
+        entry = (
+            Entry.objects.select_for_update().select_related("player").get(pk=entry.pk)
+        )
+        before = {
+            **snapshot(entry.player, PLAYER_FIELDS),
+            **snapshot(entry, ENTRY_FIELDS),
+        }
+        number = data.start_number or entry.start_number
+        taken = (
+            Entry.objects.filter(tournament_id=entry.tournament_id, start_number=number)
+            .exclude(pk=entry.pk)
+            .exists()
+        )
+        if taken:
+            raise UserError(
+                _("Die Startnummer %(number)s ist schon vergeben.")
+                % {"number": number},
+                code="start_number_taken",
+            )
+        player = entry.player
+        for name in PLAYER_FIELDS:
+            value = getattr(data, name)
+            setattr(player, name, value.strip() if isinstance(value, str) else value)
+        player.full_clean(exclude=["id"])
+        player.save()
+        entry.start_number = number
+        entry.save(update_fields=["start_number"])
+        invalidation.results_changed(entry.tournament_id)  # names and numbers shown
+        audit_record(
+            actor=actor,
+            action="entry.update",
+            obj=entry,
+            tournament=entry.tournament,
+            before=before,
+            after={**snapshot(player, PLAYER_FIELDS), **snapshot(entry, ENTRY_FIELDS)},
+        )
+    return entry
+
+
+def entry_set_checked_in(*, actor: Any, entry: Entry, checked_in: bool) -> Entry:
+    with transaction.atomic():
+        entry = Entry.objects.select_for_update().get(pk=entry.pk)
+        if entry.checked_in == checked_in:
+            return entry
+        before = snapshot(entry, ["checked_in"])
+        entry.checked_in = checked_in
+        entry.save(update_fields=["checked_in"])
+        audit_record(
+            actor=actor,
+            action="entry.check_in" if checked_in else "entry.check_out",
+            obj=entry,
+            tournament=entry.tournament,
+            before=before,
+            after=snapshot(entry, ["checked_in"]),
+        )
+    return entry
+
+
+def entry_withdraw(*, actor: Any, entry: Entry, reason: str) -> Entry:
+    """Withdraw a player; the entry and its start number stay (results keep)."""
+    reason = reason.strip()
+    if not reason:
+        raise UserError(_("Bitte einen Grund angeben."), code="reason_required")
+    with transaction.atomic():
+        entry = Entry.objects.select_for_update().get(pk=entry.pk)
+        if entry.withdrawn_at is not None:
+            raise UserError(_("Der Spieler ist bereits abgemeldet."), code="withdrawn")
+        before = snapshot(entry, ENTRY_FIELDS)
+        entry.withdrawn_at = timezone.now()
+        entry.withdrawal_reason = reason[:200]
+        entry.save(update_fields=["withdrawn_at", "withdrawal_reason"])
+        audit_record(
+            actor=actor,
+            action="entry.withdraw",
+            obj=entry,
+            tournament=entry.tournament,
+            before=before,
+            after=snapshot(entry, ENTRY_FIELDS),
+        )
+    return entry
+
+
+def entry_reinstate(*, actor: Any, entry: Entry) -> Entry:
+    with transaction.atomic():
+        entry = Entry.objects.select_for_update().get(pk=entry.pk)
+        if entry.withdrawn_at is None:
+            return entry
+        before = snapshot(entry, ENTRY_FIELDS)
+        entry.withdrawn_at = None
+        entry.withdrawal_reason = ""
+        entry.save(update_fields=["withdrawn_at", "withdrawal_reason"])
+        audit_record(
+            actor=actor,
+            action="entry.reinstate",
+            obj=entry,
+            tournament=entry.tournament,
+            before=before,
+            after=snapshot(entry, ENTRY_FIELDS),
+        )
+    return entry
+
+
+def team_save(
+    *,
+    actor: Any,
+    tournament: Tournament,
+    team: Team | None,
+    name: str,
+    members: list[Entry],
+) -> Team:
+    """Create or edit a team of at most four entries of this tournament."""
+    name = name.strip()
+    if not name:
+        raise UserError(
+            _("Bitte einen Mannschaftsnamen angeben."), code="name_required"
+        )
+    if len(members) > Team.MAX_MEMBERS:
+        raise UserError(
+            _("Eine Mannschaft hat höchstens %(max)d Spieler.")
+            % {"max": Team.MAX_MEMBERS},
+            code="too_many_members",
+        )
+    if any(m.tournament_id != tournament.pk for m in members):
+        raise UserError(_("Spieler aus einem anderen Turnier."), code="foreign_entry")
+    with transaction.atomic():
+        duplicate = Team.objects.filter(tournament=tournament, name=name)
+        if team is not None:
+            duplicate = duplicate.exclude(pk=team.pk)
+        if duplicate.exists():
+            raise UserError(
+                _("Es gibt schon eine Mannschaft „%(name)s“.") % {"name": name},
+                code="team_name_taken",
+            )
+        created = team is None
+        if team is None:
+            team = Team(tournament=tournament)
+            before = None
+        else:
+            team = Team.objects.select_for_update().get(pk=team.pk)
+            before = {
+                "name": team.name,
+                "members": sorted(team.members.values_list("start_number", flat=True)),
+            }
+        team.name = name
+        team.save()
+        Entry.objects.filter(team=team).exclude(pk__in=[m.pk for m in members]).update(
+            team=None
+        )
+        Entry.objects.filter(pk__in=[m.pk for m in members]).update(team=team)
+        invalidation.results_changed(tournament.pk)  # the team ranking changes
+        audit_record(
+            actor=actor,
+            action="team.create" if created else "team.update",
+            obj=team,
+            tournament=tournament,
+            before=before,
+            after={"name": name, "members": sorted(m.start_number for m in members)},
+        )
+    return team
+
+
+def team_delete(*, actor: Any, team: Team) -> None:
+    with transaction.atomic():
+        before = {
+            "name": team.name,
+            "members": sorted(team.members.values_list("start_number", flat=True)),
+        }
+        audit_record(
+            actor=actor,
+            action="team.delete",
+            obj=team,
+            tournament=team.tournament,
+            before=before,
+        )
+        invalidation.results_changed(team.tournament_id)
+        team.delete()

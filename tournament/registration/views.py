@@ -1,0 +1,306 @@
+"""The registration desk: entries, check-in, withdrawals, teams, the
+player list's export and the player import (upload → preview with
+per-row errors → confirm → write)."""
+
+import dataclasses
+import secrets
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+from django_tables2 import RequestConfig
+
+from tournament.core.errors import UserError
+from tournament.core.roles import organizer_required
+from tournament.core.upload import take_preview
+from tournament.core.workbook import XLSX_CONTENT_TYPE
+from tournament.models import Entry, Team, Tournament
+from tournament.registration import selectors, services
+from tournament.registration.export import players_workbook
+from tournament.registration.forms import (
+    EntryForm,
+    PlayerImportForm,
+    TeamForm,
+    WithdrawForm,
+)
+from tournament.registration.player_import import parse_player_workbook
+from tournament.registration.services import PlayerData
+from tournament.registration.tables import EntryTable
+
+
+def _back(request: HttpRequest, default: str) -> HttpResponseRedirect:
+    """Return to the page the action came from (keeps the search term)."""
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if not url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        target = default
+    return HttpResponseRedirect(target or default)
+
+
+@organizer_required
+def entry_list(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    query = request.GET.get("q", "")[:100]
+    table = EntryTable(selectors.entries_for(tournament, query=query))
+    RequestConfig(request, paginate={"per_page": 100}).configure(table)
+    return render(
+        request,
+        "tournament/registration/entry_list.html",
+        {
+            "tournament": tournament,
+            "table": table,
+            "query": query,
+            "counts": selectors.entry_counts(tournament),
+        },
+    )
+
+
+@organizer_required
+def entry_create(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    form = EntryForm(request.POST or None)
+    duplicates: list[Entry] = []
+    if request.method == "POST" and form.is_valid():
+        data = form.player_data()
+        duplicates = list(
+            selectors.same_name_entries(tournament, data.first_name, data.last_name)
+        )
+        if duplicates and not form.cleaned_data["confirm_duplicate"]:
+            # Ask once; the hidden field turns the second submit into a yes.
+            form = EntryForm({**request.POST.dict(), "confirm_duplicate": "on"})
+            form.is_valid()
+        else:
+            try:
+                entry = services.entry_register(
+                    actor=request.user, tournament=tournament, data=data
+                )
+            except UserError as error:
+                form.add_error("start_number", error.message)
+            else:
+                messages.success(
+                    request,
+                    _("%(name)s ist mit Startnummer %(number)d gemeldet.")
+                    % {"name": entry.player.full_name, "number": entry.start_number},
+                )
+                return redirect("tournament:entry_create", slug=slug)
+    return render(
+        request,
+        "tournament/registration/entry_form.html",
+        {
+            "tournament": tournament,
+            "form": form,
+            "duplicates": duplicates,
+            "next_number": services.next_start_number(tournament),
+            "recent": selectors.entries_for(tournament).order_by("-created_at")[:5],
+        },
+    )
+
+
+@organizer_required
+def entry_edit(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    entry = get_object_or_404(
+        Entry.objects.select_related("player"),
+        tournament=tournament,
+        start_number=number,
+    )
+    form = (
+        EntryForm(request.POST)
+        if request.method == "POST"
+        else EntryForm.for_entry(entry)
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            entry = services.entry_update(
+                actor=request.user, entry=entry, data=form.player_data()
+            )
+        except UserError as error:
+            form.add_error("start_number", error.message)
+        else:
+            messages.success(request, _("Änderungen gespeichert."))
+            return redirect("tournament:entry_list", slug=slug)
+    return render(
+        request,
+        "tournament/registration/entry_form.html",
+        {"tournament": tournament, "form": form, "entry": entry},
+    )
+
+
+@organizer_required
+@require_POST
+def entry_check_in(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    entry = get_object_or_404(Entry, tournament__slug=slug, start_number=number)
+    checked_in = request.POST.get("checked_in") == "1"
+    services.entry_set_checked_in(
+        actor=request.user, entry=entry, checked_in=checked_in
+    )
+    default = reverse("tournament:entry_list", kwargs={"slug": slug})
+    return _back(request, f"{default}#entry-{number}")
+
+
+@organizer_required
+def entry_withdraw(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    entry = get_object_or_404(
+        Entry.objects.select_related("player", "tournament"),
+        tournament__slug=slug,
+        start_number=number,
+    )
+    form = WithdrawForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.entry_withdraw(
+                actor=request.user, entry=entry, reason=form.cleaned_data["reason"]
+            )
+        except UserError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(
+                request,
+                _("%(name)s ist abgemeldet.") % {"name": entry.player.full_name},
+            )
+        return redirect("tournament:entry_list", slug=slug)
+    return render(
+        request,
+        "tournament/registration/entry_withdraw.html",
+        {"tournament": entry.tournament, "entry": entry, "form": form},
+    )
+
+
+@organizer_required
+@require_POST
+def entry_reinstate(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    entry = get_object_or_404(Entry, tournament__slug=slug, start_number=number)
+    services.entry_reinstate(actor=request.user, entry=entry)
+    messages.success(request, _("Abmeldung zurückgenommen."))
+    return redirect("tournament:entry_list", slug=slug)
+
+
+@organizer_required
+def entry_export(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    response = HttpResponse(
+        players_workbook(tournament), content_type=XLSX_CONTENT_TYPE
+    )
+    response["Content-Disposition"] = f'attachment; filename="{slug}-spieler.xlsx"'
+    return response
+
+
+@organizer_required
+def team_list(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    return render(
+        request,
+        "tournament/registration/team_list.html",
+        {"tournament": tournament, "teams": selectors.teams_for(tournament)},
+    )
+
+
+@organizer_required
+def team_edit(
+    request: HttpRequest, slug: str, team_id: int | None = None
+) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    team = (
+        get_object_or_404(Team, pk=team_id, tournament=tournament) if team_id else None
+    )
+    initial = {"name": team.name, "members": list(team.members.all())} if team else None
+    form = TeamForm(request.POST or None, tournament=tournament, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.team_save(
+                actor=request.user,
+                tournament=tournament,
+                team=team,
+                name=form.cleaned_data["name"],
+                members=form.cleaned_data["members"],
+            )
+        except UserError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, _("Mannschaft gespeichert."))
+            return redirect("tournament:team_list", slug=slug)
+    return render(
+        request,
+        "tournament/registration/team_form.html",
+        {"tournament": tournament, "form": form, "team": team},
+    )
+
+
+@organizer_required
+def team_delete(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    team = get_object_or_404(Team, pk=team_id, tournament=tournament)
+    if request.method == "POST":
+        services.team_delete(actor=request.user, team=team)
+        messages.success(request, _("Mannschaft gelöscht."))
+        return redirect("tournament:team_list", slug=slug)
+    return render(
+        request,
+        "tournament/registration/confirm_delete.html",
+        {
+            "tournament": tournament,
+            "object_label": _("die Mannschaft „%(name)s“") % {"name": team.name},
+            "cancel_url": reverse("tournament:team_list", kwargs={"slug": slug}),
+        },
+    )
+
+
+SESSION_KEY = "player_import"
+
+
+@organizer_required
+def import_upload(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    form = PlayerImportForm(request.POST or None, request.FILES or None)
+    preview = None
+    token = ""
+    if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data["file"]
+        preview = parse_player_workbook(
+            upload, size=upload.size, filename=upload.name, tournament=tournament
+        )
+        if preview.ok:
+            # The checked rows wait in the session until the organizer says yes.
+            token = secrets.token_urlsafe(16)
+            request.session[SESSION_KEY] = {
+                "token": token,
+                "tournament": tournament.pk,
+                "rows": [dataclasses.asdict(d) for d in preview.player_data()],
+            }
+        else:
+            request.session.pop(SESSION_KEY, None)
+    return render(
+        request,
+        "tournament/registration/import.html",
+        {"tournament": tournament, "form": form, "preview": preview, "token": token},
+    )
+
+
+@organizer_required
+@require_POST
+def import_confirm(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    pending = take_preview(request, SESSION_KEY, tournament)
+    if pending is None:
+        return redirect("tournament:import_upload", slug=slug)
+    rows = [PlayerData(**row) for row in pending["rows"]]
+    try:
+        entries = services.entries_import(
+            actor=request.user, tournament=tournament, rows=rows
+        )
+    except UserError as error:
+        messages.error(
+            request,
+            _("Nichts importiert: %(error)s Bitte die Datei erneut hochladen.")
+            % {"error": error.message},
+        )
+        return redirect("tournament:import_upload", slug=slug)
+    messages.success(
+        request, _("%(count)d Spieler importiert.") % {"count": len(entries)}
+    )
+    return redirect("tournament:entry_list", slug=slug)

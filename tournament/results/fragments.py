@@ -1,0 +1,147 @@
+"""The results' live fragments: a series' score grids and the progress
+of the tables (referees' and public)."""
+
+from typing import Any
+
+from django.http import HttpRequest
+from django.urls import reverse
+from django.utils.translation import gettext
+
+from tournament.live import invalidation
+from tournament.live.fragments import (
+    Context,
+    Fragment,
+    Params,
+    register,
+    series_number,
+)
+from tournament.models import Tournament
+from tournament.results import selectors
+from tournament.seating.selectors import current_series, public_series
+
+
+def results_context(
+    request: HttpRequest, tournament: Tournament, params: Params
+) -> Context:
+    series = public_series(tournament, int(params["series"]))
+    return {
+        "tournament": tournament,
+        "series": series,
+        "results": selectors.series_results(
+            series, include_pending=tournament.show_provisional
+        ),
+        "games": range(1, tournament.games_per_series + 1),
+    }
+
+
+def _with_chips(
+    tournament: Tournament, progress: list[dict[str, Any]], staff: bool
+) -> list[dict[str, Any]]:
+    """Each series' table chips (number, state, label, link for staff),
+    made here once, not per chip in the template: a hundred tables a series
+    took a URL reversal and three translations each (the referees' overview
+    cost ~110 ms, mostly asking for the active language)."""
+    labels = {
+        "confirmed": gettext("bestätigt"),
+        "pending": gettext("wartet auf Bestätigung"),
+        "missing": gettext("fehlt"),
+    }
+    table = gettext("Tisch %(number)s")
+    for p in progress:
+        link = ""
+        if staff:
+            link = reverse(
+                "tournament:table_result",
+                kwargs={
+                    "slug": tournament.slug,
+                    "series": p["series"].number,
+                    "table": 0,
+                },
+            )[:-2]  # "…/tisch/0/" without "0/"
+        p["chips"] = [
+            {
+                "number": number,
+                "state": state,
+                "label": f"{table % {'number': number}}: {labels[state]}",
+                "url": f"{link}{number}/" if staff else "",
+            }
+            for number, state in p["table_states"]
+        ]
+    return progress
+
+
+def progress_context(
+    request: HttpRequest, tournament: Tournament, params: Params
+) -> Context:
+    """The organizer's dashboard: every series, waiting entries included."""
+    return {
+        "tournament": tournament,
+        "progress": _with_chips(
+            tournament, selectors.series_progress(tournament), staff=True
+        ),
+        "staff": True,
+    }
+
+
+def progress_public_context(
+    request: HttpRequest, tournament: Tournament, params: Params
+) -> Context:
+    """The current series' progress for everybody: a table counts as done
+    once its result is confirmed; waiting entries are not public (nor is a
+    waiting correction of a confirmed result)."""
+    current = current_series(tournament)
+    progress = []
+    for p in selectors.series_progress(tournament):
+        if current is None or p["series"].pk != current.pk:
+            continue
+        done_tables = set(p["confirmed_tables"])
+        states = [
+            (number, "confirmed" if number in done_tables else "missing")
+            for number, _state in p["table_states"]
+        ]
+        done = sum(1 for _, state in states if state == "confirmed")
+        progress.append(
+            {
+                "series": current,
+                "tables": p["tables"],
+                "confirmed": done,
+                "table_states": states,
+                "missing": [n for n, state in states if state == "missing"],
+            }
+        )
+    return {
+        "tournament": tournament,
+        "progress": _with_chips(tournament, progress, staff=False),
+        "staff": False,
+    }
+
+
+register(
+    Fragment(
+        "results",
+        "tournament/results/partials/live_series_results.html",
+        results_context,
+        frozenset({"results", "seating"}),
+        params={"series": series_number},
+        required=("series",),
+        source="results",
+    )
+)
+register(
+    Fragment(
+        "progress",
+        "tournament/results/partials/live_progress.html",
+        progress_context,
+        frozenset({"progress", "seating"}),
+        staff=True,
+    )
+)
+register(
+    Fragment(
+        "progress-public",
+        "tournament/results/partials/live_progress.html",
+        progress_public_context,
+        frozenset({"progress", "seating"}),
+        source=invalidation.CONFIRMED,
+    )
+)

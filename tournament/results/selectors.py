@@ -1,0 +1,124 @@
+"""Reads of results: versions, progress, a series' score grids."""
+
+from django.db.models import Count, Prefetch, Q, QuerySet
+from django.shortcuts import get_object_or_404
+
+from tournament.models import ResultVersion, Seat, Series, Table, Tournament
+from tournament.seating.selectors import series_tables
+
+
+def table_for_entry(series: Series, number: int) -> Table:
+    return (
+        Table.objects.select_related("series__tournament")
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("entry__player"))
+        )
+        .get(series=series, number=number)
+    )
+
+
+def result_versions(table: Table) -> QuerySet[ResultVersion]:
+    return ResultVersion.objects.filter(table=table).select_related(
+        "entered_by", "decided_by"
+    )
+
+
+def series_progress(tournament: Tournament) -> list[dict[str, object]]:
+    """Per series: tables, entered (waiting), confirmed, and which are missing."""
+    tables = (
+        Table.objects.filter(series__tournament=tournament)
+        .annotate(
+            pending=Count(
+                "result_versions",
+                filter=Q(result_versions__status=ResultVersion.Status.PENDING),
+            ),
+            confirmed=Count(
+                "result_versions",
+                filter=Q(result_versions__status=ResultVersion.Status.CONFIRMED),
+            ),
+        )
+        .values("series_id", "number", "pending", "confirmed")
+        .order_by("number")
+    )
+    by_series: dict[int, list[dict[str, int]]] = {}
+    for t in tables:
+        by_series.setdefault(t["series_id"], []).append(t)
+    out = []
+    for series in Series.objects.filter(tournament=tournament).order_by("number"):
+        rows = by_series.get(series.pk, [])
+        out.append(
+            {
+                "series": series,
+                "tables": len(rows),
+                "pending": [r["number"] for r in rows if r["pending"]],
+                "confirmed": sum(1 for r in rows if r["confirmed"]),
+                # Whatever waits for confirmation: what the public sees.
+                "confirmed_tables": [r["number"] for r in rows if r["confirmed"]],
+                "missing": [
+                    r["number"] for r in rows if not r["pending"] and not r["confirmed"]
+                ],
+                "table_states": [
+                    (
+                        r["number"],
+                        "confirmed"
+                        if r["confirmed"] and not r["pending"]
+                        else "pending"
+                        if r["pending"]
+                        else "missing",
+                    )
+                    for r in rows
+                ],
+            }
+        )
+    return out
+
+
+def series_results(series: Series, *, include_pending: bool) -> list[dict[str, object]]:
+    """Per table of a series: players in seat order and their points per
+    game from the confirmed (or, if asked, pending) version."""
+    tables = series_tables(series)
+    statuses = [ResultVersion.Status.CONFIRMED]
+    if include_pending:
+        statuses.append(ResultVersion.Status.PENDING)
+    versions: dict[int, ResultVersion] = {}
+    for version in ResultVersion.objects.filter(
+        table__series=series, status__in=statuses
+    ).order_by("number"):
+        current = versions.get(version.table_id)
+        if current is None or current.status != ResultVersion.Status.CONFIRMED:
+            versions[version.table_id] = version
+    out = []
+    for table in tables:
+        version = versions.get(table.pk)
+        games = version.data["games"] if version else []
+        players = []
+        for seat in table.seats.all():
+            points = [
+                g["marks"] + series.tournament.win_bonus
+                if g["winner"] == seat.number
+                else 0
+                for g in games
+            ]
+            players.append({"seat": seat, "points": points, "total": sum(points)})
+        out.append(
+            {
+                "table": table,
+                "version": version,
+                "provisional": version is not None
+                and version.status == ResultVersion.Status.PENDING,
+                "players": players,
+            }
+        )
+    return out
+
+
+def table_or_404(slug: str, series_number: int, table_number: int) -> Table:
+    """A table of a series with its seats and players (also for the digital
+    table pages)."""
+    series = get_object_or_404(Series, tournament__slug=slug, number=series_number)
+    try:
+        return table_for_entry(series, table_number)
+    except Table.DoesNotExist as exc:
+        from django.http import Http404
+
+        raise Http404 from exc

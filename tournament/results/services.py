@@ -1,0 +1,386 @@
+"""Result entry: enter, confirm (double entry), reject, correct.
+
+A table's result is a sequence of versions; exactly one may be pending and
+one confirmed. Confirming rebuilds the table's GameScore rows, which is all
+the standings read. Every change bumps `Table.result_revision`, so a form
+saved against an older revision is refused with a conflict, never applied.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournament.core.audit import audit_record
+from tournament.core.errors import ConflictError, NotAllowed, UserError
+from tournament.core.roles import is_organizer, may_referee
+from tournament.live import invalidation
+from tournament.models import (
+    DigitalTable,
+    EntryTotal,
+    GameScore,
+    ResultVersion,
+    Series,
+    Table,
+)
+from tournament.results import adapter
+
+OPEN_SERIES = (Series.Status.RELEASED, Series.Status.PLAYING, Series.Status.COMPLETE)
+
+
+@dataclass(frozen=True)
+class GameInput:
+    """One game as entered: the quick way (winner seat and marks kept) or
+    the sheet way (the hands as sheet lines, from which both follow)."""
+
+    winner: int | None = None
+    marks: int | None = None
+    hands: tuple[dict[str, Any], ...] | None = None
+
+
+def _lock_table(table: Table, revision: int | None) -> Table:
+    table = (
+        Table.objects.select_for_update()
+        .select_related("series__tournament")
+        .get(pk=table.pk)
+    )
+    if revision is not None and revision != table.result_revision:
+        raise ConflictError(
+            _(
+                "Das Ergebnis von Tisch %(t)d wurde inzwischen von jemand anderem "
+                "gespeichert. Ihre Eingabe ist nicht verloren: bitte prüfen und "
+                "erneut speichern."
+            )
+            % {"t": table.number}
+        )
+    return table
+
+
+def _check_referee(actor: Any, tournament: Any) -> None:
+    """The views check it; the service refuses too. No actor: the site
+    itself (digital tables, imports from the command line)."""
+    if actor is not None and not may_referee(actor, tournament):
+        raise NotAllowed(
+            _("Sie dürfen in diesem Turnier keine Ergebnisse eingeben oder prüfen.")
+        )
+
+
+def _supersede_pending(table: Table) -> None:
+    """A new entry replaces the one waiting for confirmation (kept)."""
+    table.result_versions.filter(status=ResultVersion.Status.PENDING).update(
+        status=ResultVersion.Status.SUPERSEDED
+    )
+
+
+def _bump(table: Table) -> None:
+    table.result_revision += 1
+    table.save(update_fields=["result_revision"])
+
+
+def _next_number(table: Table) -> int:
+    last = table.result_versions.order_by("-number").values_list("number", flat=True)
+    return (last.first() or 0) + 1
+
+
+def rebuild_table_scores(table: Table, version: ResultVersion) -> None:
+    """Rewrite the table's GameScores (and its players' totals) from the
+    confirmed version."""
+    seats = {s.number: s.entry_id for s in table.seats.all()}
+    tournament = table.series.tournament
+    GameScore.objects.filter(table=table).delete()
+    rows = []
+    for game_number, game in enumerate(version.data["games"], 1):
+        for seat, entry_id in seats.items():
+            won = seat == game["winner"]
+            rows.append(
+                GameScore(
+                    series=table.series,
+                    table=table,
+                    version=version,
+                    entry_id=entry_id,
+                    game=game_number,
+                    seat=seat,
+                    won=won,
+                    marks=game["marks"] if won else 0,
+                    points=game["marks"] + tournament.win_bonus if won else 0,
+                    three_table=table.size == 3,
+                )
+            )
+    GameScore.objects.bulk_create(rows)
+    totals_refresh(entry_ids=list(seats.values()), tournament=tournament)
+
+
+def totals_refresh(*, entry_ids: list[int], tournament: Any) -> None:
+    """Recompute the EntryTotal rows of some players from their GameScores."""
+    series_count = tournament.series_count
+    per_entry: dict[int, dict[str, Any]] = {
+        e: {"points": 0, "won": 0, "best": 0, "three": 0, "series": [0] * series_count}
+        for e in entry_ids
+    }
+    for entry_id, number, won, points, three in GameScore.objects.filter(
+        entry_id__in=entry_ids
+    ).values_list("entry_id", "series__number", "won", "points", "three_table"):
+        t = per_entry[entry_id]
+        t["points"] += points
+        t["won"] += won
+        t["best"] = max(t["best"], points)
+        t["three"] += three
+        if number <= series_count:
+            t["series"][number - 1] += points
+    for entry_id, t in per_entry.items():
+        EntryTotal.objects.update_or_create(
+            entry_id=entry_id,
+            defaults={
+                "points": t["points"],
+                "games_won": t["won"],
+                "best_game": t["best"],
+                "three_table_games": t["three"],
+                "series_points": ",".join(map(str, t["series"])),
+            },
+        )
+
+
+def _confirm(table: Table, version: ResultVersion, actor: Any) -> None:
+    table.result_versions.filter(status=ResultVersion.Status.CONFIRMED).update(
+        status=ResultVersion.Status.SUPERSEDED
+    )
+    version.status = ResultVersion.Status.CONFIRMED
+    version.decided_by = actor if getattr(actor, "is_authenticated", False) else None
+    version.decided_at = timezone.now()
+    version.save(update_fields=["status", "decided_by", "decided_at"])
+    rebuild_table_scores(table, version)
+    series = table.series
+    # A digital table's result counts game by game; the table is open until
+    # its last game is in.
+    open_tables = (
+        series.tables.exclude(result_versions__status=ResultVersion.Status.CONFIRMED)
+        .union(
+            series.tables.filter(
+                result_versions__status=ResultVersion.Status.CONFIRMED,
+                result_versions__complete=False,
+            )
+        )
+        .exists()
+    )
+    status = Series.Status.PLAYING if open_tables else Series.Status.COMPLETE
+    if series.status != status:
+        series.status = status
+        series.save(update_fields=["status"])
+    invalidation.results_changed(series.tournament_id)
+
+
+def result_enter(
+    *,
+    actor: Any,
+    table: Table,
+    games: Sequence[GameInput],
+    mode: str,
+    revision: int | None,
+    reason: str = "",
+    auto_confirm: bool = False,
+) -> ResultVersion:
+    """Record a table's five games. With double entry on it waits for a
+    second person; a correction of a confirmed result needs a reason.
+    `auto_confirm` is for sources that need no second pair of eyes
+    (digital tables, imports)."""
+    with transaction.atomic():
+        table = _lock_table(table, revision)
+        series = table.series
+        tournament = series.tournament
+        _check_referee(actor, tournament)
+        if series.status not in OPEN_SERIES:
+            raise UserError(
+                _(
+                    "Serie %(n)d ist noch nicht veröffentlicht; es kann noch kein "
+                    "Ergebnis eingegeben werden."
+                )
+                % {"n": series.number},
+                code="series_not_open",
+            )
+        if DigitalTable.objects.filter(
+            table=table, status=DigitalTable.Status.PLAYING
+        ).exists():
+            raise UserError(
+                _(
+                    "Tisch %(t)d wird digital gespielt; sein Ergebnis kommt vom "
+                    "digitalen Tisch. Erst das digitale Spiel beenden."
+                )
+                % {"t": table.number},
+                code="digital_table",
+            )
+        data = adapter.table_result_data(
+            games=games, table_size=table.size, tournament=tournament
+        )
+        has_confirmed = table.result_versions.filter(
+            status=ResultVersion.Status.CONFIRMED
+        ).exists()
+        reason = reason.strip()
+        if has_confirmed and not reason:
+            raise UserError(
+                _(
+                    "Für eine Korrektur eines bestätigten Ergebnisses bitte einen "
+                    "Grund angeben."
+                ),
+                code="reason_required",
+            )
+        _supersede_pending(table)
+        before = _current_data(table)
+        version = ResultVersion.objects.create(
+            table=table,
+            number=_next_number(table),
+            status=ResultVersion.Status.PENDING,
+            mode=mode,
+            data=data,
+            reason=reason[:300],
+            entered_by=actor if getattr(actor, "is_authenticated", False) else None,
+        )
+        # Double entry off: the enterer's word counts. A correction by the
+        # organizer counts at once; a referee's correction waits.
+        immediate = (
+            auto_confirm
+            or not tournament.double_entry
+            or (has_confirmed and is_organizer(actor))
+        )
+        if immediate:
+            _confirm(table, version, actor)
+        else:
+            invalidation.entries_changed(tournament.pk)
+        _bump(table)
+        audit_record(
+            actor=actor,
+            action="result.correct" if has_confirmed else "result.enter",
+            obj=version,
+            tournament=tournament,
+            before=before,
+            after={"status": version.status, **data},
+            note=reason,
+        )
+    return version
+
+
+def result_enter_digital(
+    *,
+    table: Table,
+    games: Sequence[dict[str, int]],
+    records: list[dict[str, Any]],
+    complete: bool,
+) -> ResultVersion:
+    """A digital table's games so far (winner and marks each), with their
+    game records. They count at once: the rules module checked every card,
+    it is the second pair of eyes."""
+    with transaction.atomic():
+        table = _lock_table(table, None)
+        tournament = table.series.tournament
+        data = {
+            "games": [
+                {
+                    "winner": g["winner"],
+                    "marks": g["marks"],
+                    "points": g["marks"] + tournament.win_bonus,
+                }
+                for g in games
+            ],
+            "records": records,
+        }
+        before = _current_data(table)
+        _supersede_pending(table)
+        version = ResultVersion.objects.create(
+            table=table,
+            number=_next_number(table),
+            status=ResultVersion.Status.PENDING,
+            mode=ResultVersion.Mode.DIGITAL,
+            data=data,
+            complete=complete,
+        )
+        _confirm(table, version, None)
+        _bump(table)
+        audit_record(
+            actor=None,
+            action="result.digital",
+            obj=version,
+            tournament=tournament,
+            before=before,
+            after={"status": version.status, "games": data["games"]},
+            note=_("digitaler Tisch: %(n)d von %(t)d Spielen")
+            % {"n": len(games), "t": tournament.games_per_series},
+        )
+    return version
+
+
+def _current_data(table: Table) -> dict[str, Any] | None:
+    """The confirmed result as it stands, for the audit's "before"."""
+    current = table.result_versions.filter(
+        status=ResultVersion.Status.CONFIRMED
+    ).first()
+    if current is None:
+        return None
+    return {"version": current.number, "games": current.data["games"]}
+
+
+def result_confirm(
+    *, actor: Any, version: ResultVersion, revision: int | None
+) -> ResultVersion:
+    """A second person confirms a pending result; never the one who entered
+    it. The result then counts in the standings."""
+    with transaction.atomic():
+        table = _lock_table(version.table, revision)
+        _check_referee(actor, table.series.tournament)
+        version = ResultVersion.objects.select_for_update().get(pk=version.pk)
+        if version.status != ResultVersion.Status.PENDING:
+            raise ConflictError(_("Dieses Ergebnis wartet nicht mehr auf Bestätigung."))
+        if version.entered_by_id is not None and version.entered_by_id == actor.pk:
+            raise UserError(
+                _(
+                    "Sie können Ihre eigene Eingabe nicht bestätigen. Bitte eine "
+                    "zweite Person (Schiedsrichter oder Turnierleitung) bestätigen "
+                    "lassen."
+                ),
+                code="own_entry",
+            )
+        _confirm(table, version, actor)
+        _bump(table)
+        audit_record(
+            actor=actor,
+            action="result.confirm",
+            obj=version,
+            tournament=table.series.tournament,
+            before={"status": ResultVersion.Status.PENDING, "version": version.number},
+            after={"status": version.status, "version": version.number},
+        )
+    return version
+
+
+def result_reject(
+    *, actor: Any, version: ResultVersion, revision: int | None, reason: str
+) -> ResultVersion:
+    """The second person finds a mistake: the pending entry is set aside
+    (kept in the history) and the table waits for a new entry."""
+    reason = reason.strip()
+    if not reason:
+        raise UserError(_("Bitte einen Grund angeben."), code="reason_required")
+    with transaction.atomic():
+        table = _lock_table(version.table, revision)
+        _check_referee(actor, table.series.tournament)
+        version = ResultVersion.objects.select_for_update().get(pk=version.pk)
+        if version.status != ResultVersion.Status.PENDING:
+            raise ConflictError(_("Dieses Ergebnis wartet nicht mehr auf Bestätigung."))
+        version.status = ResultVersion.Status.REJECTED
+        version.decided_by = actor
+        version.decided_at = timezone.now()
+        version.reason = (version.reason + " | " if version.reason else "") + reason
+        version.save(update_fields=["status", "decided_by", "decided_at", "reason"])
+        _bump(table)
+        invalidation.entries_changed(table.series.tournament_id)
+        audit_record(
+            actor=actor,
+            action="result.reject",
+            obj=version,
+            tournament=table.series.tournament,
+            before={"status": ResultVersion.Status.PENDING},
+            after={"status": version.status},
+            note=reason,
+        )
+    return version

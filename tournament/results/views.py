@@ -1,0 +1,280 @@
+"""Result entry for referees (enter, confirm, reject, correct), tie
+decisions for the organizer, and a series' results for everybody."""
+
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from tournament.core.errors import ConflictError, UserError
+from tournament.core.roles import (
+    is_organizer,
+    organizer_required,
+    tournament_referee_required,
+)
+from tournament.live.fragments import (
+    FRAGMENTS,
+    FragmentKey,
+    region,
+)
+from tournament.live.pages import region_or_404, render_live_page
+from tournament.models import Entry, ResultVersion, Table, TieBreak, Tournament
+from tournament.results import selectors, tiebreaks
+from tournament.results import services as results_service
+from tournament.results.forms import ResultForm, sheet_line_text
+from tournament.results.selectors import table_or_404
+from tournament.seating import selectors as seating_selectors
+from tournament.standings.selectors import standings_rows
+
+
+def _form(
+    table: Table, data: Any = None, initial: dict[str, Any] | None = None
+) -> ResultForm:
+    tournament = table.series.tournament
+    return ResultForm(
+        data,
+        initial=initial,
+        seats=[(s.number, s.entry.player.full_name) for s in table.seats.all()],
+        games=tournament.games_per_series,
+        start_marks=tournament.start_marks,
+    )
+
+
+def _initial(table: Table, version: ResultVersion | None) -> dict[str, Any]:
+    initial: dict[str, Any] = {"revision": table.result_revision, "mode": "quick"}
+    if version is None:
+        return initial
+    initial["mode"] = version.mode if version.mode == "sheet" else "quick"
+    for g, game in enumerate(version.data["games"], 1):
+        initial[f"g{g}_winner"] = str(game["winner"])
+        initial[f"g{g}_marks"] = str(game["marks"])
+        if game.get("hands"):
+            initial[f"g{g}_hands"] = "\n".join(
+                sheet_line_text(h) for h in game["hands"]
+            )
+    return initial
+
+
+@tournament_referee_required
+def entry_overview(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    # The progress is the staff live region: rendered once per state of the
+    # tournament (its ETag) for every referee, not once per page view.
+    progress = region(tournament, FragmentKey(FRAGMENTS["progress"], {}))
+    return render(
+        request,
+        "tournament/results/overview.html",
+        {"tournament": tournament, "live": progress},
+    )
+
+
+@tournament_referee_required
+def table_result(
+    request: HttpRequest, slug: str, series: int, table: int
+) -> HttpResponse:
+    table_obj = table_or_404(slug, series, table)
+    versions = list(selectors.result_versions(table_obj))
+    pending = next((v for v in versions if v.status == "pending"), None)
+    confirmed = next((v for v in versions if v.status == "confirmed"), None)
+    if request.method == "POST":
+        form = _form(table_obj, request.POST)
+        if form.is_valid():
+            try:
+                games = form.game_inputs()
+                results_service.result_enter(
+                    actor=request.user,
+                    table=table_obj,
+                    games=games,
+                    mode=form.cleaned_data["mode"],
+                    revision=form.cleaned_data["revision"],
+                    reason=form.cleaned_data["reason"],
+                )
+            except forms.ValidationError as error:
+                form.add_error(None, error)
+            except ConflictError as error:
+                # Keep what was typed; show the newer state next to it.
+                form.add_error(None, error.message)
+            except UserError as error:
+                form.add_error(None, error.message)
+            else:
+                messages.success(
+                    request,
+                    _("Ergebnis von Tisch %(t)d gespeichert.") % {"t": table}
+                    + (
+                        " " + _("Es zählt, sobald eine zweite Person es bestätigt.")
+                        if table_obj.series.tournament.double_entry
+                        else ""
+                    ),
+                )
+                return redirect("tournament:results", slug=slug)
+    else:
+        form = _form(table_obj, initial=_initial(table_obj, pending or confirmed))
+    return render(
+        request,
+        "tournament/results/table_result.html",
+        {
+            "tournament": table_obj.series.tournament,
+            "series": table_obj.series,
+            "table": table_obj,
+            "form": form,
+            "pending": pending,
+            "confirmed": confirmed,
+            "can_confirm": pending is not None
+            and pending.entered_by_id != request.user.pk,
+            "versions": versions if is_organizer(request.user) else [],
+            "seats": list(table_obj.seats.all()),
+        },
+    )
+
+
+class DecisionForm(forms.Form):
+    version = forms.IntegerField(min_value=1)
+    revision = forms.IntegerField(min_value=0)
+    reason = forms.CharField(max_length=300, required=False)
+
+
+def _decide(
+    request: HttpRequest, slug: str, series: int, table: int, confirm: bool
+) -> HttpResponse:
+    table_obj = table_or_404(slug, series, table)
+    form = DecisionForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Ungültige Anfrage. Bitte die Seite neu laden."))
+        return redirect(
+            "tournament:table_result", slug=slug, series=series, table=table
+        )
+    version = get_object_or_404(
+        ResultVersion, table=table_obj, number=form.cleaned_data["version"]
+    )
+    try:
+        if confirm:
+            results_service.result_confirm(
+                actor=request.user,
+                version=version,
+                revision=form.cleaned_data["revision"],
+            )
+            messages.success(
+                request, _("Ergebnis von Tisch %(t)d bestätigt.") % {"t": table}
+            )
+        else:
+            results_service.result_reject(
+                actor=request.user,
+                version=version,
+                revision=form.cleaned_data["revision"],
+                reason=form.cleaned_data["reason"],
+            )
+            messages.success(
+                request, _("Eingabe abgelehnt; der Tisch wartet auf eine neue Eingabe.")
+            )
+    except UserError as error:
+        messages.error(request, error.message)
+        return redirect(
+            "tournament:table_result", slug=slug, series=series, table=table
+        )
+    return redirect("tournament:results", slug=slug)
+
+
+@tournament_referee_required
+@require_POST
+def result_confirm(
+    request: HttpRequest, slug: str, series: int, table: int
+) -> HttpResponse:
+    return _decide(request, slug, series, table, confirm=True)
+
+
+@tournament_referee_required
+@require_POST
+def result_reject(
+    request: HttpRequest, slug: str, series: int, table: int
+) -> HttpResponse:
+    return _decide(request, slug, series, table, confirm=False)
+
+
+class TieBreakForm(forms.Form):
+    method = forms.ChoiceField(
+        label=gettext_lazy("Entscheidung"), choices=TieBreak.Method.choices
+    )
+    numbers = forms.CharField(
+        label=gettext_lazy("Startnummern"),
+        help_text=gettext_lazy(
+            "Beim Stechen in der erreichten Reihenfolge (Sieger zuerst), "
+            "durch Komma getrennt; beim Los in beliebiger Reihenfolge."
+        ),
+        max_length=200,
+    )
+    note = forms.CharField(label=gettext_lazy("Notiz"), max_length=300, required=False)
+
+    def clean_numbers(self) -> list[int]:
+        raw = self.cleaned_data["numbers"].replace(";", ",").replace(" ", ",")
+        try:
+            numbers = [int(part) for part in raw.split(",") if part]
+        except ValueError as exc:
+            raise forms.ValidationError(
+                _("Bitte nur Startnummern, durch Komma getrennt.")
+            ) from exc
+        top = Entry.MAX_START_NUMBER
+        if any(not 1 <= n <= top for n in numbers):
+            raise forms.ValidationError(
+                _("Startnummern gehen von 1 bis %(max)d.") % {"max": top}
+            )
+        return numbers
+
+
+@organizer_required
+def tiebreak_page(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    form = TieBreakForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        numbers = form.cleaned_data["numbers"]
+        try:
+            if form.cleaned_data["method"] == TieBreak.Method.LOT:
+                result = tiebreaks.tiebreak_draw_lot(
+                    actor=request.user, tournament=tournament, start_numbers=numbers
+                )
+            else:
+                result = tiebreaks.tiebreak_record_playoff(
+                    actor=request.user,
+                    tournament=tournament,
+                    order=numbers,
+                    note=form.cleaned_data["note"],
+                )
+        except UserError as error:
+            form.add_error("numbers", error.message)
+        else:
+            messages.success(
+                request,
+                _("Reihenfolge festgehalten: %(order)s")
+                % {"order": ", ".join(map(str, result.order))},
+            )
+            return redirect("tournament:tiebreaks", slug=slug)
+    rows = standings_rows(tournament)
+    groups: dict[int, list[object]] = {}
+    for row in rows:
+        if row.points:
+            groups.setdefault(row.rank, []).append(row)
+    return render(
+        request,
+        "tournament/results/tiebreaks.html",
+        {
+            "tournament": tournament,
+            "form": form,
+            "ties": [g for g in groups.values() if len(g) > 1],
+            "decisions": TieBreak.objects.filter(tournament=tournament),
+        },
+    )
+
+
+def series_results(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    series = seating_selectors.public_series_or_404(slug, number)
+    tournament = series.tournament
+    return render_live_page(
+        request,
+        "tournament/results/series_results.html",
+        {"tournament": tournament, "series": series},
+        region_or_404(tournament, "results", {"series": str(number)}),
+    )

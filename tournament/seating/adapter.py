@@ -1,0 +1,81 @@
+"""The adapter between rows and the seating engine: entries in,
+tables of entry ids out. Nothing else converts."""
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from tournament.core.errors import UserError
+from tournament.models import Entry, Series
+from tournament.seating import engine
+from tournament.seating.engine.errors import SeatingError
+
+# A series as the seating engine sees it: tables of entry ids in seat order.
+EngineSeries = list[list[int]]
+
+
+def seating_error_message(error: SeatingError) -> str:
+    """Translate the engine's error codes for the person at the screen."""
+    messages = {
+        "too_few_players": _(
+            "Zu wenige Spieler für eine Serie: mindestens 3 werden gebraucht."
+        ),
+        "five_players": _(
+            "5 Spieler lassen sich nicht an Tische zu 3–4 setzen. "
+            "Bitte einen Spieler nachmelden oder abmelden."
+        ),
+        "unknown_player": _("Eine gespielte Serie enthält einen unbekannten Spieler."),
+        "duplicate_player": _("Ein Spieler steht doppelt in der Setzung."),
+    }
+    return messages.get(
+        error.code, _("Die Setzung ist nicht möglich: %(e)s") % {"e": error}
+    )
+
+
+def stored_series(series: Series) -> EngineSeries:
+    """The stored seating of a series as engine data (tables by number)."""
+    tables: dict[int, list[tuple[int, int]]] = {}
+    for table_number, seat_number, entry_id in series.seats.values_list(
+        "table__number", "number", "entry_id"
+    ):
+        tables.setdefault(table_number, []).append((seat_number, entry_id))
+    return [[e for _, e in sorted(seats)] for _, seats in sorted(tables.items())]
+
+
+def plan_seating(
+    *,
+    entries: Sequence[Entry],
+    series_count: int,
+    seed: str,
+    fixed: Sequence[EngineSeries],
+) -> tuple[list[EngineSeries], dict[str, Any]]:
+    """All series of the tournament, the `fixed` ones unchanged."""
+    clubs = {e.pk: e.player.club for e in entries if e.player.club}
+    field = {e.pk for e in entries}
+    # Players of the played series who are no longer in the field.
+    gone = sorted({p for s in fixed for t in s for p in t} - field)
+    try:
+        result = engine.seat(
+            sorted(field),
+            series=series_count,
+            seed=seed,
+            clubs=clubs,
+            fixed=list(fixed),
+            withdrawn=gone,
+        )
+    except SeatingError as error:
+        raise UserError(seating_error_message(error), code=error.code) from error
+    return [list(map(list, s)) for s in result.series], dict(result.quality)
+
+
+def seating_quality(
+    series: Sequence[EngineSeries], entries: Sequence[Entry]
+) -> dict[str, Any]:
+    clubs = {e.pk: e.player.club for e in entries if e.player.club}
+    return dict(engine.quality([list(s) for s in series], clubs=clubs))
+
+
+def repeated_pairs(series: Sequence[EngineSeries]) -> list[tuple[int, int, int]]:
+    """Pairs of entry ids that meet more than once, with how often."""
+    return [tuple(p) for p in engine.repeated_pairs([list(s) for s in series])]

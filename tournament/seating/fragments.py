@@ -1,0 +1,94 @@
+"""The seating's live fragments: a series by table, "where do I sit?"
+and the hall's list of names."""
+
+from django.http import HttpRequest
+
+from tournament.live import invalidation
+from tournament.live.fragments import (
+    Context,
+    Fragment,
+    Params,
+    register,
+    search,
+    series_number,
+)
+from tournament.models import Tournament
+from tournament.seating import selectors
+from tournament.seating.selectors import current_series, public_series
+
+
+def seating_context(
+    request: HttpRequest, tournament: Tournament, params: Params
+) -> Context:
+    series = public_series(tournament, int(params["series"]))
+    return {
+        "tournament": tournament,
+        "series": series,
+        "tables": selectors.series_tables(series),
+    }
+
+
+def where_context(
+    request: HttpRequest, tournament: Tournament, params: Params
+) -> Context:
+    query = params.get("q", "")
+    return {
+        "tournament": tournament,
+        "query": query,
+        "results": selectors.seat_search(tournament, query),
+    }
+
+
+def seating_names_context(
+    request: HttpRequest, tournament: Tournament, params: Params
+) -> Context:
+    """The current series for the hall: every player A–Z with table and
+    seat, which is how people look for themselves on a wall."""
+    series = current_series(tournament)
+    seats = []
+    if series is not None:
+        seats = [
+            seat
+            for table in selectors.series_tables(series)
+            for seat in table.seats.all()
+        ]
+        seats.sort(
+            key=lambda s: (
+                s.entry.player.last_name.lower(),
+                s.entry.player.first_name.lower(),
+                s.entry.start_number,
+            )
+        )
+    return {"tournament": tournament, "series": series, "seats": seats}
+
+
+register(
+    Fragment(
+        "seating",
+        "tournament/seating/partials/series_tables.html",
+        seating_context,
+        frozenset({"seating"}),
+        params={"series": series_number},
+        required=("series",),
+        source=invalidation.SEATING,
+    )
+)
+register(
+    Fragment(
+        "where",
+        "tournament/seating/partials/live_where.html",
+        where_context,
+        frozenset({"seating"}),
+        params={"q": search},
+        source=invalidation.SEATING,
+    )
+)
+register(
+    Fragment(
+        "seating-names",
+        "tournament/seating/partials/live_seating_names.html",
+        seating_names_context,
+        frozenset({"seating"}),
+        source=invalidation.SEATING,
+    )
+)

@@ -1,0 +1,276 @@
+"""Seating a series, swapping two players, releasing it to the public."""
+
+import secrets
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournament.core.audit import audit_record
+from tournament.core.errors import ConflictError, UserError
+from tournament.live import invalidation
+from tournament.models import Entry, Seat, Series, Table, Tournament
+from tournament.seating import adapter
+
+EDITABLE = (Series.Status.DRAFT, Series.Status.SEATED)
+SWAPPABLE = (Series.Status.SEATED, Series.Status.RELEASED)
+
+
+def series_ensure(*, tournament: Tournament, actor: Any = None) -> list[Series]:
+    """The tournament's series rows 1..series_count (created as drafts)."""
+    existing = {s.number: s for s in tournament.series.all()}
+    missing = [n for n in range(1, tournament.series_count + 1) if n not in existing]
+    if missing:
+        with transaction.atomic():
+            for number in missing:
+                existing[number] = series = Series.objects.create(
+                    tournament=tournament, number=number
+                )
+                audit_record(
+                    actor=actor,
+                    action="series.create",
+                    obj=series,
+                    tournament=tournament,
+                    after={"number": number, "status": series.status},
+                )
+    return [existing[n] for n in sorted(existing)]
+
+
+def seated_players(tournament: Tournament) -> list[Entry]:
+    """Who is seated: registered, not withdrawn, checked in at the desk."""
+    return list(
+        Entry.objects.filter(
+            tournament=tournament, withdrawn_at__isnull=True, checked_in=True
+        )
+        .select_related("player")
+        .order_by("start_number")
+    )
+
+
+def _lock(series: Series) -> tuple[Series, Tournament]:
+    tournament = Tournament.objects.select_for_update().get(pk=series.tournament_id)
+    series = Series.objects.select_for_update().get(pk=series.pk)
+    return series, tournament
+
+
+def _check_version(series: Series, version: int | None) -> None:
+    if version is not None and version != series.version:
+        raise ConflictError(
+            _(
+                "Die Setzung von Serie %(n)d wurde inzwischen von jemand anderem "
+                "geändert. Bitte die Seite neu laden und erneut versuchen."
+            )
+            % {"n": series.number}
+        )
+
+
+def _write_tables(series: Series, tables: adapter.EngineSeries) -> None:
+    series.seats.all().delete()
+    series.tables.all().delete()
+    # Tables of 4 first, so that the tables of 3 carry the highest numbers.
+    ordered = sorted(tables, key=lambda t: -len(t))
+    created = Table.objects.bulk_create(
+        Table(series=series, number=i, size=len(t)) for i, t in enumerate(ordered, 1)
+    )
+    Seat.objects.bulk_create(
+        Seat(series=series, table=table, number=seat_number, entry_id=entry_id)
+        for table, players in zip(created, ordered, strict=True)
+        for seat_number, entry_id in enumerate(players, 1)
+    )
+
+
+def _canonical(tables: adapter.EngineSeries) -> list[tuple[int, ...]]:
+    """A series independent of table numbering (tables are renumbered when
+    written), with each table's seat order kept."""
+    return sorted(tuple(t) for t in tables)
+
+
+def _earlier(series: Series) -> list[Series]:
+    return list(
+        Series.objects.filter(
+            tournament_id=series.tournament_id, number__lt=series.number
+        ).order_by("number")
+    )
+
+
+def series_seat(
+    *, actor: Any, series: Series, new_lot: bool = False, version: int | None = None
+) -> Series:
+    """Seat (or re-seat) a series by lot, without repeating any meeting of
+    the series already seated.
+
+    The whole tournament is planned at once from one seed, and later series
+    take their tables from that plan while the field stays the same; after
+    withdrawals or late entries the remaining series are planned anew with
+    the earlier ones fixed. `new_lot` draws a fresh seed."""
+    with transaction.atomic():
+        series, tournament = _lock(series)
+        _check_version(series, version)
+        if series.status not in EDITABLE:
+            raise UserError(
+                _(
+                    "Serie %(n)d ist schon veröffentlicht und kann nicht neu "
+                    "gesetzt werden."
+                )
+                % {"n": series.number},
+                code="released",
+            )
+        earlier = _earlier(series)
+        if any(s.status == Series.Status.DRAFT for s in earlier):
+            raise UserError(
+                _("Bitte zuerst die vorherigen Serien setzen."), code="order"
+            )
+        entries = seated_players(tournament)
+        fixed = [adapter.stored_series(s) for s in earlier]
+        plan = tournament.seating_plan
+        ids = sorted(e.pk for e in entries)
+        usable = (
+            not new_lot
+            and plan is not None
+            and plan.get("players") == ids
+            and len(plan["series"]) >= series.number
+            and [_canonical(s) for s in plan["series"][: len(fixed)]]
+            == [_canonical(s) for s in fixed]
+        )
+        if not usable:
+            seed = secrets.token_hex(8)
+            planned, _quality = adapter.plan_seating(
+                entries=entries,
+                series_count=tournament.series_count,
+                seed=seed,
+                fixed=fixed,
+            )
+            plan = {"seed": seed, "players": ids, "series": planned}
+            tournament.seating_plan = plan
+            tournament.seating_seed = seed
+            tournament.save(update_fields=["seating_plan", "seating_seed"])
+        assert plan is not None
+        tables = plan["series"][series.number - 1]
+        before = {"status": series.status, "tables": adapter.stored_series(series)}
+        _write_tables(series, tables)
+        series.status = Series.Status.SEATED
+        series.seed = plan["seed"]
+        series.seated_at = timezone.now()
+        series.version += 1
+        series.quality = adapter.seating_quality([*fixed, tables], entries)
+        series.save()
+        audit_record(
+            actor=actor,
+            action="series.seat",
+            obj=series,
+            tournament=tournament,
+            before=before,
+            after={"status": series.status, "seed": series.seed, "tables": tables},
+        )
+    return series
+
+
+def series_swap(
+    *, actor: Any, series: Series, entry_a: Entry, entry_b: Entry, version: int
+) -> Series:
+    """Swap two players' seats by hand; the quality report is recomputed and
+    names any meeting this repeats."""
+    with transaction.atomic():
+        series, tournament = _lock(series)
+        _check_version(series, version)
+        if series.status not in SWAPPABLE:
+            raise UserError(
+                _("In Serie %(n)d kann nicht mehr getauscht werden.")
+                % {"n": series.number},
+                code="locked",
+            )
+        if entry_a.pk == entry_b.pk:
+            raise UserError(_("Bitte zwei verschiedene Spieler wählen."), code="same")
+        seats = {
+            s.entry_id: s
+            for s in Seat.objects.select_for_update().filter(
+                series=series, entry__in=[entry_a, entry_b]
+            )
+        }
+        if len(seats) != 2:
+            raise UserError(
+                _("Beide Spieler müssen in dieser Serie sitzen."), code="not_seated"
+            )
+        a, b = seats[entry_a.pk], seats[entry_b.pk]
+        # Table number and seat of each, for the audit's before and after.
+        place_a = [a.table.number, a.number]
+        place_b = [b.table.number, b.number]
+        # Two steps: the unique (series, entry) constraint must hold after
+        # every single statement.
+        a_table, a_number, b_table, b_number = (
+            a.table_id,
+            a.number,
+            b.table_id,
+            b.number,
+        )
+        a.delete()
+        b.table_id, b.number = a_table, a_number
+        b.save()
+        Seat.objects.create(
+            series=series, table_id=b_table, number=b_number, entry=entry_a
+        )
+        entries = list(
+            Entry.objects.filter(seats__series__tournament=tournament)
+            .select_related("player")
+            .distinct()
+        )
+        seated = [
+            adapter.stored_series(s)
+            for s in Series.objects.filter(
+                tournament=tournament, number__lte=series.number
+            ).exclude(status=Series.Status.DRAFT)
+        ]
+        series.quality = adapter.seating_quality(seated, entries)
+        series.version += 1
+        series.save(update_fields=["quality", "version"])
+        if series.is_public:
+            invalidation.seating_changed(tournament.pk)
+        audit_record(
+            actor=actor,
+            action="series.swap",
+            obj=series,
+            tournament=tournament,
+            before={
+                "a": [entry_a.start_number, *place_a],
+                "b": [entry_b.start_number, *place_b],
+            },
+            after={
+                "a": [entry_a.start_number, *place_b],
+                "b": [entry_b.start_number, *place_a],
+            },
+        )
+    return series
+
+
+def series_release(*, actor: Any, series: Series, version: int | None = None) -> Series:
+    """Make a seated series public ("where do I sit?" and the table lists)."""
+    with transaction.atomic():
+        series, tournament = _lock(series)
+        _check_version(series, version)
+        if series.status != Series.Status.SEATED:
+            raise UserError(
+                _(
+                    "Nur eine ausgeloste, noch nicht veröffentlichte Serie kann "
+                    "veröffentlicht werden."
+                ),
+                code="not_seated",
+            )
+        series.status = Series.Status.RELEASED
+        series.released_at = timezone.now()
+        series.version += 1
+        series.save(update_fields=["status", "released_at", "version"])
+        status_before = tournament.status
+        if tournament.status == Tournament.Status.PLANNED:
+            tournament.status = Tournament.Status.RUNNING
+            tournament.save(update_fields=["status"])
+        invalidation.seating_changed(tournament.pk)
+        audit_record(
+            actor=actor,
+            action="series.release",
+            obj=series,
+            tournament=tournament,
+            before={"status": Series.Status.SEATED, "tournament_status": status_before},
+            after={"status": series.status, "tournament_status": tournament.status},
+        )
+    return series

@@ -1,1 +1,0 @@
-"""Services: every write, keyword-only, atomic, audited."""

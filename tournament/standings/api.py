@@ -1,0 +1,119 @@
+"""Read-only JSON API (documented in the README). Public data only: the
+same rows as the pages, never anything unconfirmed or unreleased."""
+
+import json
+
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404
+from django.views.decorators.http import require_GET
+
+from tournament.models import Entry, Tournament
+from tournament.registration import selectors as registration_selectors
+from tournament.results import selectors as results_selectors
+from tournament.seating import selectors as seating_selectors
+from tournament.standings import selectors
+from tournament.standings.selectors import cache_key, standings_rows
+
+
+@require_GET
+def standings(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    key = cache_key(tournament, "json")
+    body = cache.get(key)
+    if body is None:
+        rows = [r.as_api() for r in standings_rows(tournament, cached=False)]
+        body = json.dumps(
+            {"rows": rows}, ensure_ascii=False, separators=(",", ":")
+        ).encode()
+        cache.set(key, body, timeout=3600)
+    return HttpResponse(body, content_type="application/json")
+
+
+@require_GET
+def series_list(request: HttpRequest, slug: str) -> JsonResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    return JsonResponse(
+        {
+            "series": [
+                {"number": s.number, "status": s.status, "tables": s.table_count}
+                for s in seating_selectors.series_public(tournament)
+            ]
+        }
+    )
+
+
+@require_GET
+def series_tables(request: HttpRequest, slug: str, number: int) -> JsonResponse:
+    series = seating_selectors.public_series_or_404(slug, number)
+    tables = []
+    for item in results_selectors.series_results(series, include_pending=False):
+        table = item["table"]
+        tables.append(
+            {
+                "table": table.number,  # type: ignore[attr-defined]
+                "size": table.size,  # type: ignore[attr-defined]
+                "confirmed": item["version"] is not None,
+                "players": [
+                    {
+                        "seat": p["seat"].number,
+                        "start_number": p["seat"].entry.start_number,
+                        "name": p["seat"].entry.player.full_name,
+                        "points": p["points"],
+                    }
+                    for p in item["players"]  # type: ignore[attr-defined]
+                ],
+            }
+        )
+    return JsonResponse({"series": series.number, "tables": tables})
+
+
+@require_GET
+def players(request: HttpRequest, slug: str) -> JsonResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    return JsonResponse(
+        {
+            "players": [
+                {
+                    "start_number": e.start_number,
+                    "name": e.player.full_name,
+                    "club": e.player.club,
+                    "category": e.player.category,
+                    "withdrawn": e.withdrawn_at is not None,
+                }
+                for e in registration_selectors.entries_for(tournament)
+            ]
+        }
+    )
+
+
+@require_GET
+def player(request: HttpRequest, slug: str, number: int) -> JsonResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    entry = get_object_or_404(
+        Entry.objects.select_related("player"),
+        tournament=tournament,
+        start_number=number,
+    )
+    row = next((r for r in standings_rows(tournament) if r.entry_id == entry.pk), None)
+    return JsonResponse(
+        {
+            "start_number": entry.start_number,
+            "name": entry.player.full_name,
+            "club": entry.player.club,
+            "standing": row.as_api() if row else None,
+            "series": [
+                {
+                    "series": item["seat"].series.number,  # type: ignore[attr-defined]
+                    "table": item["seat"].table.number,  # type: ignore[attr-defined]
+                    "seat": item["seat"].number,  # type: ignore[attr-defined]
+                    "opponents": [
+                        o.entry.start_number
+                        for o in item["opponents"]  # type: ignore[attr-defined]
+                    ],
+                    "points": item["points"],
+                }
+                for item in selectors.player_tables(entry)
+            ],
+        }
+    )

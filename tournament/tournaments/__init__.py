@@ -1,0 +1,2 @@
+"""Tournaments as a whole: the list, one tournament's public page, and its
+settings (create, edit, the organizer's overview)."""

@@ -1,0 +1,44 @@
+"""A tournament's settings. Forms validate and translate input;
+services decide and write."""
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext_lazy as _
+
+from tournament.core.forms import IdsChoiceField
+from tournament.core.roles import REFEREE
+from tournament.models import Tournament
+from tournament.tournaments.services import TOURNAMENT_FIELDS
+
+
+class RefereeChoiceField(IdsChoiceField):
+    def label_from_instance(self, obj: Any) -> str:
+        name = obj.get_full_name()
+        return f"{name} ({obj.get_username()})" if name else obj.get_username()
+
+
+class TournamentForm(forms.ModelForm):
+    class Meta:
+        model = Tournament
+        fields = TOURNAMENT_FIELDS
+        field_classes = {"referees": RefereeChoiceField}
+        widgets = {
+            "date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            "referees": forms.CheckboxSelectMultiple,
+        }
+        help_texts = {
+            "slug": _("Für Adressen, z. B. rm-2026 (Kleinbuchstaben, Ziffern, -)."),
+            "win_bonus": _("Punkte für den Spielgewinn zusätzlich zu den Schräm."),
+        }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Only people in the referee group; organizers may enter anyway.
+        self.fields["referees"].queryset = (  # type: ignore[attr-defined]
+            get_user_model()
+            .objects.filter(groups__name=REFEREE, is_active=True)
+            .distinct()
+            .order_by("username")
+        )

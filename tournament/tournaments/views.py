@@ -1,0 +1,83 @@
+"""Tournaments: the list, one tournament's public page, and the
+organizer's pages to create, edit and manage one."""
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+
+from tournament.core.roles import organizer_required
+from tournament.models import Tournament
+from tournament.registration import selectors as registration_selectors
+from tournament.seating import selectors as seating_selectors
+from tournament.tournaments import selectors, services
+from tournament.tournaments.forms import TournamentForm
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "tournament/tournaments/home.html",
+        {"tournaments": selectors.tournaments_public()},
+    )
+
+
+def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    return render(
+        request,
+        "tournament/tournaments/detail.html",
+        {
+            "tournament": tournament,
+            "counts": registration_selectors.entry_counts(tournament),
+            "series_list": seating_selectors.series_public(tournament),
+        },
+    )
+
+
+@organizer_required
+def tournament_create(request: HttpRequest) -> HttpResponse:
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        tournament = services.tournament_save(
+            actor=request.user,
+            tournament=form.save(commit=False),
+            created=True,
+            referees=form.cleaned_data["referees"],
+        )
+        messages.success(request, _("Turnier angelegt."))
+        return redirect("tournament:manage", slug=tournament.slug)
+    return render(request, "tournament/tournaments/form.html", {"form": form})
+
+
+@organizer_required
+def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    form = TournamentForm(request.POST or None, instance=tournament)
+    if request.method == "POST" and form.is_valid():
+        tournament = services.tournament_save(
+            actor=request.user,
+            tournament=form.save(commit=False),
+            created=False,
+            referees=form.cleaned_data["referees"],
+        )
+        messages.success(request, _("Turnier gespeichert."))
+        return redirect("tournament:manage", slug=tournament.slug)
+    return render(
+        request,
+        "tournament/tournaments/form.html",
+        {"form": form, "tournament": tournament},
+    )
+
+
+@organizer_required
+def manage(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    return render(
+        request,
+        "tournament/tournaments/manage.html",
+        {
+            "tournament": tournament,
+            "counts": registration_selectors.entry_counts(tournament),
+        },
+    )

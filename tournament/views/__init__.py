@@ -1,1 +1,0 @@
-"""Thin views: check permission, validate a form, call a service, render."""
