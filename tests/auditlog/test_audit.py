@@ -20,8 +20,8 @@ from tournament.paper.games_import import games_import_apply
 from tournament.registration import services as registration_services
 from tournament.registration.services import PlayerData
 from tournament.results import services as results_services
-from tournament.results import tiebreaks as results_tiebreaks
 from tournament.seating import services as seating_services
+from tournament.standings import tiebreaks as standings_tiebreaks
 from tournament.tournaments import services as tournaments_services
 
 pytestmark = pytest.mark.django_db
@@ -205,11 +205,11 @@ def test_every_service_write_leaves_an_audit_row(
     trail.expect("results.import", actor=organizer, before=False)
 
     # Tie-breaks
-    results_tiebreaks.tiebreak_draw_lot(
+    standings_tiebreaks.tiebreak_draw_lot(
         actor=organizer, tournament=tournament, start_numbers=[1, 2]
     )
     trail.expect("tiebreak.lot", actor=organizer, before=False)
-    results_tiebreaks.tiebreak_record_playoff(
+    standings_tiebreaks.tiebreak_record_playoff(
         actor=organizer, tournament=tournament, order=[3, 4], note="Stechen"
     )
     trail.expect("tiebreak.playoff", actor=organizer, before=False)

@@ -12,8 +12,8 @@ from tournament.results.services import (
     result_enter,
     result_reject,
 )
-from tournament.results.tiebreaks import tiebreak_draw_lot, tiebreak_record_playoff
 from tournament.standings.selectors import standings_rows
+from tournament.standings.tiebreaks import tiebreak_draw_lot, tiebreak_record_playoff
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,7 @@ from typing import Any
 from scoring.bots import make_bots
 from scoring.game import GameState
 from scoring.simulate import play_game
-from tournament.results.adapter import rules_for
+from tournament.core.rules import tournament_rules
 
 
 def bot_games(
@@ -16,7 +16,7 @@ def bot_games(
     """A table's games played by rules-module bots (demo, practice): the
     winner's seat and marks per game. The highest seat deals first, then
     each game's winner deals the next (RULES.md §2)."""
-    rules = rules_for(tournament)
+    rules = tournament_rules(tournament)
     bots = make_bots([bot], table_size, zlib.crc32(seed.encode()))
     rng = Random(f"{seed}:deal")
     out = []

@@ -6,7 +6,6 @@ and gives each seat its view -- the only way a player sees anything of the
 game (STYLE.md item 4). It knows nothing of requests, sockets or users.
 """
 
-import dataclasses
 import random
 import secrets
 from collections.abc import Mapping
@@ -18,17 +17,17 @@ from scoring.cards import CARD_NAMES, parse_card
 from scoring.game import GameState
 from scoring.hand import HandState
 from scoring.records import GameRecord
-from scoring.rules import RuleSet, get_rules
+from scoring.rules import RuleSet
+from tournament.core.rules import rule_set
 
 # The acts a player may send (scoring.actions.ACTS).
 ACTS = ("look", "knock", "hold", "fold", "play")
 
 
 def rules_of(table: Any) -> RuleSet:
-    return dataclasses.replace(
-        get_rules(table.rules),
-        start_marks=table.start_marks,
-        winner_bonus=table.win_bonus,
+    """The rule set the table plays (its tournament's when it was made)."""
+    return rule_set(
+        preset=table.rules, start_marks=table.start_marks, win_bonus=table.win_bonus
     )
 
 

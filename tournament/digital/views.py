@@ -21,7 +21,7 @@ from tournament.digital import adapter
 from tournament.digital import services as service
 from tournament.digital.consumers import MAX_MESSAGE_CHARS
 from tournament.digital.state import seat_by_token, state
-from tournament.models import DigitalSeat, DigitalTable, Table
+from tournament.models import DigitalSeat, DigitalTable, Table, Tournament
 from tournament.results.selectors import table_or_404
 from tournament.seating import selectors as seating_selectors
 
@@ -274,9 +274,10 @@ def digital_replay(
     request: HttpRequest, slug: str, number: int, table: int, game: int
 ) -> HttpResponse:
     """Any finished game of a tournament's digital table, hand by hand."""
-    series = seating_selectors.public_series_or_404(slug, number)
+    tournament = get_object_or_404(Tournament, slug=slug)
+    series = seating_selectors.public_series_or_404(tournament, number)
     digital = get_object_or_404(DigitalTable, table__series=series, table__number=table)
-    return _replay(request, digital, game, tournament=series.tournament, series=series)
+    return _replay(request, digital, game, tournament=tournament, series=series)
 
 
 def digital_replay_own(request: HttpRequest, token: str, game: int) -> HttpResponse:

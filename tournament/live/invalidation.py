@@ -115,11 +115,6 @@ SEATING = "seating"  # who sits where: series and their tables
 CONFIRMED = "confirmed"  # the seating and every confirmed result
 ALL = "all"  # also every waiting entry (any change of a table's result)
 SCOPES = (SEATING, CONFIRMED, ALL)
-PUBLIC_SERIES = (
-    Series.Status.RELEASED,
-    Series.Status.PLAYING,
-    Series.Status.COMPLETE,
-)
 
 
 def state_token(tournament_id: int, scope: str = ALL) -> str:
@@ -137,7 +132,7 @@ def state_token(tournament_id: int, scope: str = ALL) -> str:
         n=Count("id"),
         v=Sum("version"),
         m=Max("id"),
-        p=Count("id", filter=Q(status__in=PUBLIC_SERIES)),
+        p=Count("id", filter=Q(status__in=Series.PUBLIC_STATUSES)),
     )
     tables = Table.objects.filter(series__tournament_id=tournament_id)
     if scope == SEATING:

@@ -8,6 +8,17 @@ from django.utils.translation import pgettext_lazy
 from tournament.models.core import Entry, Tournament
 
 
+class SeriesQuerySet(models.QuerySet["Series"]):
+    def seated(self) -> "SeriesQuerySet":
+        """Series with a seating (all but drafts)."""
+        return self.exclude(status=Series.Status.DRAFT)
+
+    def public(self) -> "SeriesQuerySet":
+        """Released series and later: their seating and results are public,
+        and referees enter results for them."""
+        return self.filter(status__in=Series.PUBLIC_STATUSES)
+
+
 class Series(models.Model):
     """One of the tournament's series: a seating and, later, its results."""
 
@@ -17,6 +28,9 @@ class Series(models.Model):
         RELEASED = "released", _("veröffentlicht")
         PLAYING = "playing", _("läuft")
         COMPLETE = "complete", _("abgeschlossen")
+
+    # Released and later: public, and open for results.
+    PUBLIC_STATUSES = (Status.RELEASED, Status.PLAYING, Status.COMPLETE)
 
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, related_name="series"
@@ -31,6 +45,8 @@ class Series(models.Model):
     released_at = models.DateTimeField(null=True, blank=True)
     # Bumped by every change of the seating: a stale form is refused.
     version = models.PositiveIntegerField(default=0)
+
+    objects = SeriesQuerySet.as_manager()
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -56,11 +72,7 @@ class Series(models.Model):
 
     @property
     def is_public(self) -> bool:
-        return self.status in {
-            self.Status.RELEASED,
-            self.Status.PLAYING,
-            self.Status.COMPLETE,
-        }
+        return self.status in self.PUBLIC_STATUSES
 
 
 class Table(models.Model):

@@ -11,12 +11,13 @@ import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Count, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament.core.errors import UserError
-from tournament.models import ResultVersion, Seat, Series, Table, Tournament
+from tournament.models import ResultVersion, Series, Table, Tournament
+from tournament.seating.selectors import series_tables
 from tournament.standings.selectors import (
     Row,
     TeamRow,
@@ -25,17 +26,10 @@ from tournament.standings.selectors import (
     team_rows,
 )
 
-SEATED = (
-    Series.Status.SEATED,
-    Series.Status.RELEASED,
-    Series.Status.PLAYING,
-    Series.Status.COMPLETE,
-)
-
 
 def series_for(tournament: Tournament, number: int | None) -> Series:
     """The series to print: the given number, or the latest one seated."""
-    seated = Series.objects.filter(tournament=tournament, status__in=SEATED)
+    seated = Series.objects.seated().filter(tournament=tournament)
     if number is not None:
         series = seated.filter(number=number).first()
         if series is None:
@@ -52,22 +46,6 @@ def series_for(tournament: Tournament, number: int | None) -> Series:
             code="series_not_seated",
         )
     return series
-
-
-def _tables(series: Series) -> list[Table]:
-    """Tables in number order with their seats, entries and players (2 queries)."""
-    return list(
-        Table.objects.filter(series=series)
-        .prefetch_related(
-            Prefetch(
-                "seats",
-                queryset=Seat.objects.select_related("entry__player").order_by(
-                    "number"
-                ),
-            )
-        )
-        .order_by("number")
-    )
 
 
 # --- Seating lists ---------------------------------------------------------
@@ -117,7 +95,7 @@ def seating_lists(*, tournament: Tournament, series: Series) -> SeatingData:
     """Who sits where: alphabetically and table by table (2 queries)."""
     tables = []
     everyone = []
-    for table in _tables(series):
+    for table in series_tables(series):
         lines = [
             SeatingLine(
                 sort=sort_key(
@@ -174,9 +152,11 @@ def table_cards(*, tournament: Tournament, series: Series | None) -> CardsData:
     if series is not None:
         count = series.tables.count()
     else:
-        counts = Series.objects.filter(
-            tournament=tournament, status__in=SEATED
-        ).annotate(n=Count("tables"))
+        counts = (
+            Series.objects.seated()
+            .filter(tournament=tournament)
+            .annotate(n=Count("tables"))
+        )
         count = max((s.n for s in counts), default=0)
         if not count:
             active = tournament.entries.filter(withdrawn_at__isnull=True).count()

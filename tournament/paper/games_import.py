@@ -20,10 +20,10 @@ from django.utils.translation import gettext as _
 
 from tournament.core.audit import audit_record
 from tournament.core.errors import UserError
+from tournament.core.rules import game_points
 from tournament.core.upload import open_uploaded_workbook, upload_rows
 from tournament.models import ResultVersion, Series, Table, Tournament
-from tournament.results import adapter as results_adapter
-from tournament.results.services import OPEN_SERIES, GameInput, result_enter
+from tournament.results.services import GameInput, result_check, result_enter
 
 MAX_ROWS = 40_000  # 400 players × 25 games is 10,000
 
@@ -235,7 +235,7 @@ def _check(rows: list[Row], preview: GamesPreview, tournament: Tournament) -> No
         for t in tables.values()
         for seat in t.seats.all()
     }
-    start, bonus = tournament.start_marks, tournament.win_bonus
+    start = tournament.start_marks
     games_per_series = tournament.games_per_series
     # (series, table) -> game -> seat -> (marks, line)
     found: dict[tuple[int, int], dict[int, dict[int, tuple[int, int]]]] = defaultdict(
@@ -306,7 +306,7 @@ def _check(rows: list[Row], preview: GamesPreview, tournament: Tournament) -> No
                 % {"line": line, "m": marks, "max": start}
             )
             continue
-        should = marks + bonus if marks else 0
+        should = game_points(marks, tournament)
         if row.get("points") not in (None, "") and points != should:
             preview.row_errors.append(
                 _(
@@ -362,7 +362,7 @@ def _table_import(
     versions: dict[str, ResultVersion],
 ) -> TableImport:
     item = TableImport(series=series.number, table=table.number)
-    if series.status not in OPEN_SERIES:
+    if not series.is_public:
         item.errors.append(
             _("Serie %(n)d ist noch nicht veröffentlicht.") % {"n": series.number}
         )
@@ -393,11 +393,11 @@ def _table_import(
         item.games.append((winners[0], seats[winners[0]][0]))
     if item.errors:
         return item
-    # The same check the referee's entry gets (engine.table_result_data).
+    # The same check the referee's entry gets.
     try:
-        data = results_adapter.table_result_data(
+        data = result_check(
             games=[GameInput(winner=w, marks=m) for w, m in item.games],
-            table_size=table.size,
+            table=table,
             tournament=tournament,
         )
     except UserError as error:

@@ -13,9 +13,8 @@ grid's rules are backgrounds (templates/pdf/css/sheet.css, bench/paper.py).
 
 from dataclasses import dataclass
 
-from django.db.models import Prefetch
-
-from tournament.models import GameScore, ResultVersion, Seat, Series, Table, Tournament
+from tournament.models import GameScore, ResultVersion, Series, Table, Tournament
+from tournament.seating.selectors import series_tables
 
 # One chalk stroke per mark; a lost mark is struck through: the keeper draws
 # the other diagonal over the stroke (box-drawing glyphs, so that the struck
@@ -205,18 +204,7 @@ def _hand_text(hand: dict[str, object]) -> str:
 def score_sheets(*, tournament: Tournament, series: Series, filled: bool) -> SheetsData:
     """One sheet per table of the series, blank or filled from the confirmed
     results: 2 queries for a blank series, 4 for a filled one."""
-    tables = list(
-        Table.objects.filter(series=series)
-        .prefetch_related(
-            Prefetch(
-                "seats",
-                queryset=Seat.objects.select_related("entry__player").order_by(
-                    "number"
-                ),
-            )
-        )
-        .order_by("number")
-    )
+    tables = series_tables(series)
     scores: dict[tuple[int, int, int], GameScore] = {}
     versions: dict[int, ResultVersion] = {}
     if filled:

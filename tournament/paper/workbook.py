@@ -21,12 +21,6 @@ from tournament.standings.selectors import standings_rows
 
 Progress = Callable[[int], None]
 INTEGER = "0"
-SEATED = (
-    Series.Status.SEATED,
-    Series.Status.RELEASED,
-    Series.Status.PLAYING,
-    Series.Status.COMPLETE,
-)
 
 
 def games_headers() -> list[str]:
@@ -88,7 +82,8 @@ def _players(workbook: Workbook, tournament: Tournament) -> None:
 def _seating(workbook: Workbook, tournament: Tournament) -> None:
     """One sheet per seated series: table, seat, player."""
     seats = (
-        Seat.objects.filter(series__tournament=tournament, series__status__in=SEATED)
+        Seat.objects.filter(series__tournament=tournament)
+        .exclude(series__status=Series.Status.DRAFT)
         .select_related("series", "table", "entry__player")
         .order_by("series__number", "table__number", "number")
     )

@@ -1,7 +1,6 @@
 """The adapter between a table's entered games and `scoring`: quick
 games are checked, sheet lines replayed through the rules."""
 
-import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
@@ -10,9 +9,9 @@ from django.utils.translation import gettext_lazy
 
 from scoring.errors import SheetError
 from scoring.game import game_from_sheet
-from scoring.rules import RuleSet, get_rules
 from scoring.sheet import SheetLine
 from tournament.core.errors import UserError
+from tournament.core.rules import game_points, tournament_rules
 
 
 def _quick_game(
@@ -75,17 +74,8 @@ def table_result_data(
             )
         else:
             out.append(_quick_game(number, game, table_size, tournament.start_marks))
-        out[-1]["points"] = out[-1]["marks"] + tournament.win_bonus
+        out[-1]["points"] = game_points(out[-1]["marks"], tournament)
     return {"games": out}
-
-
-def rules_for(tournament: Any) -> RuleSet:
-    """The tournament's rule set: its preset with its marks and bonus."""
-    return dataclasses.replace(
-        get_rules(tournament.rule_preset),
-        start_marks=tournament.start_marks,
-        winner_bonus=tournament.win_bonus,
-    )
 
 
 # The rules named in German for referees (codes from scoring.errors.RULE_OF).
@@ -151,7 +141,7 @@ def sheet_game(
         game = game_from_sheet(
             [_sheet_line(h) for h in hands],
             seats=table_size,
-            rules=rules_for(tournament),
+            rules=tournament_rules(tournament),
             first_dealer=first_dealer,
         )
     except SheetError as error:

@@ -3,6 +3,7 @@
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.shortcuts import get_object_or_404
 
+from tournament.core.rules import game_points
 from tournament.models import ResultVersion, Seat, Series, Table, Tournament
 from tournament.seating.selectors import series_tables
 
@@ -94,7 +95,7 @@ def series_results(series: Series, *, include_pending: bool) -> list[dict[str, o
         players = []
         for seat in table.seats.all():
             points = [
-                g["marks"] + series.tournament.win_bonus
+                game_points(g["marks"], series.tournament)
                 if g["winner"] == seat.number
                 else 0
                 for g in games

@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from tournament.core.audit import audit_record
 from tournament.core.errors import ConflictError, NotAllowed, UserError
 from tournament.core.roles import is_organizer, may_referee
+from tournament.core.rules import game_points
 from tournament.live import invalidation
 from tournament.models import (
     DigitalTable,
@@ -25,10 +26,9 @@ from tournament.models import (
     ResultVersion,
     Series,
     Table,
+    Tournament,
 )
 from tournament.results import adapter
-
-OPEN_SERIES = (Series.Status.RELEASED, Series.Status.PLAYING, Series.Status.COMPLETE)
 
 
 @dataclass(frozen=True)
@@ -105,7 +105,7 @@ def rebuild_table_scores(table: Table, version: ResultVersion) -> None:
                     seat=seat,
                     won=won,
                     marks=game["marks"] if won else 0,
-                    points=game["marks"] + tournament.win_bonus if won else 0,
+                    points=game_points(game["marks"], tournament) if won else 0,
                     three_table=table.size == 3,
                 )
             )
@@ -172,6 +172,17 @@ def _confirm(table: Table, version: ResultVersion, actor: Any) -> None:
     invalidation.results_changed(series.tournament_id)
 
 
+def result_check(
+    *, games: Sequence[GameInput], table: Table, tournament: Tournament
+) -> dict[str, Any]:
+    """The result `result_enter` would store for these games, checked by the
+    same rules, without writing anything (an import's preview). Raises
+    UserError naming the game (and, for sheets, the hand and rule)."""
+    return adapter.table_result_data(
+        games=games, table_size=table.size, tournament=tournament
+    )
+
+
 def result_enter(
     *,
     actor: Any,
@@ -191,7 +202,7 @@ def result_enter(
         series = table.series
         tournament = series.tournament
         _check_referee(actor, tournament)
-        if series.status not in OPEN_SERIES:
+        if not series.is_public:
             raise UserError(
                 _(
                     "Serie %(n)d ist noch nicht veröffentlicht; es kann noch kein "
@@ -279,7 +290,7 @@ def result_enter_digital(
                 {
                     "winner": g["winner"],
                     "marks": g["marks"],
-                    "points": g["marks"] + tournament.win_bonus,
+                    "points": game_points(g["marks"], tournament),
                 }
                 for g in games
             ],

@@ -26,9 +26,4 @@ urlpatterns = [
         views.result_reject,
         name="result_reject",
     ),
-    path(
-        "t/<slug:slug>/verwaltung/gleichstand/",
-        views.tiebreak_page,
-        name="tiebreaks",
-    ),
 ]

@@ -8,13 +8,11 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from tournament.core.errors import ConflictError, UserError
 from tournament.core.roles import (
     is_organizer,
-    organizer_required,
     tournament_referee_required,
 )
 from tournament.live.fragments import (
@@ -23,13 +21,12 @@ from tournament.live.fragments import (
     region,
 )
 from tournament.live.pages import region_or_404, render_live_page
-from tournament.models import Entry, ResultVersion, Table, TieBreak, Tournament
-from tournament.results import selectors, tiebreaks
+from tournament.models import ResultVersion, Table, Tournament
+from tournament.results import selectors
 from tournament.results import services as results_service
 from tournament.results.forms import ResultForm, sheet_line_text
 from tournament.results.selectors import table_or_404
 from tournament.seating import selectors as seating_selectors
-from tournament.standings.selectors import standings_rows
 
 
 def _form(
@@ -86,7 +83,7 @@ def table_result(
         if form.is_valid():
             try:
                 games = form.game_inputs()
-                results_service.result_enter(
+                version = results_service.result_enter(
                     actor=request.user,
                     table=table_obj,
                     games=games,
@@ -102,15 +99,14 @@ def table_result(
             except UserError as error:
                 form.add_error(None, error.message)
             else:
-                messages.success(
-                    request,
-                    _("Ergebnis von Tisch %(t)d gespeichert.") % {"t": table}
-                    + (
-                        " " + _("Es zählt, sobald eine zweite Person es bestätigt.")
-                        if table_obj.series.tournament.double_entry
-                        else ""
-                    ),
-                )
+                saved = _("Ergebnis von Tisch %(t)d gespeichert.") % {"t": table}
+                if version.status == ResultVersion.Status.PENDING:
+                    saved += " " + _(
+                        "Es zählt, sobald eine zweite Person es bestätigt."
+                    )
+                else:
+                    saved += " " + _("Es zählt ab sofort.")
+                messages.success(request, saved)
                 return redirect("tournament:results", slug=slug)
     else:
         form = _form(table_obj, initial=_initial(table_obj, pending or confirmed))
@@ -195,83 +191,9 @@ def result_reject(
     return _decide(request, slug, series, table, confirm=False)
 
 
-class TieBreakForm(forms.Form):
-    method = forms.ChoiceField(
-        label=gettext_lazy("Entscheidung"), choices=TieBreak.Method.choices
-    )
-    numbers = forms.CharField(
-        label=gettext_lazy("Startnummern"),
-        help_text=gettext_lazy(
-            "Beim Stechen in der erreichten Reihenfolge (Sieger zuerst), "
-            "durch Komma getrennt; beim Los in beliebiger Reihenfolge."
-        ),
-        max_length=200,
-    )
-    note = forms.CharField(label=gettext_lazy("Notiz"), max_length=300, required=False)
-
-    def clean_numbers(self) -> list[int]:
-        raw = self.cleaned_data["numbers"].replace(";", ",").replace(" ", ",")
-        try:
-            numbers = [int(part) for part in raw.split(",") if part]
-        except ValueError as exc:
-            raise forms.ValidationError(
-                _("Bitte nur Startnummern, durch Komma getrennt.")
-            ) from exc
-        top = Entry.MAX_START_NUMBER
-        if any(not 1 <= n <= top for n in numbers):
-            raise forms.ValidationError(
-                _("Startnummern gehen von 1 bis %(max)d.") % {"max": top}
-            )
-        return numbers
-
-
-@organizer_required
-def tiebreak_page(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
-    form = TieBreakForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        numbers = form.cleaned_data["numbers"]
-        try:
-            if form.cleaned_data["method"] == TieBreak.Method.LOT:
-                result = tiebreaks.tiebreak_draw_lot(
-                    actor=request.user, tournament=tournament, start_numbers=numbers
-                )
-            else:
-                result = tiebreaks.tiebreak_record_playoff(
-                    actor=request.user,
-                    tournament=tournament,
-                    order=numbers,
-                    note=form.cleaned_data["note"],
-                )
-        except UserError as error:
-            form.add_error("numbers", error.message)
-        else:
-            messages.success(
-                request,
-                _("Reihenfolge festgehalten: %(order)s")
-                % {"order": ", ".join(map(str, result.order))},
-            )
-            return redirect("tournament:tiebreaks", slug=slug)
-    rows = standings_rows(tournament)
-    groups: dict[int, list[object]] = {}
-    for row in rows:
-        if row.points:
-            groups.setdefault(row.rank, []).append(row)
-    return render(
-        request,
-        "tournament/results/tiebreaks.html",
-        {
-            "tournament": tournament,
-            "form": form,
-            "ties": [g for g in groups.values() if len(g) > 1],
-            "decisions": TieBreak.objects.filter(tournament=tournament),
-        },
-    )
-
-
 def series_results(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    series = seating_selectors.public_series_or_404(slug, number)
-    tournament = series.tournament
+    tournament = get_object_or_404(Tournament, slug=slug)
+    series = seating_selectors.public_series_or_404(tournament, number)
     return render_live_page(
         request,
         "tournament/results/series_results.html",

@@ -14,13 +14,13 @@ from tournament.live.fragments import (
 )
 from tournament.models import Tournament
 from tournament.seating import selectors
-from tournament.seating.selectors import current_series, public_series
+from tournament.seating.selectors import current_series, public_series_or_404
 
 
 def seating_context(
     request: HttpRequest, tournament: Tournament, params: Params
 ) -> Context:
-    series = public_series(tournament, int(params["series"]))
+    series = public_series_or_404(tournament, int(params["series"]))
     return {
         "tournament": tournament,
         "series": series,

@@ -1,7 +1,6 @@
 """Reads of series and their seating; each selector owns its query shape."""
 
 from django.db.models import Count, Prefetch, QuerySet
-from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from tournament.models import Entry, Seat, Series, Table, Tournament
@@ -17,17 +16,12 @@ def series_list(tournament: Tournament) -> QuerySet[Series]:
 
 
 def series_public(tournament: Tournament) -> QuerySet[Series]:
-    return series_list(tournament).filter(
-        status__in=[
-            Series.Status.RELEASED,
-            Series.Status.PLAYING,
-            Series.Status.COMPLETE,
-        ]
-    )
+    return series_list(tournament).public()
 
 
 def series_tables(series: Series) -> list[Table]:
-    """The tables of a series with their seats, entries and players."""
+    """The tables of a series in number order with their seats, entries and
+    players (2 queries)."""
     return list(
         Table.objects.filter(series=series)
         .prefetch_related(
@@ -49,11 +43,7 @@ def seat_search(tournament: Tournament, query: str) -> list[dict[str, object]]:
     seats = (
         Seat.objects.filter(
             entry__in=entries,
-            series__status__in=[
-                Series.Status.RELEASED,
-                Series.Status.PLAYING,
-                Series.Status.COMPLETE,
-            ],
+            series__status__in=Series.PUBLIC_STATUSES,
         )
         .select_related("series", "table")
         .order_by("series__number")
@@ -84,30 +74,20 @@ def repeated_meetings(series: Series) -> list[tuple[int, int, int]]:
     return [(numbers[a], numbers[b], n) for a, b, n in pairs]
 
 
-def public_series_or_404(slug: str, number: int) -> Series:
+def public_series_or_404(tournament: Tournament, number: int) -> Series:
     """A released (or later) series of the tournament, else 404: seatings
     and results of unreleased series are not public."""
     series = get_object_or_404(
-        Series.objects.select_related("tournament"),
-        tournament__slug=slug,
-        number=number,
+        Series.objects.public(), tournament=tournament, number=number
     )
-    if not series.is_public:
-        raise Http404
-    return series
-
-
-def public_series(tournament: Tournament, number: int) -> Series:
-    series = get_object_or_404(Series, tournament=tournament, number=number)
-    if not series.is_public:
-        raise Http404
     series.tournament = tournament
     return series
 
 
 def current_series(tournament: Tournament) -> Series | None:
     """The projector's series: the latest one released to the public."""
-    series = series_public(tournament).order_by("-number").first()
+    public = Series.objects.public().filter(tournament=tournament)
+    series = public.order_by("-number").first()
     if series is not None:
         series.tournament = tournament
     return series

@@ -161,8 +161,8 @@ def series_release(request: HttpRequest, slug: str, number: int) -> HttpResponse
 
 def series_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The seating of a released series, by table (for the wall and phones)."""
-    series = selectors.public_series_or_404(slug, number)
-    tournament = series.tournament
+    tournament = get_object_or_404(Tournament, slug=slug)
+    series = selectors.public_series_or_404(tournament, number)
     return render_live_page(
         request,
         "tournament/seating/series_detail.html",

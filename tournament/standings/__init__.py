@@ -1,2 +1,2 @@
-"""Standings: overall, ladies, teams, a player's page, and the read-only
-JSON API."""
+"""Standings: overall, ladies, teams, a player's page, tie decisions
+(`tiebreaks`: a playoff or a lot), and the read-only JSON API."""

@@ -45,7 +45,8 @@ def series_list(request: HttpRequest, slug: str) -> JsonResponse:
 
 @require_GET
 def series_tables(request: HttpRequest, slug: str, number: int) -> JsonResponse:
-    series = seating_selectors.public_series_or_404(slug, number)
+    tournament = get_object_or_404(Tournament, slug=slug)
+    series = seating_selectors.public_series_or_404(tournament, number)
     tables = []
     for item in results_selectors.series_results(series, include_pending=False):
         table = item["table"]

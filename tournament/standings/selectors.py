@@ -226,7 +226,7 @@ def player_tables(entry: Entry) -> list[dict[str, object]]:
     """A player's page: per series their table, seat, opponents and points."""
     seats = list(
         Seat.objects.filter(entry=entry)
-        .exclude(series__status__in=[Series.Status.DRAFT, Series.Status.SEATED])
+        .filter(series__status__in=Series.PUBLIC_STATUSES)
         .select_related("series", "table")
         .order_by("series__number")
     )

@@ -28,4 +28,9 @@ urlpatterns = [
     ),
     path("api/t/<slug:slug>/players/", api.players, name="api_players"),
     path("api/t/<slug:slug>/players/<int:number>/", api.player, name="api_player"),
+    path(
+        "t/<slug:slug>/verwaltung/gleichstand/",
+        views.tiebreak_page,
+        name="tiebreaks",
+    ),
 ]
