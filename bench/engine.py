@@ -15,6 +15,12 @@ Definitions (printed with the results):
   (``rng.sample``) and then making 16 uniform random picks from the four
   hands, i.e. the least any random card hand costs in Python.  Both loops
   pick with ``seq[int(rng.random() * len(seq))]``.
+- simulate: what ``python -m scoring simulate --bot random`` runs, timed
+  around ``scoring.simulate.simulate(games, seed, ["random"])``: games at a
+  table of 4 from 7 marks each, every seat a ``RandomBot``, each hand dealt
+  by a ``GameState`` and played through ``play_game`` (interrupts offered to
+  the other seats' bots before the seat due, as in a real game).  Its hands/s
+  counts the hands of those games.
 - clone: ``HandState.clone()`` of hands in progress.
 - web move: the engine's share of one move at a digital table: parse a
   stored hand record from JSON text and validate it
@@ -24,8 +30,11 @@ Definitions (printed with the results):
   scale, the same with the plain ``json.loads``/``json.dumps`` is printed.
 
 The last line is one JSON object with the keys ``hands_per_s``,
-``moves_per_s``, ``clone_us``, ``web_move_us``, ``baseline_hands_per_s`` and
-``ratio`` (engine hands/s divided by baseline hands/s).
+``moves_per_s``, ``clone_us``, ``web_move_us``, ``baseline_hands_per_s``,
+``ratio`` (engine hands/s divided by baseline hands/s),
+``simulate_hands_per_s`` and ``simulate_ratio`` (simulate hands/s divided by
+the same baseline hands/s).  Engine, baseline and simulate rounds take turns,
+so all three see the same machine conditions.
 """
 
 from __future__ import annotations
@@ -41,7 +50,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from scoring import DECK, Action, HandRecord, HandState
 from scoring.bots import make_bots
-from scoring.simulate import play_hand
+from scoring.simulate import play_hand, simulate
 
 MARKS = {1: 7, 2: 7, 3: 7, 4: 7}
 clock = time.process_time
@@ -78,6 +87,14 @@ def baseline_hands(n: int, seed: int) -> float:
             cards = hands[i & 3]
             cards.pop(int(random() * len(cards)))
     return clock() - started
+
+
+def simulate_hands(games: int, seed: int) -> tuple[float, int]:
+    """Run ``python -m scoring simulate --bot random``'s loop for ``games``
+    games; return (seconds, hands)."""
+    started = clock()
+    result = simulate(games, seed, ["random"])
+    return clock() - started, result.hands
 
 
 def act_mix(n: int, seed: int) -> dict[str, float]:
@@ -143,19 +160,25 @@ def clone_us(states: list[HandState], rounds: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=20_000, help="per round")
+    parser.add_argument(
+        "--games", type=int, default=2_000, help="simulated games per round"
+    )
     parser.add_argument("--rounds", type=int, default=5, help="best of")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
 
-    # Alternate engine and baseline rounds and keep each one's best, so that
-    # both see the same machine conditions.
+    # Alternate engine, baseline and simulate rounds and keep each one's
+    # best, so that all see the same machine conditions.
     engine = base = float("inf")
     moves_per_hand = 0.0
+    sim_per_s = 0.0
     for r in range(args.rounds):
         seconds, moves = engine_hands(args.hands, args.seed + r)
         if seconds < engine:
             engine, moves_per_hand = seconds, moves / args.hands
         base = min(base, baseline_hands(args.hands, args.seed + r))
+        seconds, hands = simulate_hands(args.games, args.seed + r)
+        sim_per_s = max(sim_per_s, hands / seconds)
     hands_per_s = args.hands / engine
     moves_per_s = hands_per_s * moves_per_hand
     base_per_s = args.hands / base
@@ -176,6 +199,10 @@ def main() -> None:
     print(f"  moves per hand {moves_per_hand:.2f}, act mix {act_mix(2000, 7)}")
     print(f"  hands/s  {hands_per_s:10.0f}")
     print(f"  moves/s  {moves_per_s:10.0f}")
+    print(
+        "simulate = python -m scoring simulate --bot random: "
+        f"{args.games} games of 4 random bots per round: {sim_per_s:.0f} hands/s"
+    )
     print(f"clone() of a hand in progress: {clone:.2f} us")
     print(
         "web move = HandRecord.from_text (parse + validate) + replay + apply + "
@@ -184,6 +211,7 @@ def main() -> None:
     )
     print(f"baseline = deal 16 of 32 cards + 16 random picks: {base_per_s:.0f} hands/s")
     print(f"ratio engine / baseline: {hands_per_s / base_per_s:.3f}")
+    print(f"ratio simulate / baseline: {sim_per_s / base_per_s:.3f}")
     print(
         json.dumps(
             {
@@ -193,6 +221,8 @@ def main() -> None:
                 "web_move_us": round(web, 1),
                 "baseline_hands_per_s": round(base_per_s),
                 "ratio": round(hands_per_s / base_per_s, 3),
+                "simulate_hands_per_s": round(sim_per_s),
+                "simulate_ratio": round(sim_per_s / base_per_s, 3),
             }
         )
     )

@@ -21,7 +21,8 @@ A hand (``scoring.hand``): ``HandState``
     deal) or ``HandState.deal(marks, dealer, rng, rules)`` (``random.Random``;
     chance is always an input).  The verbs:
     ``legal_actions(seat=None) -> tuple[Action, ...]`` (knocks and looks are
-    interrupts: several seats may act at once), ``apply(action)`` (raises
+    interrupts: several seats may act at once; split into ``legal_plays()``
+    and ``legal_without_plays()[seat]``), ``apply(action)`` (raises
     ``IllegalAction``, state unchanged), ``outcome() -> HandOutcome | None``,
     ``view(seat | None) -> dict`` (JSON-serialisable; only what that seat may
     see -- keys in ``scoring.views``; ``view_json`` gives it as text),
@@ -57,8 +58,11 @@ Errors (``scoring.errors``), all ``ValueError``
     ``.path`` into the JSON (``cards.2[3]``).
 
 Bots and command line
-    ``scoring.bots`` (``RandomBot``, ``GreedyBot``: they see only views),
-    ``scoring.simulate``; ``python -m scoring replay FILE`` and
+    ``scoring.bots`` (``RandomBot``, ``GreedyBot``: ``choose(view)``, or
+    ``decide(seat, legal, due, view)`` which builds the view only when
+    needed), ``BOTS``, ``make_bots``; ``scoring.simulate``: ``simulate``,
+    ``play_game``, ``play_hand`` and ``next_bot_action(hand, bots)`` (the bots'
+    move at a table of people and bots); ``python -m scoring replay FILE`` and
     ``python -m scoring simulate --games N --seed S [--bot random|greedy]``.
 """
 

@@ -1,8 +1,20 @@
-"""Bots that play from ``view(seat)`` only, never from the full state.
+"""Bots that play from what their seat may see, never from the full state.
 
-A bot's ``choose(view)`` returns one of the seat's legal actions, or None to
-let the moment pass when the hand is not waiting for this seat (``view["due"]``
-false: a knock or look would be an interrupt).  When due, it must act.
+Every bot has ``choose(view)``: given ``view(seat)`` it returns one of the
+seat's legal actions, or None to let the moment pass when the hand is not
+waiting for this seat (``view["due"]`` false: a knock or look would be an
+interrupt).  When due, it must act.
+
+A bot may also state that it reads less, by having ``decide(seat, legal,
+due, view) -> Action | None``: it gets the seat's legal actions (a non-empty
+``legal_actions(seat)``, which shows no other seat's cards), whether the hand
+waits for it, and ``view``, a function of no arguments returning
+``view(seat)``, which it calls only if it needs more.  So hidden information
+still reaches a bot only as that seat's view (STYLE.md item 4): it is never
+handed the hand.  ``decide`` must choose exactly what ``choose(view(seat))``
+would, drawing the same random numbers, so the two are interchangeable.
+``scoring.simulate.next_bot_action`` asks each bot through ``decide`` when it
+has one, else through ``choose``.
 """
 
 from __future__ import annotations
@@ -14,18 +26,29 @@ from typing import Any, Protocol
 from .actions import Action, action
 from .cards import CARD_BY_NAME, Card
 
+#: A seat's view, built only when called (see ``decide`` above).
+ViewOf = Callable[[], Mapping[str, Any]]
+
 
 class Bot(Protocol):
+    """A bot: ``choose`` is required; ``decide`` (see the module docstring)
+    is how a bot states that it needs less than the full view."""
+
     def choose(self, view: Mapping[str, Any]) -> Action | None:
         """Return a legal action of ``view["seat"]``, or None if not due."""
         ...
 
 
 class RandomBot:
-    """Uniformly random among the legal actions (and, when not due, "pass")."""
+    """Uniformly random among the legal actions (and, when not due, "pass").
+
+    It reads only its legal actions and whether it is due, so ``decide``
+    never builds the view.
+    """
 
     def __init__(self, rng: Random) -> None:
         self._rng = rng
+        self._random = rng.random
 
     def choose(self, view: Mapping[str, Any]) -> Action | None:
         acts, cards = view["legal"]["acts"], view["legal"]["cards"]
@@ -36,6 +59,24 @@ class RandomBot:
         if i < options:
             return action(view["seat"], "play", CARD_BY_NAME[cards[i - len(acts)]])
         return None
+
+    def decide(
+        self, seat: int, legal: tuple[Action, ...], due: bool, view: ViewOf
+    ) -> Action | None:
+        # The same draw as ``choose``: there the options are the acts, then
+        # the cards; ``legal`` lists the plays first, then the acts.
+        n = len(legal)
+        i = int(self._random() * (n + (not due)))
+        if i >= n:
+            return None
+        if legal[0].card is not None:
+            plays = n
+            while legal[plays - 1].card is None:
+                plays -= 1
+            i += plays
+            if i >= n:
+                i -= n
+        return legal[i]
 
 
 class GreedyBot:
@@ -56,6 +97,21 @@ class GreedyBot:
         self._knock_at = knock_at
         self._sure = sure
         self._against_knock = against_knock
+
+    def decide(
+        self, seat: int, legal: tuple[Action, ...], due: bool, view: ViewOf
+    ) -> Action | None:
+        # A look is listed only while the seat has not looked, and then
+        # ``choose`` looks.  Not due, with no knock to make, it passes.  Only
+        # the rest needs the view.
+        knock = False
+        for a in legal:
+            if a.act == "look":
+                return a
+            knock = knock or a.act == "knock"
+        if not due and not knock:
+            return None
+        return self.choose(view())
 
     def choose(self, view: Mapping[str, Any]) -> Action | None:
         seat = view["seat"]

@@ -119,7 +119,8 @@ class GameState:
 
     @property
     def finished(self) -> bool:
-        return sum(1 for m in self._marks.values() if m) == 1
+        """Whether one seat alone has marks left (the game's winner)."""
+        return [*self._marks.values()].count(0) == self._n - 1
 
     @property
     def in_progress(self) -> bool:

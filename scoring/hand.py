@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from random import Random
 from typing import Any, NoReturn
 
-from .actions import FOLD, HOLD, KNOCK, LOOK, PLAYS_BY_BYTE, Action
+from .actions import FOLD, HOLD, KNOCK, LOOK, MAX_SEATS, PLAYS_BY_BYTE, Action
 from .cards import DECK, SUIT_MASK, Card, cards_of
 from .errors import IllegalAction
 from .jsonio import encode
@@ -247,79 +247,87 @@ class HandState:
 
     def legal_actions(self, seat: int | None = None) -> tuple[Action, ...]:
         """Return every action that ``apply`` accepts now (of ``seat`` only, if
-        given).  Several seats may appear: knocks and looks are interrupts."""
+        given).  Several seats may appear: knocks and looks are interrupts.
+
+        Plays come first (in card order), then the answer due, then looks and
+        knocks clockwise from seat 1; ``seat``'s actions are in the same
+        order.  Only the seat due to play has plays: they show its own cards.
+        """
+        if seat is not None:
+            split = self.legal_without_plays()
+            if not 0 < seat <= self._n:
+                return ()
+            if seat - 1 != self._turn:
+                return split[seat]
+            return self.legal_plays() + split[seat]
         if self._winner >= 0:
             return ()
         if self._hammer >= 0:
-            out: tuple[Action, ...] = (KNOCK[self._hammer],)
-        else:
-            queue = self._queue
-            looked = self._looked
-            # Looks and knocks depend on a few small ints only: pack them into
-            # one key and reuse the answer across hands with the same start.
-            if queue:
-                key = self._in_hand | looked << 8 | (queue[0] + 1) << 16 | 1 << 26
-            else:
-                nv = self._value + 1
-                key = (
-                    self._in_hand
-                    | looked << 8
-                    | (self._last_knocker + 1) << 16
-                    | (nv if nv <= self._rules.max_value else 0) << 20
-                    | (self._blind_knocks < self._rules.max_blind_knocks) << 25
-                )
-            cache = self._table.interrupts
-            tail = cache.get(key)
-            if tail is None:
-                tail = cache[key] = self._interrupts()
-            if queue:
-                out = tail
-            else:
-                t = self._turn
-                h = self._hands[t]
-                by_suit = PLAYS_BY_BYTE[t]
-                if self._trick_cards:
-                    suit = self._trick_cards[0] >> 3
-                    plays = by_suit[suit][h >> (suit << 3) & 255]
-                    if plays:
-                        return (
-                            plays + tail if seat is None else _only(seat, plays + tail)
-                        )
-                out = (
-                    by_suit[0][h & 255]
-                    + by_suit[1][h >> 8 & 255]
-                    + by_suit[2][h >> 16 & 255]
-                    + by_suit[3][h >> 24]
-                    + tail
-                )
-        return out if seat is None else _only(seat, out)
+            return (KNOCK[self._hammer],)
+        tail = _INTERRUPTS.get(key := self._key())
+        if tail is None:
+            tail = _interrupts(key)
+        if self._queue:
+            return tail
+        return self._plays(self._turn) + tail
 
-    def _interrupts(self) -> tuple[Action, ...]:
-        """Return the answers due now (if a knock waits), then every seat's
-        legal looks and knocks, clockwise from seat 1."""
+    def legal_without_plays(self) -> tuple[tuple[Action, ...], ...]:
+        """Return every seat's legal actions except plays, indexed by seat
+        number (index 0 is empty): for each seat not due to play exactly
+        ``legal_actions(seat)``, so a table of bots asks this once a move and
+        ``legal_actions`` only of the seat due.  Shows no cards: hand each
+        seat its own entry."""
+        n = self._n
+        if self._winner >= 0:
+            return _NOTHING[n]
+        if self._hammer >= 0:
+            return _HAMMER_ONLY[n][self._hammer]
+        key = self._key()
+        split = _SEAT_INTERRUPTS[n].get(key)
+        if split is None:
+            split = _seat_interrupts(key, n)
+        return split
+
+    def legal_plays(self) -> tuple[Action, ...]:
+        """Return the plays ``apply`` accepts now, in card order: all of the
+        seat due to play; none while the hammer must knock or a knock waits
+        for answers, or once the hand is over.  Hidden information: hand them
+        only to that seat.  With ``legal_without_plays()`` this is
+        ``legal_actions()`` split by seat."""
+        if self._winner >= 0 or self._hammer >= 0 or self._queue:
+            return ()
+        return self._plays(self._turn)
+
+    def _key(self) -> int:
+        """Pack what the answers, looks and knocks of this moment depend on
+        into one int (the layout is explained at ``_interrupts``), so that
+        they are computed once and reused across hands."""
         queue = self._queue
-        rules = self._rules
-        out: list[Action] = []
         if queue:
-            out += (HOLD[queue[0]], FOLD[queue[0]])
-        nv = self._value + 1
-        can_knock = not queue and nv <= rules.max_value
-        blind_ok = self._blind_knocks < rules.max_blind_knocks
-        im = self._in_hand
-        looked = self._looked
-        for s in range(self._n):
-            if im >> s & 1:
-                light = looked >> s & 1
-                if not light:
-                    out.append(LOOK[s])
-                if (
-                    can_knock
-                    and (light or blind_ok)
-                    and s != self._last_knocker
-                    and nv <= self._caps[s]
-                ):
-                    out.append(KNOCK[s])
-        return tuple(out)
+            return self._in_hand | self._looked << 8 | (queue[0] + 1) << 16 | 1 << 29
+        return (
+            self._in_hand
+            | self._looked << 8
+            | (self._last_knocker + 1) << 16
+            | self._table.knockers[self._value + 1] << 20
+            | (self._blind_knocks < self._rules.max_blind_knocks) << 28
+        )
+
+    def _plays(self, t: int) -> tuple[Action, ...]:
+        """The legal plays of seat index ``t`` (the seat due to play)."""
+        h = self._hands[t]
+        by_suit = PLAYS_BY_BYTE[t]
+        if self._trick_cards:
+            suit = self._trick_cards[0] >> 3
+            plays = by_suit[suit][h >> (suit << 3) & 255]
+            if plays:
+                return plays  # must follow suit
+        return (
+            by_suit[0][h & 255]
+            + by_suit[1][h >> 8 & 255]
+            + by_suit[2][h >> 16 & 255]
+            + by_suit[3][h >> 24]
+        )
 
     def outcome(self) -> HandOutcome | None:
         """Return the result once the hand is over, else None."""
@@ -569,6 +577,74 @@ class HandState:
 
 #: Answer order after a knock, keyed by table size, knocker and seats in.
 _QUEUES: dict[int, tuple[int, ...]] = {}
+
+#: Interrupts by key (see ``_interrupts``): of every seat, and split by seat.
+_INTERRUPTS: dict[int, tuple[Action, ...]] = {}
+_SEAT_INTERRUPTS: tuple[dict[int, tuple[tuple[Action, ...], ...]], ...] = tuple(
+    {} for _ in range(MAX_SEATS + 1)
+)  # by table size, then key (keys stay below 2**30: one-digit ints)
+#: Either cache is emptied when it reaches this size (reuse is local).
+_CACHE_LIMIT = 1 << 16
+
+
+def _interrupts(key: int) -> tuple[Action, ...]:
+    """Cache and return the answers due, then every seat's legal looks and
+    knocks (clockwise from seat 1), for the state packed into ``key``:
+
+    - bits 0-7: seats in the hand; bits 8-15: seats that have looked;
+    - bits 16-19: 1 + the seat index to answer a waiting knock, else 1 + the
+      most recent knocker's (0: none);
+    - bits 20-27: seats whose marks allow knocking to the next value (0 when
+      the value is at its maximum or a knock waits);
+    - bit 28: blind knocks still allowed; bit 29: a knock waits for answers.
+
+    Seats are 0-based indices here, as inside ``HandState``.
+    """
+    in_hand = key & 255
+    looked = key >> 8 & 255
+    who = (key >> 16 & 15) - 1
+    out: list[Action] = []
+    if key >> 29 & 1:
+        out += (HOLD[who], FOLD[who])
+        knockers = 0
+    else:
+        knockers = key >> 20 & 255
+    blind_ok = key >> 28 & 1
+    for s in range(8):
+        if in_hand >> s & 1:
+            light = looked >> s & 1
+            if not light:
+                out.append(LOOK[s])
+            if knockers >> s & 1 and (light or blind_ok) and s != who:
+                out.append(KNOCK[s])
+    if len(_INTERRUPTS) >= _CACHE_LIMIT:
+        _INTERRUPTS.clear()
+    tail = _INTERRUPTS[key] = tuple(out)
+    return tail
+
+
+def _seat_interrupts(key: int, n: int) -> tuple[tuple[Action, ...], ...]:
+    """Cache and return ``_interrupts(key)`` split by seat number for a table
+    of ``n`` (index 0 empty)."""
+    tail = _INTERRUPTS.get(key)
+    if tail is None:
+        tail = _interrupts(key)
+    cache = _SEAT_INTERRUPTS[n]
+    if len(cache) >= _CACHE_LIMIT:
+        cache.clear()
+    split = cache[key] = ((), *(_only(s, tail) for s in range(1, n + 1)))
+    return split
+
+
+#: legal_without_plays() of a finished hand, and of a hammer's compulsory knock,
+#: by table size (and hammer's seat index).
+_NOTHING = tuple(((),) * (n + 1) for n in range(MAX_SEATS + 1))
+_HAMMER_ONLY = tuple(
+    tuple(
+        tuple((KNOCK[h],) if s == h + 1 else () for s in range(n + 1)) for h in range(n)
+    )
+    for n in range(MAX_SEATS + 1)
+)
 
 
 def _only(seat: int, actions: tuple[Action, ...]) -> tuple[Action, ...]:

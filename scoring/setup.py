@@ -9,14 +9,13 @@ path, because impossible starts come from records.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, NoReturn
+from typing import NoReturn
 
 from .cards import Card, card_str
 from .errors import RecordError
 from .rules import RuleSet
 
-if TYPE_CHECKING:
-    from .actions import Action
+_SEAT_KEYS = tuple(str(s) for s in range(1, 10))
 
 #: SEATS_AFTER[n][s]: the other seat indices of an n-table, clockwise from s.
 SEATS_AFTER: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
@@ -74,8 +73,7 @@ def _explain_deal(table: Table, cards: Mapping[int, Sequence[Card]]) -> NoReturn
 
 class Table:
     """What follows from (rules, marks, dealer) alone, validated once and
-    shared by every hand with the same start, with a cache of interrupt
-    actions (looks and knocks) keyed by the little state they depend on."""
+    shared by every hand with the same start."""
 
     __slots__ = (
         "caps",
@@ -83,7 +81,7 @@ class Table:
         "forehand",
         "hammer",
         "in_hand",
-        "interrupts",
+        "knockers",
         "marks",
         "marks_json",
         "n",
@@ -92,23 +90,43 @@ class Table:
     )
 
     def __init__(self, rules: RuleSet, marks: tuple[int, ...], dealer: int) -> None:
+        # One pass over the seats: a game meets a new (marks, dealer) start
+        # in about every third hand, so this runs often in simulations.
         n = len(marks)
         self.rules = rules
         self.n = n
         self.marks = marks
-        self.marks_json = {str(s + 1): m for s, m in enumerate(marks)}  # for views
+        self.marks_json = dict(zip(_SEAT_KEYS, marks, strict=False))  # for views
         self.dealer = dealer
-        self.playing = tuple(s for s in range(n) if marks[s])
-        self.in_hand = sum(1 << s for s in self.playing)
-        self.caps = tuple(rules.knock_cap(m) for m in marks)
+        playing = []
+        in_hand = 0
+        caps = []
+        # top[c]: the seats whose marks allow knocking up to c, no higher.
+        top = [0] * (rules.max_value + 2)
+        cap_of = rules.knock_cap
+        for s, m in enumerate(marks):
+            bit = 1 << s
+            if m:
+                playing.append(s)
+                in_hand |= bit
+            cap = cap_of(m)
+            caps.append(cap)
+            top[cap] |= bit
+        self.playing = tuple(playing)
+        self.in_hand = in_hand
+        self.caps = tuple(caps)
+        # knockers[v]: bit mask of the seats whose marks allow knocking to v.
+        for v in range(rules.max_value, -1, -1):
+            top[v] |= top[v + 1]
+        self.knockers = tuple(top)
         # Forehand: first seat clockwise from the dealer that has marks (§2).
-        self.forehand = next(s for s in SEATS_AFTER[n][dealer] if marks[s])
+        after = SEATS_AFTER[n]
+        self.forehand = forehand = next(s for s in after[dealer] if marks[s])
         # The hammer: first 1-mark seat clockwise from forehand (§6).
         self.hammer = -1
-        if rules.hammer_knocks:
-            order = (self.forehand, *SEATS_AFTER[n][self.forehand])
+        if rules.hammer_knocks and 1 in marks:
+            order = (forehand, *after[forehand])
             self.hammer = next((s for s in order if marks[s] == 1), -1)
-        self.interrupts: dict[int, tuple[Action, ...]] = {}
 
 
 _TABLES: dict[tuple[int, tuple[tuple[int, int], ...], int], Table] = {}

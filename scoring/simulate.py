@@ -1,4 +1,5 @@
-"""Bot-against-bot games, for the command line and for tests.
+"""Bot-against-bot games, for the command line and for tests, and the bots'
+move at a table where some seats are people (``next_bot_action``).
 
 Interrupts are offered fairly: before the seat the hand waits for acts, every
 other seat with a legal look or knock is asked, clockwise from the seat after
@@ -10,14 +11,21 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from random import Random
 from typing import Any
 
 from .actions import Action
-from .bots import Bot, make_bots
+from .bots import Bot, ViewOf, make_bots
 from .game import GameState
 from .hand import HandState
 from .rules import CHAMPIONSHIP, RuleSet
+
+#: _SEATS_AFTER[n][seat]: the other seats of an n-table, clockwise after seat.
+_SEATS_AFTER = tuple(
+    tuple(tuple((s + k - 1) % n + 1 for k in range(1, n)) for s in range(n + 1))
+    for n in range(9)
+)
 
 
 @dataclass
@@ -43,47 +51,132 @@ class SimResult:
         }
 
 
+#: How ``_next_action`` asks one bot: (seat, legal, due, view) -> choice.
+_Decide = Callable[[int, tuple[Action, ...], bool, ViewOf], Action | None]
+
+
+def _decider(bot: Bot) -> _Decide:
+    """Return ``bot.decide`` if the bot has one, else an adapter that hands
+    ``choose`` the full view (see ``scoring.bots``)."""
+    decide: _Decide | None = getattr(bot, "decide", None)
+    if decide is not None:
+        return decide
+    choose = bot.choose
+
+    def by_view(
+        seat: int, legal: tuple[Action, ...], due: bool, view: ViewOf
+    ) -> Action | None:
+        return choose(view())
+
+    return by_view
+
+
+def _deciders(bots: Mapping[int, Bot], seats: int) -> list[_Decide | None]:
+    """The deciders indexed by seat number (None: no bot at that seat)."""
+    out: list[_Decide | None] = [None] * (seats + 1)
+    for seat, bot in bots.items():
+        if 1 <= seat <= seats:
+            out[seat] = _decider(bot)
+    return out
+
+
+def _next_action(
+    hand: HandState,
+    deciders: Sequence[_Decide | None],
+    views: Sequence[ViewOf],
+    due: int,
+) -> Action | None:
+    # Each bot gets its own seat's legal actions and ``views[seat - 1]``,
+    # which builds that seat's view: never the hand (STYLE.md item 4).
+    legal = hand.legal_without_plays()  # the seats not due have no plays
+    for seat in _SEATS_AFTER[hand.seats][due]:
+        acts = legal[seat]
+        if acts:
+            decide = deciders[seat]
+            if decide is not None:
+                chosen = decide(seat, acts, False, views[seat - 1])
+                if chosen is not None:
+                    return chosen
+    decide = deciders[due]
+    if decide is None:
+        return None
+    return decide(due, hand.legal_plays() + legal[due], True, views[due - 1])
+
+
+def _views(hand: HandState) -> list[ViewOf]:
+    """``views[seat - 1]()`` builds ``hand.view(seat)``."""
+    view = hand.view
+    return [partial(view, seat) for seat in range(1, hand.seats + 1)]
+
+
+def _hand_view(game: GameState, seat: int) -> Mapping[str, Any]:
+    hand = game.hand
+    assert hand is not None, "no hand dealt"
+    return hand.view(seat)
+
+
+def _game_views(game: GameState) -> list[ViewOf]:
+    """``views[seat - 1]()`` builds ``seat``'s view of the game's current
+    hand: made once per game, not once per hand."""
+    return [partial(_hand_view, game, seat) for seat in range(1, game.seats + 1)]
+
+
+def next_bot_action(hand: HandState, bots: Mapping[int, Bot]) -> Action | None:
+    """Return the action the bots make now, or None when the hand is over or
+    waits for a seat without a bot (that no bot interrupts).
+
+    ``bots`` maps seats to bots (some seats may have none).  Before the seat
+    the hand waits for, every other seat with a bot and a legal look or
+    knock is asked, clockwise from the seat after it, and the first that
+    acts wins the moment; else the due seat's bot is asked.  A bot with
+    ``decide`` is asked through it, else with ``choose(hand.view(seat))``;
+    both give the same action.
+    """
+    move = hand.to_move()
+    if move is None:
+        return None
+    deciders = _deciders(bots, hand.seats)
+    return _next_action(hand, deciders, _views(hand), move[0])
+
+
 def play_hand(
     hand: HandState,
     bots: Mapping[int, Bot],
     apply: Callable[[Action], None] | None = None,
 ) -> None:
-    """Let the bots play ``hand`` to its end, each seeing only its view.
+    """Let the bots (one per seat) play ``hand`` to its end, each move as
+    ``next_bot_action`` makes it: no bot sees more than its seat's view.
 
     ``apply`` (default ``hand.apply``) lets a game apply the actions, so that
     it settles marks when the hand ends.
     """
+    _play_hand(hand, _deciders(bots, hand.seats), _views(hand), apply)
+
+
+def _play_hand(
+    hand: HandState,
+    deciders: Sequence[_Decide | None],
+    views: Sequence[ViewOf],
+    apply: Callable[[Action], None] | None,
+) -> None:
     do = hand.apply if apply is None else apply
-    n = hand.seats
-    while True:
-        move = hand.to_move()
-        if move is None:
-            return
-        due = move[0]
-        others = {a.seat for a in hand.legal_actions() if a.seat != due}
-        acted = False
-        for k in range(1, n):
-            seat = (due + k - 1) % n + 1
-            if seat in others:
-                chosen = bots[seat].choose(hand.view(seat))
-                if chosen is not None:
-                    do(chosen)
-                    acted = True
-                    break
-        if not acted:
-            chosen = bots[due].choose(hand.view(due))
-            if chosen is None:
-                raise RuntimeError(f"bot of seat {due} did not act when due")
-            do(chosen)
+    to_move = hand.to_move
+    while (move := to_move()) is not None:
+        chosen = _next_action(hand, deciders, views, move[0])
+        if chosen is None:
+            raise RuntimeError(f"bot of seat {move[0]} did not act when due")
+        do(chosen)
 
 
 def play_game(game: GameState, bots: Mapping[int, Bot], rng: Random) -> int:
     """Deal with ``rng`` and play until the game is over; return the winner."""
+    deciders = _deciders(bots, game.seats)
+    views = _game_views(game)
     while True:
         outcome = game.outcome()
         if outcome is not None:
             return outcome.winner
-        play_hand(game.deal(rng), bots, game.apply)
+        _play_hand(game.deal(rng), deciders, views, game.apply)
 
 
 def simulate(

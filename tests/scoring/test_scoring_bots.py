@@ -1,13 +1,19 @@
-"""Bots play from views only; the greedy bot is a sensible player."""
+"""Bots see only their seat; the greedy bot is a sensible player; bot games
+are fixed by their seed."""
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Mapping
+from random import Random
 from typing import Any
 
+import pytest
 from scoring_testkit import act, deal
 
-from scoring.bots import GreedyBot, RandomBot, make_bots
-from scoring.simulate import play_hand, simulate
+from scoring import PRESETS, Action, GameRecord, GameState, HandState, get_rules
+from scoring.bots import BOTS, GreedyBot, RandomBot, make_bots
+from scoring.simulate import next_bot_action, play_game, play_hand, simulate
 
 
 def test_greedy_beats_random_clearly() -> None:
@@ -83,3 +89,191 @@ def test_random_bot_passes_or_acts_only_legally() -> None:
     for _ in range(50):
         chosen = bot.choose(hand.view(3))
         assert chosen is None or chosen in legal
+
+
+def test_deciding_bots_get_their_seat_only() -> None:
+    hand = deal()
+    calls = 0
+
+    class Spy:
+        def __init__(self, bot: Any) -> None:
+            self.bot = bot
+
+        def choose(self, view: Mapping[str, Any]) -> Action | None:
+            raise AssertionError("a bot with decide is asked through decide")
+
+        def decide(self, seat: int, legal: Any, due: bool, view: Any) -> Any:
+            nonlocal calls
+            calls += 1
+            assert not isinstance(view, HandState) and view() == hand.view(seat)
+            assert legal == hand.legal_actions(seat) and legal
+            move = hand.to_move()
+            assert due == (move is not None and move[0] == seat)
+            return self.bot.decide(seat, legal, due, view)
+
+    for name in BOTS:
+        hand = deal()
+        bots = {s: Spy(bot) for s, bot in make_bots([name], 4, seed=2).items()}
+        play_hand(hand, bots)
+        assert hand.finished
+    assert calls > 0
+
+
+def _states(count: int, seed: int) -> list[HandState]:
+    """Hands in progress under every rule set, from random playouts."""
+    rng = Random(seed)
+    rule_sets = sorted(PRESETS.values(), key=lambda r: r.name)
+    states = []
+    while len(states) < count:
+        rules = rng.choice(rule_sets)
+        n = rng.randint(rules.min_seats, min(rules.max_seats, 6))
+        marks = {s: rng.randint(0, rules.start_marks) for s in range(1, n + 1)}
+        seats_in = [s for s, m in marks.items() if m]
+        if len(seats_in) < 2:
+            continue
+        hand = HandState.deal(marks, rng.choice(seats_in), rng, rules)
+        while actions := hand.legal_actions():
+            states.append(hand.clone())
+            hand.apply(rng.choice(actions))
+    return states
+
+
+@pytest.mark.parametrize("name", sorted(BOTS))
+def test_decide_chooses_what_choose_chooses_from_the_view(name: str) -> None:
+    for i, hand in enumerate(_states(1500, seed=3)):
+        move = hand.to_move()
+        for seat in range(1, hand.seats + 1):
+            legal = hand.legal_actions(seat)
+            if not legal:
+                continue
+            view = hand.view(seat)
+            by_view = BOTS[name](Random(f"{i}:{seat}")).choose(view)
+            bot = BOTS[name](Random(f"{i}:{seat}"))
+            assert isinstance(bot, RandomBot | GreedyBot)
+            due = move is not None and move[0] == seat
+            assert bot.decide(seat, legal, due, lambda v=view: v) == by_view
+
+
+def _asking_each_view(hand: HandState, bots: Mapping[int, Any]) -> Action | None:
+    """The bots' move as a table of people and bots asked before issue 13:
+    every bot through ``choose(hand.view(seat))``."""
+    move = hand.to_move()
+    if move is None:
+        return None
+    due, n = move[0], hand.seats
+    others = {a.seat for a in hand.legal_actions() if a.seat != due}
+    for k in range(1, n):
+        seat = (due + k - 1) % n + 1
+        if seat in others and seat in bots:
+            chosen = bots[seat].choose(hand.view(seat))
+            if chosen is not None:
+                return chosen
+    return bots[due].choose(hand.view(due)) if due in bots else None
+
+
+def _fresh_bots(names: Mapping[int, str], key: int) -> dict[int, Any]:
+    return {s: BOTS[name](Random(f"{key}:{s}")) for s, name in names.items()}
+
+
+@pytest.mark.parametrize("seats_with_bots", [(1, 2, 3, 4), (2, 3, 4), (1, 3), (4,)])
+def test_next_bot_action_is_what_asking_each_view_gives(
+    seats_with_bots: tuple[int, ...],
+) -> None:
+    rng = Random(4)
+    waits = 0
+    for i in range(150):
+        hand = HandState.deal({1: 7, 2: 7, 3: 2, 4: 1}, rng.randint(1, 4), rng)
+        while not hand.finished:
+            names = {s: rng.choice(sorted(BOTS)) for s in seats_with_bots}
+            chosen = next_bot_action(hand, _fresh_bots(names, i))
+            assert chosen == _asking_each_view(hand, _fresh_bots(names, i))
+            if chosen is None:  # a person's turn: play for them
+                waits += 1
+                move = hand.to_move()
+                assert move is not None
+                chosen = rng.choice(hand.legal_actions(move[0]))
+            hand.apply(chosen)
+    assert waits > 0 or len(seats_with_bots) == 4
+    assert next_bot_action(hand, {}) is None
+
+
+#: What ``python -m scoring simulate`` printed (hands_per_s aside) before bots
+#: could skip building views (issue 13): a seed's games never change.
+PINNED_SIMULATIONS = [
+    (
+        (300, 2, "random", 4, "championship"),
+        (2048, {"1": 0.2967, "2": 0.2633, "3": 0.24, "4": 0.2}),
+    ),
+    (
+        (100, 4, "greedy,random,random,random", 4, "championship"),
+        (666, {"1": 0.56, "2": 0.14, "3": 0.11, "4": 0.19}),
+    ),
+    (
+        (100, 5, "random,greedy,random,greedy", 4, "championship"),
+        (731, {"1": 0.09, "2": 0.46, "3": 0.07, "4": 0.38}),
+    ),
+    (
+        (100, 6, "random,random,greedy", 3, "championship"),
+        (639, {"1": 0.21, "2": 0.22, "3": 0.57}),
+    ),
+    (
+        (100, 7, "greedy", 3, "championship"),
+        (838, {"1": 0.37, "2": 0.3, "3": 0.33}),
+    ),
+    (
+        (50, 9, "random", 6, "schroem"),
+        (322, {"1": 0.1, "2": 0.22, "3": 0.16, "4": 0.14, "5": 0.24, "6": 0.14}),
+    ),
+    (
+        (50, 10, "greedy,random,greedy,random,random", 5, "marienheide"),
+        (284, {"1": 0.46, "2": 0.06, "3": 0.36, "4": 0.08, "5": 0.04}),
+    ),
+    (
+        (100, 11, "random", 4, "siwwe_stroem"),
+        (683, {"1": 0.25, "2": 0.21, "3": 0.27, "4": 0.27}),
+    ),
+    (
+        (50, 12, "greedy,random,random", 3, "siwwe_stroem"),
+        (323, {"1": 0.6, "2": 0.18, "3": 0.22}),
+    ),
+]
+
+
+@pytest.mark.parametrize(("args", "expected"), PINNED_SIMULATIONS)
+def test_simulations_are_pinned(
+    args: tuple[int, int, str, int, str], expected: tuple[int, dict[str, float]]
+) -> None:
+    games, seed, bots, seats, rules = args
+    result = simulate(games, seed, bots.split(","), seats, get_rules(rules)).to_json()
+    del result["hands_per_s"]
+    hands, rates = expected
+    assert result == {
+        "games": games,
+        "hands": hands,
+        "hands_per_game": round(hands / games, 3),
+        "win_rate_by_seat": rates,
+    }
+
+
+@pytest.mark.parametrize(
+    ("bots", "seats", "rules", "seed", "expected"),
+    [
+        (["random"], 4, "championship", 1, "d27ca4b9323d0aff"),
+        (
+            ["greedy", "random", "random", "random"],
+            4,
+            "championship",
+            2,
+            "c79b0b329118434e",
+        ),
+        (["random", "greedy", "random"], 3, "siwwe_stroem", 3, "16778b739a43ce0c"),
+        (["random"], 6, "schroem", 4, "d3be31f14b64727b"),
+    ],
+)
+def test_bot_games_are_pinned_action_by_action(
+    bots: list[str], seats: int, rules: str, seed: int, expected: str
+) -> None:
+    game = GameState(seats, get_rules(rules))
+    play_game(game, make_bots(bots, seats, seed), Random(seed))
+    text = GameRecord.of(game).to_text()
+    assert hashlib.sha256(text.encode()).hexdigest()[:16] == expected

@@ -115,6 +115,36 @@ def test_simulate_is_reproducible_from_the_seed() -> None:
 
 
 @pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (
+            ("--games", "300", "--seed", "1", "--bot", "random"),
+            '{"games": 300, "hands": 2042, "hands_per_game": 6.807, '
+            '"win_rate_by_seat": {"1": 0.2833, "2": 0.2433, "3": 0.2633, "4": 0.21}',
+        ),
+        (
+            ("--games", "100", "--seed", "3", "--bot", "greedy"),
+            '{"games": 100, "hands": 859, "hands_per_game": 8.59, '
+            '"win_rate_by_seat": {"1": 0.25, "2": 0.26, "3": 0.24, "4": 0.25}',
+        ),
+        (
+            ("--games", "200", "--seed", "8", "--seats", "3"),
+            '{"games": 200, "hands": 1261, "hands_per_game": 6.305, '
+            '"win_rate_by_seat": {"1": 0.305, "2": 0.35, "3": 0.345}',
+        ),
+    ],
+)
+def test_simulate_prints_what_it_printed_for_the_seed(
+    args: tuple[str, ...], expected: str
+) -> None:
+    # Pinned before bots could skip building views (issue 13): only
+    # hands_per_s may differ from run to run.
+    result = run("simulate", *args)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith(expected + ', "hands_per_s": ')
+
+
+@pytest.mark.parametrize(
     "args", [("--bot", "clever"), ("--seats", "5"), ("--bot", "greedy,random")]
 )
 def test_simulate_refuses_bad_options(args: tuple[str, str]) -> None:

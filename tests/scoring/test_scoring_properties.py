@@ -107,6 +107,38 @@ def test_legal_actions_are_exactly_what_apply_accepts(setup: Setup) -> None:
 
 @FAST
 @given(setups())
+def test_legal_actions_split_by_seat_and_into_plays(setup: Setup) -> None:
+    rules, marks, dealer, seed = setup
+    rng = Random(seed)
+    hand = HandState.deal(marks, dealer, rng, rules)
+    n = len(marks)
+    while True:
+        every = hand.legal_actions()
+        plays = hand.legal_plays()
+        others = hand.legal_without_plays()
+        assert len(others) == n + 1 and others[0] == ()
+        # legal_actions() is the plays, then the rest clockwise from seat 1.
+        assert every[: len(plays)] == plays
+        assert all(a.act == "play" for a in plays)
+        if plays:  # all of the seat due to play
+            assert hand.to_move() == (plays[0].seat, "play")
+            assert {a.seat for a in plays} == {plays[0].seat}
+        rest = every[len(plays) :]
+        assert sorted(rest, key=lambda a: a.seat) == [a for o in others for a in o]
+        for seat in range(1, n + 1):
+            mine = hand.legal_actions(seat)
+            assert mine == tuple(a for a in every if a.seat == seat)
+            assert all(a.seat == seat and a.act != "play" for a in others[seat])
+            assert mine == tuple(a for a in plays if a.seat == seat) + others[seat]
+        assert hand.legal_actions(0) == hand.legal_actions(n + 1) == ()
+        if not every:
+            break
+        hand.apply(rng.choice(every))
+    assert hand.finished and not hand.legal_plays()
+
+
+@FAST
+@given(setups())
 def test_random_hand_invariants(setup: Setup) -> None:
     rules, marks, _, _ = setup
     hand = playout(setup)
