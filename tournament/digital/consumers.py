@@ -25,7 +25,12 @@ from django.utils.translation import gettext_lazy as _lazy
 
 from tournament.core.errors import ConflictError, UserError
 from tournament.digital import runner
-from tournament.digital.services import digital_act_message, group_name, parse_message
+from tournament.digital.moves import group_name
+from tournament.digital.services import (
+    MAX_MESSAGE_CHARS,
+    digital_act_message,
+    parse_message,
+)
 from tournament.digital.state import (
     fresh_state,
     may_watch,
@@ -33,7 +38,6 @@ from tournament.digital.state import (
     table_for_watching,
 )
 
-MAX_MESSAGE_CHARS = 1000
 LANGUAGES = ("de", "en")
 
 

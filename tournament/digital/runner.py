@@ -1,7 +1,9 @@
 """Plays the bots of digital tables: one runner thread per table at a time.
 
-`wake(table_id)` is called after every committed change of a table (and
-when someone opens it). A runner claims the table with a lease in the
+`wake(table_id)` is called after every committed change the services make
+to a table (and when someone opens it); the runner's own moves need no
+wake: it plays on until the bots wait for a person. Moves go through
+`moves`, as a person's do. A runner claims the table with a lease in the
 database (`DigitalTable.runner_until`), so that across several worker
 processes only one plays its bots; a runner that died frees the table when
 its lease runs out. The runner makes one bot move per transaction, waiting
@@ -18,10 +20,11 @@ import time
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import OperationalError, close_old_connections, connection
+from django.db import OperationalError, close_old_connections, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from tournament.digital import adapter, moves
 from tournament.models import DigitalTable
 
 logger = logging.getLogger(__name__)
@@ -42,15 +45,44 @@ def wake(table_id: int) -> None:
         ).start()
 
 
-def _play_inline(table_id: int) -> None:
-    from tournament.digital.services import digital_bot_step
+def _bots(digital: DigitalTable) -> dict[int, str]:
+    return dict(digital.seats.exclude(bot="").values_list("number", "bot"))
 
-    # The steps' own commits wake this again: only the outermost call plays.
+
+def bot_step(*, table_id: int) -> bool:
+    """Let one bot make its move, if one is due or wants to interrupt;
+    False when the bots wait for a person (or the table is over)."""
+    with transaction.atomic():
+        digital = moves.lock(table_id)
+        if digital.status != DigitalTable.Status.PLAYING:
+            return False
+        act = adapter.bot_action(digital, _bots(digital))
+        if act is None:
+            return False
+        moves.apply(digital, act)
+    return True
+
+
+def bot_next(*, table_id: int) -> str | None:
+    """What the bots would do next without doing it: "look" (no need to
+    wait for it), "move", or None."""
+    digital = DigitalTable.objects.filter(pk=table_id).first()
+    if digital is None or digital.status != DigitalTable.Status.PLAYING:
+        return None
+    act = adapter.bot_action(digital, _bots(digital))
+    if act is None:
+        return None
+    return "look" if act.act == "look" else "move"
+
+
+def _play_inline(table_id: int) -> None:
+    # A wake while the bots already play in this thread (a commit callback
+    # run inside a step) must not start a second loop.
     if getattr(_inline, "busy", False):
         return
     _inline.busy = True
     try:
-        while digital_bot_step(table_id=table_id):
+        while bot_step(table_id=table_id):
             pass
     finally:
         _inline.busy = False
@@ -108,20 +140,18 @@ def _run(table_id: int) -> None:
 def _play(table_id: int) -> bool:
     """Make the bots' moves until they wait; False once the table is let
     go, True to be called again."""
-    from tournament.digital.services import digital_bot_next, digital_bot_step
-
     while True:
-        kind = digital_bot_next(table_id=table_id)
+        kind = bot_next(table_id=table_id)
         if kind is None:
             break
         time.sleep(_delay(table_id, kind))
         DigitalTable.objects.filter(pk=table_id).update(
             runner_until=timezone.now() + LEASE
         )
-        if not digital_bot_step(table_id=table_id):
+        if not bot_step(table_id=table_id):
             break
     # Nothing to do: free the table, then look once more -- a person may
     # have moved after we looked but before we let go, and their wake-up
     # found the table still taken.
     _release(table_id)
-    return digital_bot_next(table_id=table_id) is not None and _claim(table_id)
+    return bot_next(table_id=table_id) is not None and _claim(table_id)

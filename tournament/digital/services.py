@@ -14,8 +14,6 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from django.db import transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -23,9 +21,8 @@ from django.utils.translation import gettext_lazy
 from scoring.errors import IllegalAction
 from tournament.core.audit import audit_record
 from tournament.core.errors import ConflictError, UserError
-from tournament.digital import adapter
+from tournament.digital import adapter, moves, runner
 from tournament.models import DigitalSeat, DigitalTable, ResultVersion, Series, Table
-from tournament.results.services import result_enter_digital
 
 BOT_NAMES = ("greedy", "random")
 PLAYABLE_SERIES = (Series.Status.RELEASED, Series.Status.PLAYING)
@@ -60,6 +57,8 @@ ILLEGAL_MESSAGES = {
 }
 
 
+# A move is a few dozen characters; more is not a move (socket or HTTP).
+MAX_MESSAGE_CHARS = 1000
 # JSON numbers a browser can hold exactly.
 MAX_NUMBER = 2**53
 ACT_KEYS = frozenset({"type", "seq", "version", "act", "card"})
@@ -110,23 +109,13 @@ def _token() -> str:
 def _notify(table: DigitalTable) -> None:
     """After the commit: the table's sockets re-read their views, and the
     bots get their turn."""
-    from tournament.digital import runner
+    moves.tell_sockets(table.pk)
+    _wake_bots(table)
 
+
+def _wake_bots(table: DigitalTable) -> None:
     table_id = table.pk
-
-    def send() -> None:
-        layer = get_channel_layer()
-        if layer is not None:
-            async_to_sync(layer.group_send)(
-                group_name(table_id), {"type": "digital.changed"}
-            )
-        runner.wake(table_id)
-
-    transaction.on_commit(send)
-
-
-def group_name(table_id: int) -> str:
-    return f"digital-{table_id}"
+    transaction.on_commit(lambda: runner.wake(table_id))
 
 
 def _check_bots(bots: dict[int, str], size: int) -> None:
@@ -224,29 +213,6 @@ def digital_practice_create(*, bot: str = "greedy", seed: str = "") -> DigitalSe
     return seats[0]
 
 
-def _lock(table_id: int) -> DigitalTable:
-    # Plain: a move needs the row only; its tournament table is read when a
-    # game ends.
-    return DigitalTable.objects.select_for_update().get(pk=table_id)
-
-
-def _apply(digital: DigitalTable, act: Any) -> None:
-    """Apply through the rules, save, and count finished games as results."""
-    ended = adapter.apply(digital, act)
-    digital.version += 1
-    if ended == "table":
-        digital.status = DigitalTable.Status.FINISHED
-    digital.save(update_fields=["games", "version", "status", "updated_at"])
-    if ended and digital.table_id is not None:
-        result_enter_digital(
-            table=digital.table,
-            games=adapter.finished_games(digital),
-            records=adapter.full_record(digital)[: -1 if ended == "game" else None],
-            complete=ended == "table",
-        )
-    _notify(digital)
-
-
 def illegal_message(error: IllegalAction) -> str:
     message = ILLEGAL_MESSAGES.get(error.code)
     if message is None:
@@ -269,7 +235,7 @@ def digital_act(
         seat = DigitalSeat.objects.select_related("table").filter(token=token).first()
         if seat is None:
             raise UserError(_("Diesen Tisch-Link gibt es nicht."), code="unknown_link")
-        digital = _lock(seat.table_id)
+        digital = moves.lock(seat.table_id)
         seat = DigitalSeat.objects.select_for_update().get(pk=seat.pk)
         if seq <= seat.last_seq:
             return Move(digital, seat, applied=False)
@@ -290,9 +256,10 @@ def digital_act(
                 _("Diese Nachricht ist kein gültiger Spielzug."), code="bad_action"
             ) from None
         try:
-            _apply(digital, action)
+            moves.apply(digital, action)
         except IllegalAction as error:
             raise UserError(illegal_message(error), code=error.code) from None
+        _wake_bots(digital)
         seat.last_seq = seq
         seat.save(update_fields=["last_seq"])
     return Move(digital, seat, applied=True)
@@ -309,42 +276,12 @@ def digital_act_message(*, token: str, message: dict[str, Any]) -> Move:
     )
 
 
-def _bots(digital: DigitalTable) -> dict[int, str]:
-    return dict(digital.seats.exclude(bot="").values_list("number", "bot"))
-
-
-def digital_bot_step(*, table_id: int) -> bool:
-    """Let one bot make its move, if one is due or wants to interrupt;
-    False when the bots wait for a person (or the table is over)."""
-    with transaction.atomic():
-        digital = _lock(table_id)
-        if digital.status != DigitalTable.Status.PLAYING:
-            return False
-        act = adapter.bot_action(digital, _bots(digital))
-        if act is None:
-            return False
-        _apply(digital, act)
-    return True
-
-
-def digital_bot_next(*, table_id: int) -> str | None:
-    """What the bots would do next without doing it: "look" (no need to
-    wait for it), "move", or None."""
-    digital = DigitalTable.objects.filter(pk=table_id).first()
-    if digital is None or digital.status != DigitalTable.Status.PLAYING:
-        return None
-    act = adapter.bot_action(digital, _bots(digital))
-    if act is None:
-        return None
-    return "look" if act.act == "look" else "move"
-
-
 def digital_seat_set_bot(*, actor: Any, seat: DigitalSeat, bot: str) -> DigitalSeat:
     """The organizer lets a bot take over a seat (a player dropped out) or
     gives it back to the person ("")."""
     _check_bots({seat.number: bot}, 4)
     with transaction.atomic():
-        digital = _lock(seat.table_id)
+        digital = moves.lock(seat.table_id)
         seat = DigitalSeat.objects.select_for_update().get(pk=seat.pk)
         before = seat.bot
         seat.bot = bot
@@ -390,7 +327,7 @@ def digital_stop(*, actor: Any, digital: DigitalTable, reason: str) -> DigitalTa
     if not reason:
         raise UserError(_("Bitte einen Grund angeben."), code="reason_required")
     with transaction.atomic():
-        digital = _lock(digital.pk)
+        digital = moves.lock(digital.pk)
         if digital.status != DigitalTable.Status.PLAYING:
             raise ConflictError(_("An diesem Tisch wird schon nicht mehr gespielt."))
         digital.status = DigitalTable.Status.STOPPED

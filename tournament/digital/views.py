@@ -19,7 +19,6 @@ from tournament.core.errors import ConflictError, UserError
 from tournament.core.roles import organizer_required, tournament_referee_required
 from tournament.digital import adapter
 from tournament.digital import services as service
-from tournament.digital.consumers import MAX_MESSAGE_CHARS
 from tournament.digital.state import seat_by_token, state
 from tournament.models import DigitalSeat, DigitalTable, Table, Tournament
 from tournament.results.selectors import table_or_404
@@ -178,7 +177,7 @@ def digital_move(request: HttpRequest, token: str) -> JsonResponse:
     message and the same answers as over the socket."""
     seat = _seat_or_404(token)
     message = None
-    if len(request.body) <= MAX_MESSAGE_CHARS:
+    if len(request.body) <= service.MAX_MESSAGE_CHARS:
         with contextlib.suppress(ValueError, RecursionError):
             message = json.loads(request.body.decode("utf-8"))
     message = service.parse_message(message)
