@@ -93,11 +93,6 @@ def _report(progress: Progress | None, percent: int) -> None:
         progress(max(0, min(100, percent)))
 
 
-def html_documents(template: str, contexts: Sequence[dict[str, Any]]) -> list[str]:
-    """The HTML of each chunk (also what the tests inspect)."""
-    return [render_to_string(template, context) for context in contexts]
-
-
 def parse_styles(
     styles: Sequence[str],
     context: dict[str, Any],

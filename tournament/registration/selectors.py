@@ -62,13 +62,5 @@ def teams_for(tournament: Tournament) -> QuerySet[Team]:
     )
 
 
-def players_without_team(tournament: Tournament) -> QuerySet[Entry]:
-    return (
-        Entry.objects.filter(tournament=tournament, team__isnull=True)
-        .select_related("player")
-        .order_by("player__last_name", "player__first_name")
-    )
-
-
 def categories() -> list[tuple[str, str]]:
     return list(Player.Category.choices)

@@ -22,7 +22,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache, reduce
-from itertools import combinations
 
 from .galois import BinOp, field, prime_power
 
@@ -214,15 +213,3 @@ def choose_ghosts(base: Base, count: int, bound: int) -> list[int] | None:
         return False
 
     return chosen if extend() else None
-
-
-def no_repeats(base: Base) -> bool:
-    """True when no two points share a table twice (used by the tests)."""
-    seen: set[tuple[int, int]] = set()
-    for tables in base.series:
-        for table in tables:
-            for pair in combinations(sorted(table), 2):
-                if pair in seen:
-                    return False
-                seen.add(pair)
-    return True
