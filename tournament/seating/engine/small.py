@@ -8,7 +8,7 @@ good plateaus to wander; the tests recompute every figure. Players are
 Their repeated meetings E are the proven lower bounds (counting pairs), except
 where the issue's other rules bind: with nobody at more than three tables of
 three, N = 10 cannot do better than E = 17 (E = 15 needs a player at four of
-them; ``tests/seating/test_small_fields.py`` checks this exhaustively).
+them; ``tests/seating/test_seating_small_fields.py`` checks this exhaustively).
 """
 
 from __future__ import annotations
