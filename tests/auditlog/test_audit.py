@@ -11,7 +11,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.support.factories import EntryFactory, TournamentFactory, make_user
+from tests.support.factories import EntryFactory, TournamentFactory
+from tests.support.results import FIVE, FIVE_PAIRS, games
 from tournament.backup import services as backup_services
 from tournament.core.audit import action_prefixes, audit_diff, audit_record
 from tournament.models import AuditEvent, Entry, Series, Table, Team
@@ -25,12 +26,6 @@ from tournament.standings import tiebreaks as standings_tiebreaks
 from tournament.tournaments import services as tournaments_services
 
 pytestmark = pytest.mark.django_db
-
-FIVE = [(1, 5), (2, 3), (1, 7), (4, 1), (3, 2)]
-
-
-def games(pairs=FIVE):
-    return [results_services.GameInput(winner=w, marks=m) for w, m in pairs]
 
 
 class Trail:
@@ -56,10 +51,8 @@ class Trail:
 
 
 def test_every_service_write_leaves_an_audit_row(
-    tournament, organizer, referee, settings, tmp_path
+    tournament, organizer, referee, referee2, var_dir
 ):
-    settings.VAR_DIR = tmp_path
-    referee2 = make_user("schiri2", "referee")
     trail = Trail()
 
     tournament.venue = "Daun"
@@ -157,7 +150,7 @@ def test_every_service_write_leaves_an_audit_row(
     # Results: enter, reject, enter, confirm, correct
     table = Table.objects.get(series=series, number=1)
     version = results_services.result_enter(
-        actor=referee, table=table, games=games(), mode="quick", revision=None
+        actor=referee, table=table, games=FIVE, mode="quick", revision=None
     )
     trail.expect("result.enter", actor=referee, before=False)
     results_services.result_reject(
@@ -166,7 +159,7 @@ def test_every_service_write_leaves_an_audit_row(
     event = trail.expect("result.reject", actor=referee2)
     assert event.after["status"] == "rejected"
     version = results_services.result_enter(
-        actor=referee, table=table, games=games(), mode="quick", revision=None
+        actor=referee, table=table, games=FIVE, mode="quick", revision=None
     )
     trail.expect("result.enter", actor=referee, before=False)
     results_services.result_confirm(actor=referee2, version=version, revision=None)
@@ -175,7 +168,7 @@ def test_every_service_write_leaves_an_audit_row(
     results_services.result_enter(
         actor=organizer,
         table=table,
-        games=games([(2, 5), *FIVE[1:]]),
+        games=games([(2, 5), *FIVE_PAIRS[1:]]),
         mode="quick",
         revision=None,
         reason="Tippfehler",
@@ -195,7 +188,7 @@ def test_every_service_write_leaves_an_audit_row(
             {
                 "series": 1,
                 "table": second.number,
-                "games": FIVE,
+                "games": FIVE_PAIRS,
                 "revision": second.result_revision,
             }
         ],

@@ -10,36 +10,27 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.urls import reverse
-from openpyxl import Workbook, load_workbook
+from openpyxl import load_workbook
 
-from tests.paper.test_paper_helpers import RESULTS, seated_with_results
 from tests.support.factories import EntryFactory, TournamentFactory, make_series
+from tests.support.results import (
+    RESULTS,
+    games,
+    results_written,
+    seated_with_results,
+)
+from tests.support.workbooks import GAMES_HEADER, xlsx
 from tournament.core.errors import UserError
-from tournament.models import AuditEvent, GameScore, Job, ResultVersion, Seat, Table
+from tournament.models import AuditEvent, Job, ResultVersion, Seat, Table
 from tournament.paper import jobs
 from tournament.paper.games_import import games_import_apply, parse_games_workbook
 from tournament.paper.workbook import results_workbook
 from tournament.results.services import GameInput, result_enter
 from tournament.standings.selectors import standings_rows
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("var_dir")]
 
 SWAP = {1: 2, 2: 1, 3: 3}
-GAMES_HEADER = [
-    "Serie",
-    "Tisch",
-    "Spiel",
-    "Platz",
-    "Startnummer",
-    "Name",
-    "Schräm übrig",
-    "Punkte",
-]
-
-
-@pytest.fixture(autouse=True)
-def _job_files(settings, tmp_path):
-    settings.VAR_DIR = tmp_path
 
 
 @pytest.fixture
@@ -53,9 +44,7 @@ def scored(tournament, organizer):
         result_enter(
             actor=organizer,
             table=table,
-            games=[
-                GameInput(winner=w, marks=m) for w, m in RESULTS[SWAP[table.number]]
-            ],
+            games=games(RESULTS[SWAP[table.number]]),
             mode="quick",
             revision=table.result_revision,
             auto_confirm=True,
@@ -98,25 +87,8 @@ def parse(content, tournament, filename="ergebnisse.xlsx"):
     )
 
 
-def written():
-    return (
-        ResultVersion.objects.count(),
-        GameScore.objects.count(),
-        AuditEvent.objects.filter(action__startswith="result").count(),
-    )
-
-
 def games_workbook(rows, header=GAMES_HEADER, title="Spiele"):
-    workbook = Workbook()
-    sheet = workbook.active
-    sheet.title = title
-    if header is not None:
-        sheet.append(header)
-    for row in rows:
-        sheet.append(row)
-    buffer = BytesIO()
-    workbook.save(buffer)
-    return buffer.getvalue()
+    return xlsx(rows, header=header, title=title)
 
 
 def exported_rows(tournament):
@@ -289,12 +261,12 @@ def test_bad_rows_are_refused_with_a_clear_message_and_nothing_written(
     other = twin(scored)
     change, message = BAD[case]
     rows = change(exported_rows(scored))
-    before = written()
+    before = results_written()
     preview = parse(games_workbook(rows), other)
     assert not preview.ok
     assert any(message in e for e in preview.errors), preview.errors
     assert preview.payload() is not None  # previews never write
-    assert written() == before
+    assert results_written() == before
 
 
 @pytest.mark.parametrize(
@@ -364,12 +336,12 @@ def test_the_import_is_all_or_nothing(scored, organizer):
         revision=table.result_revision,
         auto_confirm=True,
     )
-    before = written()
+    before = results_written()
     with pytest.raises(UserError, match=r"Serie 2, Tisch 3: .*inzwischen"):
         games_import_apply(
             actor=organizer, tournament=other, tables=preview.payload(), filename="x"
         )
-    assert written() == before
+    assert results_written() == before
     assert not ResultVersion.objects.filter(mode="import").exists()
 
 
@@ -429,12 +401,12 @@ def test_a_failed_import_job_writes_nothing(scored, organizer):
         label="x",
         params={"tables": payload, "filename": "x.xlsx", "actor": organizer.pk},
     )
-    before = written()
+    before = results_written()
     jobs.job_run(job.pk)
     job.refresh_from_db()
     assert job.status == "failed"
     assert "höchstens 7 Schräm" in job.message
-    assert written() == before
+    assert results_written() == before
 
 
 def test_the_workbook_reads_in_a_fixed_number_of_queries(

@@ -11,8 +11,8 @@ from django.core.management import call_command
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from tests.paper.test_paper_helpers import (
-    RESULTS,
+from tests.support.factories import EntryFactory, PlayerFactory, make_series
+from tests.support.pdf import (
     STROKE,
     STRUCK,
     expected_struck,
@@ -20,10 +20,9 @@ from tests.paper.test_paper_helpers import (
     pdf_page_count,
     pdf_pages_text,
     pdf_words,
-    seated_with_results,
     stroke_rows,
 )
-from tests.support.factories import EntryFactory, PlayerFactory, make_series
+from tests.support.results import RESULTS, seated_with_results
 from tournament.core.errors import UserError
 from tournament.models import Player, Table
 from tournament.paper import documents as paper_documents
@@ -34,11 +33,6 @@ from tournament.results.services import GameInput, result_enter
 pytestmark = pytest.mark.django_db
 
 SIZES = {1: 4, 2: 4, 3: 3}
-
-
-@pytest.fixture
-def series(tournament, organizer):
-    return seated_with_results(tournament, organizer)
 
 
 class RowsParser(HTMLParser):
@@ -80,7 +74,7 @@ def sheet_rows_html(tournament, series, *, filled):
 
 
 @needs_pdftotext
-def test_score_sheets_have_one_page_per_table(tournament, series):
+def test_score_sheets_have_one_page_per_table(tournament, scored_series):
     for filled in (False, True):
         document = pdf.sheets_pdf(tournament=tournament, series_number=1, filled=filled)
         assert document.pages == 3
@@ -102,12 +96,12 @@ def test_a_hundred_tables_make_a_hundred_pages_in_chunks(tournament):
 
 @needs_pdftotext
 def test_score_sheet_text_names_tournament_series_table_seats_and_keeper(
-    tournament, series
+    tournament, scored_series
 ):
     document = pdf.sheets_pdf(tournament=tournament, series_number=1)
     pages = pdf_pages_text(document.content)
     for number, text in enumerate(pages, 1):
-        table = Table.objects.get(series=series, number=number)
+        table = Table.objects.get(series=scored_series, number=number)
         flat = " ".join(text.split())
         assert "Spielliste" in flat
         assert tournament.name in flat
@@ -135,7 +129,7 @@ def test_score_sheet_text_names_tournament_series_table_seats_and_keeper(
 
 @needs_pdftotext
 def test_filled_sheets_strike_exactly_the_recorded_losses_in_the_pdf(
-    tournament, series
+    tournament, scored_series
 ):
     document = pdf.sheets_pdf(tournament=tournament, series_number=1, filled=True)
     for number, text in enumerate(pdf_pages_text(document.content), 1):
@@ -150,9 +144,9 @@ def test_filled_sheets_strike_exactly_the_recorded_losses_in_the_pdf(
 
 
 def test_filled_sheets_strike_exactly_the_recorded_losses_in_the_html(
-    tournament, series
+    tournament, scored_series
 ):
-    rows = sheet_rows_html(tournament, series, filled=True)
+    rows = sheet_rows_html(tournament, scored_series, filled=True)
     for number, lines in rows.items():
         size = SIZES[number]
         assert len(lines) == 5 * size
@@ -168,10 +162,10 @@ def test_filled_sheets_strike_exactly_the_recorded_losses_in_the_html(
                 assert line.split("\t")[1].strip().endswith(STRUCK)
 
 
-def test_a_wrong_result_would_fail_the_strike_check(tournament, series):
+def test_a_wrong_result_would_fail_the_strike_check(tournament, scored_series):
     """The check above is not vacuous: change the stored result and the
     struck strokes follow the change."""
-    table = Table.objects.get(series=series, number=1)
+    table = Table.objects.get(series=scored_series, number=1)
     games = [(2, 6), *RESULTS[1][1:]]
     result_enter(
         actor=None,
@@ -182,14 +176,14 @@ def test_a_wrong_result_would_fail_the_strike_check(tournament, series):
         reason="Korrektur",
         auto_confirm=True,
     )
-    lines = sheet_rows_html(tournament, series, filled=True)[1]
+    lines = sheet_rows_html(tournament, scored_series, filled=True)[1]
     struck = [line.split("\t")[1].count(STRUCK) for line in lines]
     assert struck != expected_struck(1, 4)
     assert struck[:4] == [7, 1, 7, 7]
 
 
 @needs_pdftotext
-def test_winners_points_stand_in_the_points_column(tournament, series):
+def test_winners_points_stand_in_the_points_column(tournament, scored_series):
     document = pdf.sheets_pdf(tournament=tournament, series_number=1, filled=True)
     points = [str(m + 7) for _w, m in RESULTS[1]]
     # In the games' grid (below the head, above the players' boxes), right
@@ -225,9 +219,11 @@ def test_filled_sheet_of_an_unconfirmed_table_is_blank(tournament, organizer):
 
 
 def test_tables_of_three_have_three_rows_per_game_and_seat_three_keeps(
-    tournament, series
+    tournament, scored_series
 ):
-    data = paper_sheets.score_sheets(tournament=tournament, series=series, filled=False)
+    data = paper_sheets.score_sheets(
+        tournament=tournament, series=scored_series, filled=False
+    )
     three = data.sheets[2]
     assert three.size == 3 and three.keeper == 3
     assert all(len(g.rows) == 3 for g in three.games)
@@ -316,7 +312,7 @@ def test_seating_lists_alphabetical_and_by_table(tournament):
 
 
 @needs_pdftotext
-def test_table_cards_one_page_per_table_with_the_number(tournament, series):
+def test_table_cards_one_page_per_table_with_the_number(tournament, scored_series):
     document = pdf.cards_pdf(tournament=tournament)
     assert document.pages == 3
     for number, text in enumerate(pdf_pages_text(document.content), 1):
@@ -335,7 +331,9 @@ def test_table_cards_before_seating_follow_the_field(tournament, entries):
 
 
 @needs_pdftotext
-def test_standings_overall_ladies_teams_with_the_time_of_the_state(tournament, series):
+def test_standings_overall_ladies_teams_with_the_time_of_the_state(
+    tournament, scored_series
+):
     from tests.support.factories import TeamFactory
 
     lady = Player.objects.get(entries__start_number=2)
@@ -354,7 +352,7 @@ def test_standings_overall_ladies_teams_with_the_time_of_the_state(tournament, s
 
 
 @needs_pdftotext
-def test_certificates_for_the_first_places(tournament, series):
+def test_certificates_for_the_first_places(tournament, scored_series):
     document = pdf.certificates_pdf(tournament=tournament, top=3)
     rows = [r for r in paper_documents.certificates(tournament=tournament, top=3).rows]
     assert document.pages == len(rows) >= 3
@@ -397,7 +395,7 @@ def test_pdf_templates_load_only_static_files():
     ],
 )
 def test_every_document_downloads_from_the_organizer_page(
-    organizer_client, tournament, series, query, content_type
+    organizer_client, tournament, scored_series, query, content_type
 ):
     page = organizer_client.get(reverse("tournament:paper", args=[tournament.slug]))
     assert page.status_code == 200
@@ -418,7 +416,9 @@ def test_manage_page_links_to_print_and_export(organizer_client, tournament):
     )
 
 
-def test_paper_pages_are_for_organizers_only(client, referee, tournament, series):
+def test_paper_pages_are_for_organizers_only(
+    client, referee, tournament, scored_series
+):
     url = reverse("tournament:paper", args=[tournament.slug])
     assert client.get(url).status_code == 302  # to the login
     client.force_login(referee)
@@ -427,7 +427,9 @@ def test_paper_pages_are_for_organizers_only(client, referee, tournament, series
     assert client.get(f"{download}?document=standings").status_code == 403
 
 
-def test_a_document_that_cannot_be_made_says_why(organizer_client, tournament, series):
+def test_a_document_that_cannot_be_made_says_why(
+    organizer_client, tournament, scored_series
+):
     url = reverse("tournament:paper_download", args=[tournament.slug])
     response = organizer_client.get(f"{url}?document=sheets&series=4", follow=True)
     assert "Serie 4 ist nicht gesetzt" in response.content.decode()
@@ -436,7 +438,7 @@ def test_a_document_that_cannot_be_made_says_why(organizer_client, tournament, s
 
 
 @needs_pdftotext
-def test_print_command_writes_each_document(tournament, series, tmp_path):
+def test_print_command_writes_each_document(tournament, scored_series, tmp_path):
     for document, pages in [
         ("sheets", 3),
         ("seating", 2),
@@ -457,7 +459,7 @@ def test_print_command_writes_each_document(tournament, series, tmp_path):
         assert f"{pdf_page_count(content)} pages" in out.getvalue()
 
 
-def test_print_command_refuses_an_unseated_series(tournament, series, tmp_path):
+def test_print_command_refuses_an_unseated_series(tournament, scored_series, tmp_path):
     from django.core.management.base import CommandError
 
     with pytest.raises(CommandError, match="Serie 2 ist nicht gesetzt"):

@@ -9,22 +9,12 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.paper.test_paper_helpers import seated_with_results
 from tests.support.factories import TournamentFactory
+from tests.support.results import seated_with_results
 from tournament.models import AuditEvent, Job
 from tournament.paper import jobs
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def _job_files(settings, tmp_path):
-    settings.VAR_DIR = tmp_path
-
-
-@pytest.fixture
-def series(tournament, organizer):
-    return seated_with_results(tournament, organizer)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("var_dir")]
 
 
 def start(client, tournament, capture, **data):
@@ -41,7 +31,7 @@ def start(client, tournament, capture, **data):
 
 
 def test_a_pdf_job_runs_and_its_file_downloads(
-    organizer_client, tournament, series, django_capture_on_commit_callbacks
+    organizer_client, tournament, scored_series, django_capture_on_commit_callbacks
 ):
     job = start(
         organizer_client,
@@ -81,7 +71,7 @@ def test_a_pdf_job_runs_and_its_file_downloads(
 
 
 def test_a_workbook_job(
-    organizer_client, tournament, series, django_capture_on_commit_callbacks
+    organizer_client, tournament, scored_series, django_capture_on_commit_callbacks
 ):
     job = start(
         organizer_client,
@@ -100,7 +90,7 @@ def test_a_workbook_job(
 
 
 def test_a_job_that_cannot_be_done_says_why(
-    organizer_client, tournament, series, django_capture_on_commit_callbacks
+    organizer_client, tournament, scored_series, django_capture_on_commit_callbacks
 ):
     job = start(
         organizer_client,
@@ -121,7 +111,7 @@ def test_a_job_that_cannot_be_done_says_why(
 
 
 def test_an_unexpected_error_fails_the_job_not_the_site(
-    tournament, series, organizer, monkeypatch
+    tournament, scored_series, organizer, monkeypatch
 ):
     def broken(*args):
         raise RuntimeError("boom")

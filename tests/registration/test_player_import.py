@@ -6,26 +6,17 @@ from io import BytesIO
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
-from openpyxl import Workbook, load_workbook
+from openpyxl import load_workbook
 
 from tests.support.factories import EntryFactory, TournamentFactory
+from tests.support.workbooks import PLAYER_HEADER, xlsx
 from tournament.models import AuditEvent, Entry, Player
 
 pytestmark = pytest.mark.django_db
 
-HEADER = ["Startnummer", "Vorname", "Nachname", "Verein", "Ort", "Kategorie"]
 
-
-def workbook(rows, header=HEADER):
-    wb = Workbook()
-    sheet = wb.active
-    if header is not None:
-        sheet.append(header)
-    for row in rows:
-        sheet.append(row)
-    buffer = BytesIO()
-    wb.save(buffer)
-    return buffer.getvalue()
+def workbook(rows, header=PLAYER_HEADER):
+    return xlsx(rows, header=header)
 
 
 def upload(client, tournament, content, name="spieler.xlsx"):
@@ -67,24 +58,36 @@ def test_valid_workbook_previews_then_imports_on_confirmation(
 @pytest.mark.parametrize(
     ("rows", "header", "message"),
     [
-        ([[1, "", "Thelen", "", "", ""]], HEADER, "Vorname fehlt."),
-        ([[1, "Anna", "", "", "", ""]], HEADER, "Nachname fehlt."),
+        ([[1, "", "Thelen", "", "", ""]], PLAYER_HEADER, "Vorname fehlt."),
+        ([[1, "Anna", "", "", "", ""]], PLAYER_HEADER, "Nachname fehlt."),
         (
             [[4, "Anna", "Thelen", "", "", ""], [4, "Gerda", "Lenz", "", "", ""]],
-            HEADER,
+            PLAYER_HEADER,
             "Startnummer 4 steht schon in Zeile 2.",
         ),
-        ([[9, "Anna", "Thelen", "", "", ""]], HEADER, "Startnummer 9 ist im Turnier"),
-        ([["x", "Anna", "Thelen", "", "", ""]], HEADER, "keine positive ganze Zahl"),
-        ([[1, "Anna", "Thelen", "", "", "Profis"]], HEADER, "Unbekannte Kategorie"),
+        (
+            [[9, "Anna", "Thelen", "", "", ""]],
+            PLAYER_HEADER,
+            "Startnummer 9 ist im Turnier",
+        ),
+        (
+            [["x", "Anna", "Thelen", "", "", ""]],
+            PLAYER_HEADER,
+            "keine positive ganze Zahl",
+        ),
+        (
+            [[1, "Anna", "Thelen", "", "", "Profis"]],
+            PLAYER_HEADER,
+            "Unbekannte Kategorie",
+        ),
         (
             [[1, "Anna", "Thelen", "", "", "", "?"]],
-            [*HEADER, "Lieblingskarte"],
+            [*PLAYER_HEADER, "Lieblingskarte"],
             "Unbekannte Spalte „Lieblingskarte“",
         ),
         ([[1, "Thelen"]], ["Startnummer", "Nachname"], "Die Spalte „Vorname“ fehlt."),
         ([], None, "Das Blatt ist leer"),
-        ([], HEADER, "Das Blatt enthält keine Spieler."),
+        ([], PLAYER_HEADER, "Das Blatt enthält keine Spieler."),
     ],
     ids=[
         "missing-first-name",

@@ -6,23 +6,18 @@ from django.core.exceptions import PermissionDenied
 from django.urls import reverse
 
 from tests.support.factories import TournamentFactory, make_series, make_user
+from tests.support.results import enter
 from tournament.backup import services as backup_services
 from tournament.core.errors import NotAllowed, UserError
 from tournament.core.roles import may_referee
 from tournament.live import consumers as live_consumers
 from tournament.models import AuditEvent, ResultVersion, Table, Tournament
 from tournament.results.services import (
-    GameInput,
     result_confirm,
-    result_enter,
     result_reject,
 )
 
 pytestmark = pytest.mark.django_db
-
-FIVE = [
-    GameInput(winner=w, marks=m) for w, m in [(1, 5), (2, 3), (1, 7), (4, 1), (3, 2)]
-]
 
 
 @pytest.fixture
@@ -43,12 +38,6 @@ def open_one(tournament):
 
 def table_of(tournament):
     return Table.objects.get(series__tournament=tournament, number=1)
-
-
-def enter(tournament, actor):
-    return result_enter(
-        actor=actor, table=table_of(tournament), games=FIVE, mode="quick", revision=None
-    )
 
 
 def urls(tournament):
@@ -100,7 +89,7 @@ def test_an_unlimited_tournament_lets_every_referee_in(
         client.force_login(user)
         assert client.get(urls(open_one)["table"]).status_code == 200
         assert may_referee(user, open_one)
-    version = enter(open_one, referee)
+    version = enter(table_of(open_one), referee)
     result_confirm(actor=listed, version=version, revision=None)
     version.refresh_from_db()
     assert version.status == "confirmed"
@@ -108,9 +97,9 @@ def test_an_unlimited_tournament_lets_every_referee_in(
 
 def test_the_services_refuse_a_referee_of_another_tournament(referee, other):
     with pytest.raises(NotAllowed):
-        enter(other, referee)
+        enter(table_of(other), referee)
     assert isinstance(NotAllowed("x"), PermissionDenied)  # a 403 if uncaught
-    version = enter(other, other.referees.get())
+    version = enter(table_of(other), other.referees.get())
     for decide in (
         lambda: result_confirm(actor=referee, version=version, revision=None),
         lambda: result_reject(
@@ -126,7 +115,7 @@ def test_the_services_refuse_a_referee_of_another_tournament(referee, other):
 
 def test_people_without_a_role_are_refused_by_the_service(open_one):
     with pytest.raises(NotAllowed):
-        enter(open_one, make_user("gast"))
+        enter(table_of(open_one), make_user("gast"))
 
 
 def test_the_live_staff_regions_follow_the_list(referee, organizer, other, open_one):

@@ -4,6 +4,13 @@ import pytest
 from django.urls import reverse
 
 from tests.support.factories import make_series, make_user
+from tests.support.results import (
+    FIVE,
+    confirm,
+    enter,
+    quick_form,
+    results_written,
+)
 from tournament.core.errors import ConflictError, UserError
 from tournament.models import AuditEvent, GameScore, ResultVersion, Table
 from tournament.results.services import (
@@ -17,44 +24,17 @@ from tournament.standings.tiebreaks import tiebreak_draw_lot, tiebreak_record_pl
 
 pytestmark = pytest.mark.django_db
 
-FIVE = [
-    GameInput(winner=w, marks=m) for w, m in [(1, 5), (2, 3), (1, 7), (4, 1), (3, 2)]
-]
-
 
 @pytest.fixture
-def series(tournament):
+def series_with_three(tournament):
+    """Series 1, released: a table of four (start numbers 1-4) and one of
+    three (5-7)."""
     return make_series(tournament, sizes=(4, 3))
 
 
 @pytest.fixture
-def table(series):
-    return Table.objects.get(series=series, number=1)
-
-
-@pytest.fixture
-def referee2(db):
-    return make_user("schiri2", "referee")
-
-
-def enter(table, actor, games=FIVE, **kwargs):
-    table.refresh_from_db()
-    return result_enter(
-        actor=actor,
-        table=table,
-        games=games,
-        mode="quick",
-        revision=table.result_revision,
-        **kwargs,
-    )
-
-
-def snapshot():
-    return (
-        ResultVersion.objects.count(),
-        GameScore.objects.count(),
-        AuditEvent.objects.filter(action__startswith="result").count(),
-    )
+def table(series_with_three):
+    return Table.objects.get(series=series_with_three, number=1)
 
 
 def test_entry_counts_only_after_a_second_person_confirms(table, referee, referee2):
@@ -74,10 +54,10 @@ def test_entry_counts_only_after_a_second_person_confirms(table, referee, refere
 def test_nobody_confirms_their_own_entry(table, referee):
     version = enter(table, referee)
     table.refresh_from_db()
-    before = snapshot()
+    before = results_written()
     with pytest.raises(UserError, match="eigene Eingabe"):
         result_confirm(actor=referee, version=version, revision=table.result_revision)
-    assert snapshot() == before
+    assert results_written() == before
     version.refresh_from_db()
     assert version.status == "pending"
 
@@ -111,14 +91,14 @@ def test_without_double_entry_the_entry_counts_at_once(tournament, table, refere
     ],
 )
 def test_bad_quick_entry_is_refused_and_nothing_saved(table, referee, games, message):
-    before = snapshot()
+    before = results_written()
     with pytest.raises(UserError, match=message):
         enter(table, referee, games)
-    assert snapshot() == before
+    assert results_written() == before
 
 
-def test_table_of_three_has_no_seat_four(series, referee):
-    three = Table.objects.get(series=series, number=2)
+def test_table_of_three_has_no_seat_four(series_with_three, referee):
+    three = Table.objects.get(series=series_with_three, number=2)
     games = [GameInput(winner=4, marks=2)] + [GameInput(winner=1, marks=1)] * 4
     with pytest.raises(UserError, match="Platz 4"):
         enter(three, referee, games)
@@ -126,10 +106,10 @@ def test_table_of_three_has_no_seat_four(series, referee):
 
 def test_a_series_not_yet_released_takes_no_result(tournament, referee):
     seated = make_series(tournament, sizes=(4,), number=2, status="seated")
-    before = snapshot()
+    before = results_written()
     with pytest.raises(UserError, match="noch nicht veröffentlicht"):
         enter(Table.objects.get(series=seated), referee)
-    assert snapshot() == before
+    assert results_written() == before
 
 
 def test_sheet_entry_replays_the_hands(table, referee):
@@ -152,7 +132,7 @@ def test_impossible_sheet_names_game_hand_and_rule(table, referee):
         {"sheet": {"value": 1, "folded": {}, "winner": 1}},
         {"sheet": {"value": 2, "folded": {"2": 1}, "winner": 2}},
     )
-    before = snapshot()
+    before = results_written()
     with pytest.raises(UserError) as error:
         result_enter(
             actor=referee,
@@ -164,7 +144,7 @@ def test_impossible_sheet_names_game_hand_and_rule(table, referee):
     assert "Spiel 1, Einzelspiel 2" in error.value.message
     assert "Gewinner kann nicht gepasst haben" in error.value.message
     assert "RULES.md" in error.value.message
-    assert snapshot() == before
+    assert results_written() == before
 
 
 def test_unfinished_sheet_is_refused(table, referee):
@@ -181,10 +161,10 @@ def test_unfinished_sheet_is_refused(table, referee):
 
 def test_stale_revision_is_a_conflict_and_loses_nothing(table, referee, referee2):
     first = enter(table, referee)
-    before = snapshot()
+    before = results_written()
     with pytest.raises(ConflictError, match="inzwischen"):
         result_enter(actor=referee2, table=table, games=FIVE, mode="quick", revision=0)
-    assert snapshot() == before
+    assert results_written() == before
     first.refresh_from_db()
     assert first.status == "pending"
 
@@ -241,13 +221,11 @@ def test_reject_sets_the_entry_aside(table, referee, referee2):
 
 
 def confirm_all(table, games, referee, referee2):
-    version = enter(table, referee, games)
-    table.refresh_from_db()
-    result_confirm(actor=referee2, version=version, revision=table.result_revision)
+    confirm(enter(table, referee, games), referee2)
 
 
-def test_standings_hand_computed(tournament, series, referee, referee2):
-    t1, t2 = Table.objects.filter(series=series).order_by("number")
+def test_standings_hand_computed(tournament, series_with_three, referee, referee2):
+    t1, t2 = Table.objects.filter(series=series_with_three).order_by("number")
     # Table 1: seat 1 wins 12+14 = 26, seat 2 10, seat 3 9, seat 4 8.
     confirm_all(t1, FIVE, referee, referee2)
     # Table 2 (three players, start numbers 5-7): seat 1 wins all with 1 mark:
@@ -270,9 +248,14 @@ def test_standings_hand_computed(tournament, series, referee, referee2):
 
 
 def test_equal_totals_share_a_rank_unless_keys_or_a_decision(
-    tournament, series, referee, referee2, organizer, django_capture_on_commit_callbacks
+    tournament,
+    series_with_three,
+    referee,
+    referee2,
+    organizer,
+    django_capture_on_commit_callbacks,
 ):
-    t1 = Table.objects.get(series=series, number=1)
+    t1 = Table.objects.get(series=series_with_three, number=1)
     # Seats 1 and 2 both end with 16: seat 1 wins 8+8 (two games),
     # seat 2 wins one game of 7 marks (14)... plus 2? Use exact values:
     games = [
@@ -293,12 +276,12 @@ def test_equal_totals_share_a_rank_unless_keys_or_a_decision(
 
 
 def test_ladies_keep_their_overall_place_and_teams_sum(
-    tournament, series, referee, referee2
+    tournament, series_with_three, referee, referee2
 ):
     from tournament.models import Entry, Team
     from tournament.standings.selectors import ladies_rows, team_rows
 
-    t1 = Table.objects.get(series=series, number=1)
+    t1 = Table.objects.get(series=series_with_three, number=1)
     confirm_all(t1, FIVE, referee, referee2)
     lady = Entry.objects.get(tournament=tournament, start_number=2)
     lady.player.category = "ladies"
@@ -321,10 +304,7 @@ def test_two_winners_in_the_form_are_refused(client, tournament, table, referee)
         "tournament:table_result",
         kwargs={"slug": tournament.slug, "series": 1, "table": 1},
     )
-    data = {"mode": "quick", "revision": 0}
-    for g, game in enumerate(FIVE, 1):
-        data[f"g{g}_winner"] = str(game.winner)
-        data[f"g{g}_marks"] = str(game.marks)
+    data = quick_form(FIVE, revision=0)
     data["g1_winner"] = ["1", "2"]
     response = client.post(url, data)
     assert "zwei Gewinner" in response.content.decode()
@@ -341,10 +321,7 @@ def test_referee_screen_enters_and_another_confirms(
     )
     page = client.get(url).content.decode()
     assert "Spiel 5" in page
-    data = {"mode": "quick", "revision": 0}
-    for g, game in enumerate(FIVE, 1):
-        data[f"g{g}_winner"] = str(game.winner)
-        data[f"g{g}_marks"] = str(game.marks)
+    data = quick_form(FIVE, revision=0)
     response = client.post(url, data, follow=True)
     assert "zweite Person" in response.content.decode()
     page = client.get(url).content.decode()
@@ -434,9 +411,9 @@ def test_standings_queries_do_not_grow_with_the_field(
 
 
 def test_games_won_key_orders_equal_totals_when_switched_on(
-    tournament, series, referee, referee2
+    tournament, series_with_three, referee, referee2
 ):
-    t1 = Table.objects.get(series=series, number=1)
+    t1 = Table.objects.get(series=series_with_three, number=1)
     # Seat 1: 8 + 8 + 8 = 24 from three wins; seat 2: 10 + 14 = 24 from two.
     wins = [(1, 1), (1, 1), (1, 1), (2, 3), (2, 7)]
     confirm_all(t1, [GameInput(winner=w, marks=m) for w, m in wins], referee, referee2)
@@ -462,9 +439,9 @@ def test_lot_is_seeded_and_reproducible(tournament, entries, organizer):
 
 
 def test_standings_page_sorts_and_searches(
-    client, tournament, series, referee, referee2
+    client, tournament, series_with_three, referee, referee2
 ):
-    t1 = Table.objects.get(series=series, number=1)
+    t1 = Table.objects.get(series=series_with_three, number=1)
     confirm_all(t1, FIVE, referee, referee2)
     url = reverse("tournament:standings", kwargs={"slug": tournament.slug})
     html = client.get(url).content.decode()

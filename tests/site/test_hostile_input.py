@@ -20,7 +20,6 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from openpyxl import Workbook
 
 from tests.support.factories import (
     EntryFactory,
@@ -28,10 +27,12 @@ from tests.support.factories import (
     make_series,
     make_user,
 )
+from tests.support.results import FIVE
+from tests.support.workbooks import GAMES_HEADER, PLAYER_HEADER, xlsx
 from tournament.models import Table
 from tournament.paper.views import DOCUMENTS
 from tournament.registration.services import entry_withdraw
-from tournament.results.services import GameInput, result_enter
+from tournament.results.services import result_enter
 from tournament.seating.services import series_ensure
 from tournament.tournaments.forms import TournamentForm
 
@@ -43,10 +44,6 @@ HOSTILE = settings(
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 FEW = settings(HOSTILE, max_examples=8)
-
-FIVE = [
-    GameInput(winner=w, marks=m) for w, m in [(1, 5), (2, 3), (1, 7), (4, 1), (3, 2)]
-]
 
 # --- Hostile values ----------------------------------------------------------
 
@@ -523,28 +520,6 @@ def test_login_form(world, data):
 # --- Uploads -----------------------------------------------------------------
 
 
-def xlsx(rows, title="Tabelle1") -> bytes:
-    workbook = Workbook()
-    sheet = workbook.active
-    sheet.title = title
-    for row in rows:
-        sheet.append(row)
-    buffer = io.BytesIO()
-    workbook.save(buffer)
-    return buffer.getvalue()
-
-
-PLAYER_HEADER = ["Startnummer", "Vorname", "Nachname", "Verein", "Ort", "Kategorie"]
-GAMES_HEADER = [
-    "Serie",
-    "Tisch",
-    "Spiel",
-    "Platz",
-    "Startnummer",
-    "Name",
-    "Schräm übrig",
-    "Punkte",
-]
 CELL = st.one_of(
     st.none(),
     st.integers(min_value=-(2**70), max_value=2**70).filter(
@@ -582,7 +557,7 @@ def truncated(content: bytes, at: int) -> bytes:
 
 def zip_bomb(unpacked: int) -> bytes:
     """A workbook whose sheet unpacks to `unpacked` bytes of blank rows."""
-    real = xlsx([PLAYER_HEADER, [1, "Anna", "Thelen"]])
+    real = xlsx([[1, "Anna", "Thelen"]], header=PLAYER_HEADER, title="Tabelle1")
     out = io.BytesIO()
     with (
         zipfile.ZipFile(io.BytesIO(real)) as source,
@@ -762,7 +737,7 @@ def test_an_upload_larger_than_allowed_is_refused_unread(world, name, settings):
 def test_player_import_through_confirmation(world, rows):
     """Rows that pass the preview are imported on confirmation; nothing on
     the way is a 500 (a row the preview let through must import)."""
-    content = xlsx([PLAYER_HEADER, *rows])
+    content = xlsx(rows, header=PLAYER_HEADER, title="Tabelle1")
     file = SimpleUploadedFile("spieler.xlsx", content)
     with one_example():
         response = request(

@@ -44,8 +44,9 @@ class TeamFactory(factory.django.DjangoModelFactory):
     name = factory.Sequence(lambda n: f"Team {n}")
 
 
-def make_user(username: str, role: str | None = None):
-    user = get_user_model().objects.create_user(username=username, password="pw")
+def make_user(username: str, role: str | None = None, *, password: str = "pw"):
+    """A user in the group of `role` (organizer, referee), if any."""
+    user = get_user_model().objects.create_user(username=username, password=password)
     if role:
         group, _ = Group.objects.get_or_create(name=role)
         user.groups.add(group)
