@@ -26,8 +26,10 @@ A hand (``scoring.hand``): ``HandState``
     ``IllegalAction``, state unchanged), ``outcome() -> HandOutcome | None``,
     ``view(seat | None) -> dict`` (JSON-serialisable; only what that seat may
     see -- keys in ``scoring.views``; ``view_json`` gives it as text),
-    ``clone()``.  Also ``to_move()``,
-    ``value``, ``finished``, ``history``, ``dealt`` (hidden: records only).
+    ``clone()``.  Also ``to_move()`` and read-only properties (``value``,
+    ``finished``, ``in_hand``, ``looked``, ``folded``, ``tricks``, ``trick``,
+    ``history``, ... listed in ``scoring.hand``); ``unplayed(seat)`` and
+    ``dealt`` are hidden information (``dealt``: records only).
 
 A game (``scoring.game``): ``GameState(seats=4, rules, first_dealer=None)``
     ``deal(rng)`` or ``start_hand(cards)``, then ``legal_actions()``,

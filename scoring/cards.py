@@ -64,14 +64,25 @@ def mask_of(cards: Iterable[int]) -> int:
     return mask
 
 
+#: _CARDS_BY_BYTE[suit][mask byte of that suit] -> those cards, in card order.
+_CARDS_BY_BYTE: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
+    tuple(
+        tuple(Card(suit * 8 + r) for r in range(8) if byte >> r & 1)
+        for byte in range(256)
+    )
+    for suit in range(4)
+)
+
+
 def cards_of(mask: int) -> list[Card]:
     """Return the cards of a bit mask, in card order."""
-    out: list[Card] = []
-    while mask:
-        low = mask & -mask
-        out.append(Card(low.bit_length() - 1))
-        mask ^= low
-    return out
+    by = _CARDS_BY_BYTE
+    return [
+        *by[0][mask & 255],
+        *by[1][mask >> 8 & 255],
+        *by[2][mask >> 16 & 255],
+        *by[3][mask >> 24 & 255],
+    ]
 
 
 def deal_cards(rng: Random, seats: int) -> list[list[Card]]:

@@ -6,6 +6,21 @@ with 0-based seat indices, bit masks and tuples so that a random playout and a
 ``clone()`` stay cheap (see bench/engine.py).  Knocks and looks are
 interrupts: ``legal_actions()`` lists the actions of every seat that may act
 now, not only of the seat the hand is waiting for.
+
+Everything else is read through properties and methods that return fresh or
+immutable values (nothing outside this module reads a private field):
+
+- public to every seat: ``rules``, ``seats``, ``dealer``, ``forehand``,
+  ``start_marks`` (and ``start_marks_json``), ``value``, ``finished``,
+  ``in_hand``, ``looked``, ``folded``, ``last_knocker``, ``blind_knocks``,
+  ``history``, ``tricks``, ``trick``, ``to_move()``, ``loss_so_far()``,
+  ``legal_without_plays()``;
+- one seat's secret, for that seat only: ``unplayed(seat)``, and the plays
+  of the seat due to play (in ``legal_actions()``, ``legal_actions(seat)``
+  and ``legal_plays()``);
+- for records only, never for players: ``dealt``.
+
+``view(seat)`` (``scoring.views``) combines them into what a seat may see.
 """
 
 from __future__ import annotations
@@ -22,6 +37,15 @@ from .outcomes import HandOutcome
 from .rules import CHAMPIONSHIP, RuleSet
 from .setup import SEATS_AFTER, Table, check_deal, table_for
 from .views import hand_view
+
+#: A finished trick: (seats in play order, their cards, the winning seat).
+Trick = tuple[tuple[int, ...], tuple[Card, ...], int]
+
+#: _SEATS_IN[mask]: the seat numbers whose bits (seat - 1) are set, ascending.
+_SEATS_IN = tuple(
+    tuple(s + 1 for s in range(MAX_SEATS) if mask >> s & 1)
+    for mask in range(1 << MAX_SEATS)
+)
 
 
 class HandState:
@@ -76,10 +100,10 @@ class HandState:
     _queue: tuple[int, ...]  # seats still to answer the waiting knock, in order
     _hammer: int  # seat that must knock first (§6), -1 if none or done
     _turn: int  # seat due to play when no knock is waiting
-    _trick_seats: tuple[int, ...]
+    _trick_seats: tuple[int, ...]  # seat numbers (1-based), as in ``tricks``
     _trick_cards: tuple[Card, ...]
     _played_mask: int  # seats that have played to the current trick
-    _tricks: list[tuple[tuple[int, ...], tuple[Card, ...], int]]
+    _tricks: list[Trick]
     _loss: list[int]
     _winner: int  # seat index, -1 while the hand runs
     _history: list[Action]
@@ -191,6 +215,7 @@ class HandState:
 
     @property
     def rules(self) -> RuleSet:
+        """The rules the hand is played by."""
         return self._rules
 
     @property
@@ -200,19 +225,69 @@ class HandState:
 
     @property
     def dealer(self) -> int:
+        """The seat that dealt."""
         return self._dealer + 1
 
     @property
     def forehand(self) -> int:
+        """The seat that leads the first trick (§2)."""
         return self._forehand + 1
 
     @property
     def value(self) -> int:
+        """What the hand is worth now: 1 plus the knocks so far."""
         return self._value
 
     @property
     def finished(self) -> bool:
+        """Whether the hand is over (``outcome()`` is not None)."""
         return self._winner >= 0
+
+    @property
+    def in_hand(self) -> tuple[int, ...]:
+        """Seats still in the hand, ascending: they had marks at the start
+        and have not folded."""
+        return _SEATS_IN[self._in_hand]
+
+    @property
+    def looked(self) -> tuple[int, ...]:
+        """Seats that have looked at their cards (playing one counts),
+        ascending.  Public: the table sees who looks."""
+        return _SEATS_IN[self._looked]
+
+    @property
+    def folded(self) -> dict[int, int]:
+        """Seats that folded, each with the marks it paid on folding (the
+        value before the knock it folded to, at most its marks)."""
+        gone = self._table.in_hand & ~self._in_hand
+        if not gone:
+            return {}
+        loss = self._loss
+        return {s: loss[s - 1] for s in _SEATS_IN[gone]}
+
+    @property
+    def last_knocker(self) -> int | None:
+        """Seat of the most recent knock, None before the first."""
+        return self._last_knocker + 1 if self._last_knocker >= 0 else None
+
+    @property
+    def blind_knocks(self) -> int:
+        """Knocks made so far by seats that had not looked (RULES.md §5; the
+        hammer's if the rules count it)."""
+        return self._blind_knocks
+
+    @property
+    def tricks(self) -> tuple[Trick, ...]:
+        """The finished tricks in order, each ``(seats, cards, winner)``:
+        the seats in play order, the cards they played (face up, a folded
+        seat's too), the seat that won it."""
+        return tuple(self._tricks)
+
+    @property
+    def trick(self) -> tuple[tuple[int, ...], tuple[Card, ...]]:
+        """The trick in progress as ``(seats, cards)`` in play order; both
+        empty between tricks."""
+        return self._trick_seats, self._trick_cards
 
     @property
     def history(self) -> tuple[Action, ...]:
@@ -223,6 +298,12 @@ class HandState:
     def start_marks(self) -> dict[int, int]:
         """Marks of every seat at the start of the hand."""
         return {s + 1: m for s, m in enumerate(self._marks)}
+
+    @property
+    def start_marks_json(self) -> dict[str, int]:
+        """``start_marks`` keyed by seat number as text, as in JSON (a fresh
+        dict, kept ready: every view shows it)."""
+        return dict(self._table.marks_json)
 
     @property
     def dealt(self) -> dict[int, tuple[Card, ...]]:
@@ -257,9 +338,10 @@ class HandState:
             split = self.legal_without_plays()
             if not 0 < seat <= self._n:
                 return ()
-            if seat - 1 != self._turn:
+            t = seat - 1
+            if t != self._turn or self._queue or self._hammer >= 0 or self._winner >= 0:
                 return split[seat]
-            return self.legal_plays() + split[seat]
+            return self._plays(t) + split[seat]
         if self._winner >= 0:
             return ()
         if self._hammer >= 0:
@@ -403,7 +485,7 @@ class HandState:
                     )
             self._hands[s] = h ^ cbit
             self._looked |= bit  # playing a card implies looking (§5)
-            self._trick_seats += (s,)
+            self._trick_seats += (s + 1,)
             self._trick_cards = (*trick, card)
             self._played_mask |= bit
             self._history.append(action)
@@ -538,13 +620,13 @@ class HandState:
         self._turn = s
 
     def _close_trick(self) -> None:
-        seats = self._trick_seats
+        seats = self._trick_seats  # seat numbers, 1-based
         cards = self._trick_cards
         im = self._in_hand
         lead = cards[0] >> 3
         winner = first = best = -1
         for i, seat in enumerate(seats):
-            if im >> seat & 1:
+            if im >> (seat - 1) & 1:
                 card = cards[i]
                 if card >> 3 == lead and card > best:
                     best = card
@@ -559,9 +641,9 @@ class HandState:
         self._trick_cards = ()
         self._played_mask = 0
         if len(self._tricks) == 4:
-            self._finish(winner)
+            self._finish(winner - 1)
         else:
-            self._turn = winner
+            self._turn = winner - 1
 
     def _finish(self, winner: int) -> None:
         self._winner = winner

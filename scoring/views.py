@@ -1,8 +1,11 @@
 """What one seat may see of a hand (STYLE.md item 4).
 
 ``hand_view`` is the only place hidden information is turned into something
-a player gets.  It reads the hand's private fields; nothing else outside
-``hand.py`` does.  Keys of the returned dict:
+a player gets.  Of the cards it reads only the viewer's own (its unplayed
+cards once it has looked, ``HandState.unplayed(seat)``, and its legal plays,
+``legal_actions(seat)``) and the cards played face up (``tricks``,
+``trick``); everything else it reads is public.  It uses ``HandState``'s
+public read API only.  Keys of the returned dict:
 
 - ``seat``: the viewer (None: a spectator); ``rules``; ``dealer``; ``forehand``
 - ``marks``: every seat's marks at the start of the hand
@@ -34,67 +37,36 @@ if TYPE_CHECKING:
     from .hand import HandState
 
 _SEAT_KEYS = tuple(str(s) for s in range(1, 10))
-#: _NAMES_BY_BYTE[suit][mask byte] -> the names of those cards, weakest first.
-_NAMES_BY_BYTE = tuple(
-    tuple(
-        tuple(CARD_NAMES[suit * 8 + r] for r in range(8) if byte >> r & 1)
-        for byte in range(256)
-    )
-    for suit in range(4)
-)
-
-
-def _names(mask: int) -> list[str]:
-    by = _NAMES_BY_BYTE
-    return [
-        *by[0][mask & 255],
-        *by[1][mask >> 8 & 255],
-        *by[2][mask >> 16 & 255],
-        *by[3][mask >> 24],
-    ]
-
-
-#: _SEATS_IN[mask]: the seat numbers whose bits are set, ascending.
-_SEATS_IN = tuple(
-    tuple(s + 1 for s in range(8) if mask >> s & 1) for mask in range(256)
-)
 
 
 def hand_view(hand: HandState, seat: int | None) -> dict[str, Any]:
     """Return ``seat``'s view of ``hand`` (see the module docstring)."""
-    n = hand._n
-    if seat is not None and not 1 <= seat <= n:
+    if seat is not None and not 1 <= seat <= hand.seats:
         raise ValueError(f"no seat {seat} at this table")
-    me = -1 if seat is None else seat - 1
     keys = _SEAT_KEYS
     names = CARD_NAMES
-    table = hand._table
-    in_hand = hand._in_hand
-    looked = hand._looked
 
     tricks = [
-        {
-            "seats": [s + 1 for s in trick_seats],
-            "cards": [names[c] for c in trick_cards],
-            "winner": winner + 1,
-        }
-        for trick_seats, trick_cards, winner in hand._tricks
+        {"seats": list(seats), "cards": [names[c] for c in cards], "winner": winner}
+        for seats, cards, winner in hand.tricks
     ]
-    if hand._trick_seats:
+    seats_now, cards_now = hand.trick
+    if seats_now:
         tricks.append(
             {
-                "seats": [s + 1 for s in hand._trick_seats],
-                "cards": [names[c] for c in hand._trick_cards],
+                "seats": list(seats_now),
+                "cards": [names[c] for c in cards_now],
                 "winner": None,
             }
         )
 
     knocks: list[dict[str, Any]] = []
-    if hand._last_knocker >= 0:
+    last = hand.last_knocker
+    if last is not None:
         answers: dict[str, str] = {}
         seen = 0
         value = 1
-        for action in hand._history:
+        for action in hand.history:
             act = action.act
             if act == "knock":
                 value += 1
@@ -112,43 +84,40 @@ def hand_view(hand: HandState, seat: int | None) -> dict[str, Any]:
             else:  # a look, or a play (which implies looking)
                 seen |= 1 << (action.seat - 1)
 
-    folded = {}
-    if in_hand != table.in_hand:
-        loss = hand._loss
-        for s in table.playing:
-            if not in_hand >> s & 1:
-                folded[keys[s]] = loss[s]
-
     acts: list[str] = []
     playable: list[str] = []
-    if me >= 0:
+    if seat is not None:
         for a in hand.legal_actions(seat):
             if a.card is None:
                 acts.append(a.act)
             else:
                 playable.append(names[a.card])
-    last = hand._last_knocker
-    winner = hand._winner
-    if winner >= 0:
+    move = hand.to_move()  # None once the hand is over
+    if move is None:
         to_move = None
         outcome = hand.outcome()
     else:
+        to_move = {"seat": move[0], "act": move[1]}
         outcome = None
-        move = hand.to_move()
-        to_move = {"seat": move[0], "act": move[1]} if move else None
+    looked = hand.looked
+    folded = hand.folded
     return {
         "seat": seat,
-        "rules": table.rules.name,
-        "dealer": table.dealer + 1,
-        "forehand": table.forehand + 1,
-        "marks": dict(table.marks_json),
-        "value": hand._value,
-        "last_knocker": last + 1 if last >= 0 else None,
-        "blind_knocks": hand._blind_knocks,
-        "looked": list(_SEATS_IN[looked]),
-        "in_hand": list(_SEATS_IN[in_hand]),
-        "folded": folded,
-        "cards": _names(hand._hands[me]) if me >= 0 and looked >> me & 1 else None,
+        "rules": hand.rules.name,
+        "dealer": hand.dealer,
+        "forehand": hand.forehand,
+        "marks": hand.start_marks_json,
+        "value": hand.value,
+        "last_knocker": last,
+        "blind_knocks": hand.blind_knocks,
+        "looked": list(looked),
+        "in_hand": list(hand.in_hand),
+        "folded": {keys[s - 1]: paid for s, paid in folded.items()} if folded else {},
+        "cards": (
+            [names[c] for c in hand.unplayed(seat)]
+            if seat is not None and seat in looked
+            else None
+        ),
         "tricks": tricks,
         "knocks": knocks,
         "to_move": to_move,

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 from scoring_testkit import act, deal
 
@@ -163,3 +165,27 @@ def test_legal_actions_of_one_seat() -> None:
     hand = deal()
     assert {a.seat for a in hand.legal_actions(3)} == {3}
     assert set(hand.legal_actions(3)) <= set(hand.legal_actions())
+
+
+def test_public_read_api_of_a_hand_in_progress() -> None:
+    hand = deal(
+        script="1 look; 1 knock; 2 hold; 3 hold; 4 hold; 3 knock; 4 fold; 1 hold; "
+        "2 hold; 1 play 10H; 2 play 8H; 3 play 10C; 1 play 9H"
+    )
+    assert hand.start_marks == {1: 7, 2: 7, 3: 7, 4: 7}
+    assert hand.start_marks_json == {"1": 7, "2": 7, "3": 7, "4": 7}
+    assert hand.value == 3 and hand.last_knocker == 3 and hand.blind_knocks == 1
+    assert hand.in_hand == (1, 2, 3) and hand.folded == {4: 2}
+    assert hand.looked == (1, 2, 3)  # playing a card counts as looking
+    cards = tuple(parse_card(c) for c in ("10H", "8H", "10C"))
+    assert hand.tricks == (((1, 2, 3), cards, 1),)
+    assert hand.trick == ((1,), (parse_card("9H"),))
+    assert not hand.finished and hand.to_move() == (2, "play")
+
+
+def test_nothing_outside_hand_py_reads_a_private_field_of_a_hand() -> None:
+    root = Path(__file__).resolve().parents[2] / "scoring"
+    for path in root.glob("*.py"):
+        if path.name != "hand.py":
+            text = path.read_text(encoding="utf-8")
+            assert not re.search(r"\bhand\._[a-z]", text), path.name
