@@ -6,7 +6,6 @@ import json
 import re
 
 import pytest
-from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 
@@ -14,18 +13,13 @@ from scoring.bots import GreedyBot
 from scoring.cards import CARD_NAMES, card_str
 from scoring.records import GameRecord
 from tests.support.factories import TournamentFactory, make_series, make_user
-from tests.support.live import in_own_thread
+from tests.support.threads import run_async
 from tournament.digital.services import digital_table_create
 from tournament.models import DigitalTable, ResultVersion
 
 CARDS = frozenset(CARD_NAMES)
 
-
-@pytest.fixture(autouse=True)
-def memory_layer(settings):
-    settings.CHANNEL_LAYERS = {
-        "default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}
-    }
+pytestmark = pytest.mark.usefixtures("memory_layer")
 
 
 @pytest.fixture
@@ -160,7 +154,7 @@ def test_four_phones_play_a_game_and_no_message_shows_another_seats_cards(digita
             await player.socket.disconnect()
         return players
 
-    players = in_own_thread(async_to_sync(scenario))
+    players = run_async(scenario)
     digital.refresh_from_db()
     record = digital.games[0]
     outcome = GameRecord.from_json(record).replay().outcome()
@@ -223,7 +217,7 @@ def test_illegal_stale_repeated_and_malformed_messages_change_nothing(digital):
             assert "Regel" in refused["message"]
         await communicator.disconnect()
 
-    in_own_thread(async_to_sync(scenario))
+    run_async(scenario)
     digital.refresh_from_db()
     assert (digital.version, digital.games) == (version, games)
     assert digital.seats.get(number=1).last_seq == 0
@@ -256,7 +250,7 @@ def test_a_reconnect_or_second_tab_resumes_and_a_resent_move_counts_once(digital
         assert again["type"] == "state" and again["version"] == after["version"]
         await second.disconnect()
 
-    in_own_thread(async_to_sync(scenario))
+    run_async(scenario)
     digital.refresh_from_db()
     assert digital.seats.get(number=1).last_seq == 1
 
@@ -283,7 +277,7 @@ def test_watching_needs_a_referee_and_shows_no_cards(digital, client):
         assert (await view.receive())["code"] == "watch_only"
         await watcher.disconnect()
 
-    in_own_thread(async_to_sync(scenario))
+    run_async(scenario)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -304,5 +298,5 @@ def test_a_replaced_link_stops_working(digital):
         _, connected, code = await connect(f"/ws/d/{old}/")
         assert not connected and code == 4404
 
-    in_own_thread(async_to_sync(scenario))
+    run_async(scenario)
     assert re.fullmatch(r"[\w-]{20,64}", digital.seats.get(number=2).token)

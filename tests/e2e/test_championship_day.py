@@ -15,19 +15,18 @@ page's clock is Playwright's, so the poll timer is run forward rather than
 waited for. The push over the websocket is covered against a real uvicorn
 in tests/live/test_live_browser.py."""
 
-import io
 import itertools
 import re
 import shutil
 import subprocess
 
-import openpyxl
 import pytest
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
 
 from tests.e2e.a11y import Audit
-from tests.e2e.conftest import ARTIFACTS
+from tests.support.browser import ARTIFACTS, sign_in
+from tests.support.factories import make_user
+from tests.support.pdf import pdf_page_count
+from tests.support.workbooks import xlsx
 from tournament.models import ResultVersion, Seat, Series, Tournament
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -61,28 +60,8 @@ MARKS = {1: 7, 2: 6, 3: 5, 4: 4}
 def player_workbook() -> bytes:
     """The club's list as the import expects it: a header row, then a row
     per player (the start numbers are left to the site)."""
-    workbook = openpyxl.Workbook()
-    sheet = workbook.active
-    sheet.title = "Meldungen"
-    sheet.append(["Vorname", "Nachname", "Verein", "Ort", "Kategorie"])
-    for row in PLAYERS:
-        sheet.append(list(row))
-    buffer = io.BytesIO()
-    workbook.save(buffer)
-    return buffer.getvalue()
-
-
-def make_user(username: str, role: str) -> None:
-    user = get_user_model().objects.create_user(username=username, password=PASSWORD)
-    user.groups.add(Group.objects.get_or_create(name=role)[0])
-
-
-def login(page, base: str, username: str, next_path: str) -> None:
-    page.goto(f"{base}/konto/anmelden/?next={next_path}")
-    page.get_by_label("Benutzername").fill(username)
-    page.get_by_label("Passwort").fill(PASSWORD)
-    page.locator("main").get_by_role("button", name="Anmelden").click()
-    page.wait_for_url(f"{base}{next_path}")
+    header = ["Vorname", "Nachname", "Verein", "Ort", "Kategorie"]
+    return xlsx(PLAYERS, header=header, title="Meldungen")
 
 
 def pdf_pages(content: bytes, tmp_path) -> int | None:
@@ -97,12 +76,7 @@ def pdf_pages(content: bytes, tmp_path) -> int | None:
             ["pdftoppm", "-png", "-r", "50", "-singlefile", str(path), str(target)],
             check=True,
         )
-    if not shutil.which("pdfinfo"):
-        return None
-    info = subprocess.run(
-        ["pdfinfo", str(path)], capture_output=True, text=True, check=True
-    ).stdout
-    return int(re.search(r"^Pages:\s+(\d+)", info, re.M)[1])
+    return pdf_page_count(content) if shutil.which("pdfinfo") else None
 
 
 def meetings(series: Series) -> set[frozenset[int]]:
@@ -127,9 +101,12 @@ def test_championship_day(live_server, browser, shot, tmp_path):
         venue="Ulmen",
         double_entry=True,
     )
-    make_user("leitung", "organizer")
-    make_user("schiri1", "referee")
-    make_user("schiri2", "referee")
+    for username, role in [
+        ("leitung", "organizer"),
+        ("schiri1", "referee"),
+        ("schiri2", "referee"),
+    ]:
+        make_user(username, role, password=PASSWORD)
     base = live_server.url
     audit = Audit(base)
     desk = {"viewport": {"width": 1280, "height": 900}, "locale": "de-DE"}
@@ -160,7 +137,7 @@ def _championship_day(base, audit, open_page, desk, phone, shot, tmp_path):
     organizer = open_page(**desk)
     organizer.goto(f"{base}/konto/anmelden/?next={manage}")
     audit.check(organizer, "login")
-    login(organizer, base, "leitung", manage)
+    sign_in(organizer, base, "leitung", PASSWORD, manage)
     audit.check(organizer, "manage")
     organizer.locator("main").get_by_role("button", name="Excel-Import").click()
     audit.check(organizer, "import-upload")
@@ -244,7 +221,7 @@ def _championship_day(base, audit, open_page, desk, phone, shot, tmp_path):
 
     # --- Referee 1 enters every table. ------------------------------------
     referee = open_page(**phone)
-    login(referee, base, "schiri1", f"/t/{SLUG}/eingabe/")
+    sign_in(referee, base, "schiri1", PASSWORD, f"/t/{SLUG}/eingabe/")
     audit.check(referee, "results-overview")
     winners = {}
     for table in series1.tables.order_by("number"):
@@ -274,7 +251,7 @@ def _championship_day(base, audit, open_page, desk, phone, shot, tmp_path):
 
     # --- Referee 2 confirms each; the public standings follow. ------------
     second = open_page(**phone)
-    login(second, base, "schiri2", f"/t/{SLUG}/eingabe/")
+    sign_in(second, base, "schiri2", PASSWORD, f"/t/{SLUG}/eingabe/")
     for t in range(1, 5):
         second.get_by_role(
             "link", name=re.compile(rf"^Tisch {t}: wartet auf Bestätigung")

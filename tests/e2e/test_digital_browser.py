@@ -12,16 +12,23 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.a11y import Audit
-from tests.support import live as support
+from tests.support import servers as support
+from tests.support.browser import (
+    ARTIFACTS,
+    chromium,
+    sign_in,
+    skip_without_chromium,
+)
+from tests.support.threads import in_own_thread
 
 pytestmark = pytest.mark.e2e
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 DOCS_IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
 
 
 def serve(env, *commands):
     """Run manage.py commands on a fresh database, then a real server."""
+    skip_without_chromium()  # before the commands, which take seconds
     for command in (["migrate", "-v0"], *commands):
         subprocess.run(
             [sys.executable, "manage.py", *command],
@@ -47,13 +54,12 @@ def server(tmp_path):
 
 
 def test_a_hand_is_played_by_tapping_on_a_phone(server):
-    support.skip_without_chromium()
-    support.in_own_thread(_play_a_hand, server)
+    in_own_thread(_play_a_hand, server)
 
 
 def _play_a_hand(port):
     base = f"http://127.0.0.1:{port}"
-    with support.chromium() as browser:
+    with chromium() as browser:
         page = browser.new_page(
             viewport={"width": 390, "height": 844}, device_scale_factor=2
         )
@@ -132,21 +138,16 @@ def demo_server(tmp_path):
 def test_the_organizer_makes_a_demo_table_digital_and_the_bots_result_is_ranked(
     demo_server,
 ):
-    support.skip_without_chromium()
-    support.in_own_thread(_bots_table, demo_server)
+    in_own_thread(_bots_table, demo_server)
 
 
 def _bots_table(port):
     base = f"http://127.0.0.1:{port}"
-    with support.chromium() as browser:
+    with chromium() as browser:
         page = browser.new_page(viewport={"width": 1280, "height": 900})
         audit = Audit(base)
         audit.watch(page)
-        page.goto(f"{base}/konto/anmelden/")
-        page.fill("#id_username", "organizer")
-        page.fill("#id_password", "organizer-demo")
-        page.click("main button[type=submit]")
-        page.wait_for_url(f"{base}/")
+        sign_in(page, base, "organizer", "organizer-demo")
         # A table of series 2 (being played) that has no result yet.
         page.goto(f"{base}/t/rm-2026/eingabe/")
         chip = page.locator("a.chip-missing[href*='/serie/2/']").first

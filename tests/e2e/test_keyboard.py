@@ -22,9 +22,7 @@ def focused(page, selector: str) -> bool:
 def test_login_and_quick_entry_with_the_keyboard_alone(live_server, browser, shot):
     tournament = TournamentFactory(slug="tastatur")
     series = make_series(tournament, sizes=(4, 4))
-    referee = make_user("schiri", "referee")
-    referee.set_password("nur-tastatur")
-    referee.save()
+    referee = make_user("schiri", "referee", password="nur-tastatur")
     base = live_server.url
     context = browser.new_context(viewport={"width": 390, "height": 844})
     page = context.new_page()

@@ -1,38 +1,22 @@
 """Issue 5's acceptance in a real browser: the demo referee enters a table,
 the organizer confirms it, and the standings change."""
 
-import threading
 from io import StringIO
 
 import pytest
 from django.core.management import call_command
-from django.db import connections
 
+from tests.support.browser import sign_in
+from tests.support.threads import in_own_thread
 from tournament.models import ResultVersion, Series, Table
 from tournament.standings.selectors import standings_rows
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
-def login(page, base, username, password):
-    page.goto(f"{base}/konto/anmelden/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", password)
-    page.click("main button[type=submit]")
-    page.wait_for_url(f"{base}/")
-
-
 def test_referee_enters_organizer_confirms_standings_change(live_server, browser, shot):
     # Off the test's thread: Playwright's sync API runs an event loop here.
-    def demo() -> None:
-        try:
-            call_command("demo", "--complete", "3", stdout=StringIO())
-        finally:
-            connections.close_all()  # or PostgreSQL cannot drop the test DB
-
-    worker = threading.Thread(target=demo)
-    worker.start()
-    worker.join()
+    in_own_thread(call_command, "demo", "--complete", "3", stdout=StringIO())
     series = Series.objects.get(tournament__slug="rm-2026", number=4)
     table = (
         Table.objects.filter(series=series, result_versions__isnull=True)
@@ -45,7 +29,7 @@ def test_referee_enters_organizer_confirms_standings_change(live_server, browser
     base = live_server.url
 
     referee = browser.new_page(viewport={"width": 390, "height": 844})
-    login(referee, base, "referee", "referee-demo")
+    sign_in(referee, base, "referee", "referee-demo")
     referee.goto(f"{base}/t/rm-2026/eingabe/")
     referee.click(f"a[href$='/eingabe/serie/4/tisch/{table.number}/']")
     for game in range(1, 6):
@@ -58,7 +42,7 @@ def test_referee_enters_organizer_confirms_standings_change(live_server, browser
     assert version.status == "pending"
 
     organizer = browser.new_page(viewport={"width": 1280, "height": 900})
-    login(organizer, base, "organizer", "organizer-demo")
+    sign_in(organizer, base, "organizer", "organizer-demo")
     organizer.goto(f"{base}/t/rm-2026/eingabe/serie/4/tisch/{table.number}/")
     organizer.click("text=Stimmt mit der Spielliste überein – bestätigen")
     organizer.wait_for_selector(".message-success")

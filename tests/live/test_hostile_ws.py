@@ -8,46 +8,26 @@ import gzip
 import json
 
 import pytest
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.apps import apps
-from django.core.cache import cache
-from django.db import connections
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tests.support.factories import make_series
-from tests.support.live import in_own_thread
+from tests.support.threads import run_async
 from tournament.live import consumers as live_consumers
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# This process's own layer and cache (as in test_live).
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("memory_layer", "local_cache"),
+]
 
 HOSTILE = settings(
     max_examples=25,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
-
-
-@pytest.fixture(autouse=True)
-def channel_layer(settings):
-    """This process's own layer and cache (as in test_live)."""
-    settings.CHANNEL_LAYERS = {
-        "default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}
-    }
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-            "LOCATION": "hostile-ws-tests",
-        }
-    }
-    cache.clear()
-    yield
-    in_own_thread(async_to_sync(get_channel_layer().flush))
-    # The consumers' own thread keeps a connection; the test database must
-    # be free to be flushed or dropped.
-    live_consumers._executor.submit(connections.close_all).result()
 
 
 @pytest.fixture
@@ -150,10 +130,6 @@ MESSAGE = st.one_of(
 # --- Talking to the socket ------------------------------------------------------
 
 
-def run(scenario):
-    return in_own_thread(async_to_sync(scenario))
-
-
 async def _open(path):
     from config.asgi import application
 
@@ -223,7 +199,7 @@ def hostile_session(slug, messages):
         finally:
             await communicator.disconnect()
 
-    return run(scenario)
+    return run_async(scenario)
 
 
 # --- Tests ---------------------------------------------------------------------
@@ -310,5 +286,5 @@ def test_random_socket_paths_are_refused_or_served(live, slug, query):
         await communicator.disconnect()
 
     before = row_counts()
-    run(scenario)
+    run_async(scenario)
     assert row_counts() == before

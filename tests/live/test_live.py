@@ -9,30 +9,26 @@ import threading
 import time
 
 import pytest
-from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
-from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.core.cache import cache
 from django.db import connections, transaction
 from django.urls import reverse
 
-from tests.support.factories import make_series, make_user
-from tests.support.live import CHANNELS_DB, in_own_thread, redis_url
-from tournament.live import consumers as live_consumers
+from tests.support.factories import make_series
+from tests.support.layers import MEMORY_LAYER, layer_release
+from tests.support.results import FIVE, confirm, enter
+from tests.support.servers import CHANNELS_DB, redis_url
+from tests.support.threads import run_async
 from tournament.live import invalidation
 from tournament.live.fragments import FRAGMENTS, FragmentKey, fragment_key, region
 from tournament.models import Table
-from tournament.results.services import GameInput, result_confirm, result_enter
+from tournament.results.services import result_enter
 from tournament.seating.services import series_release
-
-FIVE = [
-    GameInput(winner=w, marks=m) for w, m in [(1, 5), (2, 3), (1, 7), (4, 1), (3, 2)]
-]
 
 
 @pytest.fixture(autouse=True)
-def channel_layer(settings):
+def channel_layer(settings, local_cache):
     """The in-memory layer, or Redis (CI) in a database of its own under a
     prefix per test worker: parallel workers (whose tournament ids overlap)
     never hear each other, and the suite's cache.clear() (FLUSHDB on the
@@ -48,52 +44,9 @@ def channel_layer(settings):
             }
         }
     else:
-        settings.CHANNEL_LAYERS = {
-            "default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}
-        }
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-            "LOCATION": "live-tests",
-        }
-    }
-    cache.clear()
+        settings.CHANNEL_LAYERS = MEMORY_LAYER
     yield
-    run(get_channel_layer().flush)
-    # The consumers' own thread keeps a connection; the test database must
-    # be free to be flushed or dropped.
-    live_consumers._executor.submit(connections.close_all).result()
-
-
-@pytest.fixture
-def referee2(db):
-    return make_user("schiri2", "referee")
-
-
-@pytest.fixture
-def series(tournament):
-    return make_series(tournament, sizes=(4, 4))
-
-
-def enter(table, actor):
-    table.refresh_from_db()
-    return result_enter(
-        actor=actor,
-        table=table,
-        games=FIVE,
-        mode="quick",
-        revision=table.result_revision,
-    )
-
-
-def confirm(version, actor):
-    version.table.refresh_from_db()
-    result_confirm(actor=actor, version=version, revision=version.table.result_revision)
-
-
-def run(scenario):
-    """An async scenario, run to the end in a thread of its own."""
-    return in_own_thread(async_to_sync(scenario))
+    layer_release()
 
 
 def etag_of(tournament, name, **params):
@@ -163,7 +116,7 @@ def test_socket_gets_the_new_standings_once_the_confirmation_commits(
         await socket.disconnect()
         return message
 
-    message = run(scenario)
+    message = run_async(scenario)
     assert message["type"] == "fragment" and message["key"] == "standings"
     assert message["etag"] != before
     # Seat 1 of table 1 won games 1 and 3: 5 + 7 marks + 2 × 7 bonus = 26.
@@ -191,7 +144,7 @@ def test_a_rolled_back_confirmation_sends_nothing(
         await socket.disconnect()
         return quiet
 
-    assert run(scenario)
+    assert run_async(scenario)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -221,7 +174,7 @@ def test_one_push_reaches_every_socket_of_the_tournament_and_no_other(
             await socket.disconnect()
         return got, quiet
 
-    got, quiet = run(scenario)
+    got, quiet = run_async(scenario)
     assert [m["key"] for m in got] == ["standings"] * 4 + ["results?series=1"]
     assert len({m["html"] for m in got[:4]}) == 1
     assert "Tisch 2" in got[4]["html"]
@@ -253,7 +206,7 @@ def test_a_page_that_reconnects_gets_what_it_missed_at_once(
         await again.disconnect()
         return missed, nothing_new
 
-    missed, nothing_new = run(scenario)
+    missed, nothing_new = run_async(scenario)
     assert [m["key"] for m in missed] == ["standings"]
     assert missed[0]["etag"] == etag_of(tournament, "standings") != shown
     assert nothing_new == []
@@ -272,7 +225,7 @@ def test_unknown_tournament_is_refused(db):
         connected, code = await communicator.connect(timeout=5)
         return connected, code
 
-    connected, code = run(scenario)
+    connected, code = run_async(scenario)
     assert not connected and code == 4404
 
 
@@ -299,7 +252,7 @@ def test_waiting_entries_reach_referees_never_the_public(
         await staff.disconnect()
         return ack, staff_ack, first, staff_got, public_quiet
 
-    ack, staff_ack, first, staff_got, public_quiet = run(scenario)
+    ack, staff_ack, first, staff_got, public_quiet = run_async(scenario)
     assert ack["keys"] == ["progress-public"]  # the staff key was refused
     assert staff_ack["keys"] == ["progress"] and "chip-pending" not in first[0]["html"]
     assert "chip-pending" in staff_got["html"]
@@ -322,7 +275,7 @@ def test_releasing_a_series_reaches_where_do_i_sit_and_the_projector(
         await socket.disconnect()
         return shown, {m["key"]: m["html"] for m in messages}
 
-    shown, pushed = run(scenario)
+    shown, pushed = run_async(scenario)
     before = {m["key"]: m["html"] for m in shown}
     assert "Noch keine veröffentlichte Setzung" in before[key.text]
     assert "Tisch" not in before["seating-names"]  # nothing released yet
@@ -338,7 +291,7 @@ def test_fragments_come_in_the_language_of_the_page(tournament, series):
         await socket.disconnect()
         return shown
 
-    shown = run(scenario)
+    shown = run_async(scenario)
     assert "Table 1" in shown[0]["html"]
 
 
@@ -541,7 +494,7 @@ def test_pages_that_can_unpack_get_large_fragments_gzipped(tournament):
             await socket.disconnect()
         return text, binary["bytes"]
 
-    text, binary = run(scenario)
+    text, binary = run_async(scenario)
     assert gzip.decompress(binary).decode() == text
     assert len(binary) * 4 < len(text.encode())
 

@@ -8,7 +8,9 @@ forward instead of waited for."""
 
 import pytest
 
-from tests.support import live as support
+from tests.support import servers as support
+from tests.support.browser import chromium, skip_without_chromium
+from tests.support.threads import in_own_thread
 
 pytestmark = pytest.mark.e2e
 
@@ -18,6 +20,7 @@ STATE = ".live-status[data-live-state='{}']"
 @pytest.fixture
 def site(tmp_path):
     """A seeded database and a way to (re)start the server on one port."""
+    skip_without_chromium()  # before the seeding, which takes seconds
     # DEBUG: WhiteNoise serves the static files straight from static/.
     env = support.server_env(tmp_path, DEBUG="1")
     pending = support.seed_database(env)
@@ -36,13 +39,12 @@ def site(tmp_path):
 
 
 def test_standings_follow_confirmations_through_push_poll_and_reconnect(site):
-    support.skip_without_chromium()
-    support.in_own_thread(_push_poll_and_reconnect, *site)
+    in_own_thread(_push_poll_and_reconnect, *site)
 
 
 def _push_poll_and_reconnect(port, pending, start):
     server = start()
-    with support.chromium() as browser:
+    with chromium() as browser:
         page = browser.new_page()
         page.clock.install()
         page.goto(f"http://127.0.0.1:{port}/t/{support.SLUG}/tabelle/")

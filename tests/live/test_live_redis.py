@@ -11,7 +11,8 @@ import json
 
 import pytest
 
-from tests.support import live as support
+from tests.support import servers as support
+from tests.support.threads import in_own_thread
 
 REDIS_URL = support.redis_url(support.SERVERS_DB)
 
@@ -80,7 +81,7 @@ def test_a_confirmation_on_one_process_reaches_pages_on_the_other(servers):
             await phone.close()
         return got
 
-    from_b, from_a = support.in_own_thread(asyncio.run, scenario())
+    from_b, from_a = in_own_thread(asyncio.run, scenario())
     assert from_b["type"] == "fragment" and from_b["etag"] != shown
     # Seat 1 of table 1 won all five games with 7 marks: 5 × (7 + 7) = 70.
     assert '<td class="num points">70</td>' in from_b["html"]

@@ -3,16 +3,17 @@ site never imports it): uvicorn servers on config.asgi whose result services
 can be made to stop dead inside their transaction, so that the test can kill
 a server process exactly there.
 
-    FAULT_DIR=/some/dir python -m tests.site.fault_server
+    FAULT_DIR=/some/dir FAULT_REPORT_FD=N python -m tests.site.fault_server
 
 Fault points: the functions of `tournament.results.services` named in
 POINTS are wrapped. Before a request the test writes a point such as
 ``totals_refresh:before`` or ``audit_record:after`` into ``FAULT_DIR/arm``.
 The next call that gets there (before or after the real function runs)
-removes ``arm``, writes ``FAULT_DIR/reached`` (JSON: the point, the pid,
-whether a transaction is open) and sleeps with the request's transaction
-open until the test sends SIGKILL. A server nobody kills gives up after
-HANG_SECONDS with an error, which rolls the transaction back.
+removes ``arm``, reports to the test (one datagram of JSON on the socket
+FAULT_REPORT_FD, which the test handed down: the point, the pid, whether a
+transaction is open) and sleeps with the request's transaction open until
+the test sends SIGKILL. A server nobody kills gives up after HANG_SECONDS
+with an error, which rolls the transaction back.
 
 Servers: importing Django, Channels, uvicorn and the views takes seconds,
 so this process does it once and forks a server process per ``serve PORT``
@@ -21,7 +22,9 @@ its own that opens its database and cache connections itself, after the
 fork; a server killed with SIGKILL is gone, and the next ``serve`` starts a
 new one. Commands, one reply line each on stdout:
 
-    serve PORT   start a server on 127.0.0.1:PORT; reply: its pid
+    serve        start a server on a free port of 127.0.0.1; reply: its pid
+                 and the port, which listens already (a first request
+                 waits in its queue until the server takes it)
     poll PID     reply: "running", or the exit code (-9: SIGKILL)
     wait PID     wait for the server to end; reply: its exit code
 
@@ -33,6 +36,7 @@ import functools
 import json
 import os
 import signal
+import socket
 import sys
 import threading
 import time
@@ -64,9 +68,7 @@ def _maybe_stop(control: Path, point: str) -> None:
         "pid": os.getpid(),
         "in_transaction": connection.in_atomic_block,
     }
-    partial = control / "reached.part"
-    partial.write_text(json.dumps(reached))
-    partial.replace(control / "reached")
+    os.write(int(os.environ["FAULT_REPORT_FD"]), json.dumps(reached).encode())
     time.sleep(HANG_SECONDS)
     raise RuntimeError(f"fault point {point}: the test did not kill the server")
 
@@ -95,7 +97,7 @@ def install(control: Path) -> None:
         )
 
 
-def _serve(application: Any, port: int) -> None:
+def _serve(application: Any, sock: socket.socket) -> None:
     """In the forked child: be a server until stopped; never return."""
     code = 1
     try:
@@ -104,13 +106,8 @@ def _serve(application: Any, port: int) -> None:
         os.dup2(2, 1)  # the replies too: the child's output goes to the log
         import uvicorn
 
-        uvicorn.run(
-            application,
-            host="127.0.0.1",
-            port=port,
-            log_level="warning",
-            lifespan="off",
-        )
+        config = uvicorn.Config(application, log_level="warning", lifespan="off")
+        uvicorn.Server(config).run(sockets=[sock])
         code = 0
     except BaseException:
         traceback.print_exc()
@@ -118,21 +115,26 @@ def _serve(application: Any, port: int) -> None:
         os._exit(code)
 
 
-def _fork_server(application: Any, port: int) -> int:
+def _fork_server(application: Any) -> tuple[int, int]:
+    """Fork a server on a socket that listens before the fork; return its
+    pid and port."""
     from django.db import connections
 
     # Forking is safe only from a single thread with nothing open that the
-    # child would share.
+    # child would share (but the listening socket, which is its).
     assert threading.active_count() == 1, "the launcher has threads"
     assert all(c.connection is None for c in connections.all()), (
         "the launcher has a database connection"
     )
-    sys.stdout.flush()
-    sys.stderr.flush()
-    pid = os.fork()
-    if pid == 0:
-        _serve(application, port)
-    return pid
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen(128)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:
+            _serve(application, sock)
+        return pid, sock.getsockname()[1]
 
 
 def _reap(children: dict[int, int | None], pid: int, *, block: bool) -> int | None:
@@ -175,9 +177,9 @@ def main() -> None:
         while line := sys.stdin.readline():
             command, _, argument = line.strip().partition(" ")
             if command == "serve":
-                pid = _fork_server(application, int(argument))
+                pid, port = _fork_server(application)
                 children[pid] = None
-                reply: object = pid
+                reply: object = f"{pid} {port}"
             elif command in ("poll", "wait"):
                 code = _reap(children, int(argument), block=command == "wait")
                 reply = "running" if code is None else code

@@ -22,9 +22,9 @@ at it. Either way the test reads it with the ORM.
 import contextlib
 import json
 import os
-import re
 import select
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -37,8 +37,9 @@ from typing import Any
 import pytest
 from django.db import connection, transaction
 
-from tests.support import live as support
+from tests.support import servers as support
 from tests.support.factories import TournamentFactory, make_series, make_user
+from tests.support.results import games, quick_form
 from tournament.models import (
     AuditEvent,
     EntryTotal,
@@ -49,7 +50,6 @@ from tournament.models import (
     Tournament,
 )
 from tournament.results.services import (
-    GameInput,
     rebuild_table_scores,
     result_confirm,
     result_enter,
@@ -248,11 +248,11 @@ def _seed() -> None:
     referee, second = make_user("schiri", "referee"), make_user("schiri2", "referee")
     make_user("orga", "organizer")
     tables = {t.number: t for t in Table.objects.filter(series=series)}
-    for number, games in SEEDED.items():
+    for number, pairs in SEEDED.items():
         version = result_enter(
             actor=referee,
             table=tables[number],
-            games=[GameInput(winner=w, marks=m) for w, m in games],
+            games=games(pairs),
             mode="quick",
             revision=None,
         )
@@ -270,15 +270,23 @@ class Launcher:
     def __init__(self, env: dict[str, str], log: Path) -> None:
         self.log = log
         self.control = Path(env["FAULT_DIR"])
+        # The servers report the fault point they reached into the other
+        # end of this pair, which the launcher and every server it forks
+        # inherit.
+        self.reports, self.report_to = socket.socketpair(
+            socket.AF_UNIX, socket.SOCK_DGRAM
+        )
+        fd = self.report_to.fileno()
         with log.open("ab") as out:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "tests.site.fault_server"],
                 cwd=support.ROOT,
-                env=env,
+                env={**env, "FAULT_REPORT_FD": str(fd)},
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=out,
                 bufsize=0,
+                pass_fds=[fd],
             )
 
     def log_tail(self) -> str:
@@ -299,11 +307,25 @@ class Launcher:
         return reply.decode().strip()
 
     def serve(self) -> "Server":
-        port = support.free_port()
         # The first answer waits for the launcher's imports.
-        server = Server(self, port, int(self.ask(f"serve {port}", START_SECONDS)))
+        pid, port = map(int, self.ask("serve", START_SECONDS).split())
+        server = Server(self, port, pid)
         server.wait_until_up()
         return server
+
+    def next_report(self, seconds: float) -> dict[str, Any] | None:
+        """The next report: a server's at the fault point it stands at (see
+        fault_server.py), or the test's own (`report`); None if none came
+        within `seconds`."""
+        self.reports.settimeout(seconds)
+        try:
+            return json.loads(self.reports.recv(65536))
+        except TimeoutError:
+            return None
+
+    def report(self, **what: Any) -> None:
+        """Report into the same queue as the servers (wakes `next_report`)."""
+        self.report_to.send(json.dumps(what).encode())
 
     def close(self) -> None:
         """End of stdin: the launcher stops its servers and exits."""
@@ -314,6 +336,8 @@ class Launcher:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait(5)
+        self.reports.close()
+        self.report_to.close()
 
 
 class Server:
@@ -326,18 +350,17 @@ class Server:
         return self.launcher.ask(f"poll {self.pid}") == "running"
 
     def wait_until_up(self) -> None:
-        deadline = time.monotonic() + START_SECONDS
-        while True:
-            assert self.running(), (
-                f"the server process ended:\n{self.launcher.log_tail()}"
-            )
-            assert time.monotonic() < deadline, (
-                f"the server did not start:\n{self.launcher.log_tail()}"
-            )
-            with contextlib.suppress(OSError):
-                if support.request(self.port, "GET", "/")[0] == 200:
-                    return
-            time.sleep(0.05)
+        """The first answer: the port listened before the fork, so the
+        request waits in its queue until the server takes it (and fails at
+        once if the server ends first)."""
+        try:
+            status = support.request(self.port, "GET", "/", timeout=START_SECONDS)[0]
+        except OSError as error:
+            raise AssertionError(
+                f"the server did not answer ({error!r}; running: "
+                f"{self.running()}):\n{self.launcher.log_tail()}"
+            ) from error
+        assert status == 200, f"first answer {status}:\n{self.launcher.log_tail()}"
 
     def kill(self) -> None:
         """SIGKILL: no cleanup, no rollback, no atexit – a pulled plug."""
@@ -350,51 +373,23 @@ class Browser:
     so one sign-in lasts across server restarts)."""
 
     def __init__(self, server: Server, username: str) -> None:
-        _, headers, body = support.request(server.port, "GET", "/konto/anmelden/")
-        self.csrf = support._cookie(headers, "csrftoken")
-        token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', body)
-        assert token, "no login form"
-        status, headers, _ = self._post(
-            server.port,
-            "/konto/anmelden/",
-            {"username": username, "password": PASSWORD},
-            f"csrftoken={self.csrf}",
-        )
-        assert status == 302, f"{username} could not sign in"
-        session = support._cookie(headers, "sessionid")
-        self.cookies = f"csrftoken={self.csrf}; sessionid={session}"
-
-    def _post(self, port: int, path: str, fields: dict[str, Any], cookies: str):
-        form = urllib.parse.urlencode({**fields, "csrfmiddlewaretoken": self.csrf})
-        return support.request(
-            port,
-            "POST",
-            path,
-            form,
-            {
-                "Content-Type": "application/x-www-form-urlencoded",
-                "Cookie": cookies,
-            },
-        )
+        self.csrf, self.cookies = support.http_sign_in(server.port, username, PASSWORD)
 
     def post(self, server: Server, path: str, fields: dict[str, Any]):
-        return self._post(server.port, path, fields, self.cookies)
+        return support.post_form(
+            server.port, path, fields, csrf=self.csrf, cookies=self.cookies
+        )
 
 
 def _table_path(table: int, action: str = "") -> str:
     return f"/t/{SLUG}/eingabe/serie/1/tisch/{table}/{action}"
 
 
-def _result_form(games, revision: int, reason: str = "") -> dict[str, Any]:
-    fields: dict[str, Any] = {"mode": "quick", "revision": revision, "reason": reason}
-    for g, (winner, marks) in enumerate(games, 1):
-        fields[f"g{g}_winner"] = winner
-        fields[f"g{g}_marks"] = marks
-    return fields
+def _result_form(pairs, revision: int, reason: str = "") -> dict[str, Any]:
+    return quick_form(games(pairs), revision=revision, reason=reason)
 
 
 def _arm(control: Path, point: str) -> None:
-    (control / "reached").unlink(missing_ok=True)
     partial = control / "arm.part"
     partial.write_text(point)
     partial.replace(control / "arm")
@@ -402,10 +397,10 @@ def _arm(control: Path, point: str) -> None:
 
 def _kill_during(server: Server, point: str, send) -> bool:
     """Arm the fault point, send the request (`send(server)`) in a thread,
-    wait until the server stands at the point, kill it there. Returns
-    whether a transaction was open at that moment."""
-    control = server.launcher.control
-    _arm(control, point)
+    wait for the server's report that it stands at the point, kill it
+    there. Returns whether a transaction was open at that moment."""
+    launcher = server.launcher
+    _arm(launcher.control, point)
     outcome: dict[str, Any] = {}
 
     def target() -> None:
@@ -413,24 +408,21 @@ def _kill_during(server: Server, point: str, send) -> bool:
             outcome["response"] = send(server)
         except Exception as error:  # the connection dies with the server
             outcome["error"] = error
+            return
+        launcher.report(answered=True)  # too early: wake the test
 
     thread = threading.Thread(target=target, daemon=True)
     thread.start()
-    reached = control / "reached"
-    deadline = time.monotonic() + HANG_WAIT_SECONDS
-    while not reached.exists():
-        assert "response" not in outcome, (
-            f"the request was answered before reaching {point}: "
-            f"{outcome['response'][0]} {outcome['response'][2][:2000]!r}"
+    where = launcher.next_report(HANG_WAIT_SECONDS)
+    if where is None or "point" not in where:
+        answer = outcome.get("error")
+        if "response" in outcome:
+            status, _, body = outcome["response"]
+            answer = f"{status} {body[:2000]!r}"
+        raise AssertionError(
+            f"the request did not reach {point} (answer: {answer!r}; server "
+            f"running: {server.running()}):\n{launcher.log_tail()}"
         )
-        assert server.running(), (
-            f"the server ended before reaching {point}:\n{server.launcher.log_tail()}"
-        )
-        assert time.monotonic() < deadline, (
-            f"the request never reached {point}:\n{server.launcher.log_tail()}"
-        )
-        time.sleep(0.02)
-    where = json.loads(reached.read_text())
     server.kill()
     thread.join(10)
     assert (where["point"], where["pid"]) == (point, server.pid)

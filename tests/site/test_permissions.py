@@ -20,8 +20,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 from django.apps import apps
@@ -43,13 +41,13 @@ from tests.support.factories import (
     make_series,
     make_user,
 )
-from tests.support.live import in_own_thread
+from tests.support.results import FIVE, quick_form
+from tests.support.threads import run_async
 from tournament.core.workbook import XLSX_CONTENT_TYPE
 from tournament.digital import adapter as digital_adapter
 from tournament.digital.services import digital_table_create
-from tournament.live import consumers as live_consumers
 from tournament.models import DigitalTable, Entry, Job, Series
-from tournament.results.services import GameInput, result_enter
+from tournament.results.services import result_enter
 from tournament.routing import websocket_urlpatterns
 from tournament.tournaments.forms import TournamentForm
 
@@ -170,17 +168,9 @@ A_TEAM = {"slug": SLUG, "team_id": TEAM}
 A_JOB = {"slug": SLUG, "job_id": JOB}
 OWN = {"token": TOKEN}
 
-FIVE = [
-    GameInput(winner=w, marks=m) for w, m in [(1, 5), (2, 3), (1, 7), (4, 1), (3, 2)]
-]
-
 
 def result_data(world: Any) -> dict[str, Any]:
-    data: dict[str, Any] = {"mode": "quick", "revision": world.table2_revision}
-    for g, game in enumerate(FIVE, 1):
-        data[f"g{g}_winner"] = str(game.winner)
-        data[f"g{g}_marks"] = str(game.marks)
-    return data
+    return quick_form(FIVE, revision=world.table2_revision)
 
 
 def decision_data(world: Any) -> dict[str, Any]:
@@ -871,18 +861,6 @@ class TestHttpMatrix:
 # --- Websockets: every cell -----------------------------------------------------
 
 
-@pytest.fixture
-def memory_layer(settings):
-    settings.CHANNEL_LAYERS = {
-        "default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}
-    }
-    yield
-    in_own_thread(async_to_sync(get_channel_layer().flush))
-    # The live consumers' own thread keeps a connection; the test database
-    # must be free to be flushed.
-    live_consumers._executor.submit(connections.close_all).result()
-
-
 async def ws_outcome(path: str, cookie: str | None) -> str:
     from config.asgi import application
 
@@ -913,8 +891,7 @@ async def ws_outcome(path: str, cookie: str | None) -> str:
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("row", WS_ROUTES, ids=lambda r: r.pattern)
-def test_websocket_matrix(memory_layer, settings, tmp_path, row):
-    settings.VAR_DIR = tmp_path
+def test_websocket_matrix(memory_layer, var_dir, row):
     world = build_world()
     got = {}
     for actor in ACTORS:
@@ -923,7 +900,7 @@ def test_websocket_matrix(memory_layer, settings, tmp_path, row):
         if actor in world.sessions:
             cookie = f"{django_settings.SESSION_COOKIE_NAME}={world.sessions[actor]}"
         path = row.path(world)
-        got[actor] = in_own_thread(async_to_sync(ws_outcome), path, cookie)
+        got[actor] = run_async(ws_outcome, path, cookie)
     assert got == row.codes(), mismatch(row.expect, got)
 
 

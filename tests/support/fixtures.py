@@ -6,6 +6,7 @@ from tests.support.factories import (
     make_series,
     make_user,
 )
+from tests.support.layers import MEMORY_LAYER, layer_release
 from tests.support.results import seated_with_results
 
 
@@ -60,3 +61,27 @@ def var_dir(settings, tmp_path):
     """VAR_DIR (job files, backups) in the test's own temporary folder."""
     settings.VAR_DIR = tmp_path
     return tmp_path
+
+
+@pytest.fixture
+def memory_layer(settings):
+    """The in-memory channel layer, whatever CHANNEL_LAYERS says (Redis in
+    CI); emptied afterwards."""
+    settings.CHANNEL_LAYERS = MEMORY_LAYER
+    yield
+    layer_release()
+
+
+@pytest.fixture
+def local_cache(settings):
+    """This process's own in-memory cache, empty, whatever CACHES says
+    (Redis in CI): what the test caches stays in this process."""
+    from django.core.cache import cache
+
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "tests",
+        }
+    }
+    cache.clear()

@@ -2,17 +2,12 @@
 here): a seeded SQLite file, servers on free loopback ports, a referee's
 HTTP login and confirmation."""
 
-import contextlib
 import http.client
 import json
 import os
-import re
-import shutil
 import socket
 import subprocess
 import sys
-import threading
-import time
 import urllib.parse
 import uuid
 from pathlib import Path
@@ -24,40 +19,6 @@ PASSWORD = "zweimal-pruefen"
 # cache.clear() is a FLUSHDB of its database, whatever the key prefix).
 CHANNELS_DB = 1
 SERVERS_DB = 2
-
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
-
-
-def skip_without_chromium() -> None:
-    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
-        import pytest
-
-        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install -y chromium)")
-
-
-@contextlib.contextmanager
-def chromium():
-    """Debian's Chromium through Playwright's sync API. Use it in a thread
-    of its own (`in_own_thread`): the browser tests' session fixture may
-    hold Playwright's loop in the test's thread."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
-            executable_path=CHROMIUM,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--no-first-run",
-            ],
-        )
-        try:
-            yield browser
-        finally:
-            browser.close()
 
 
 def redis_url(db: int) -> str:
@@ -73,7 +34,6 @@ def seed() -> None:
     import django
 
     django.setup()
-    from django.contrib.auth.models import Group
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
@@ -83,12 +43,8 @@ def seed() -> None:
 
     tournament = TournamentFactory(slug=SLUG)
     series = make_series(tournament, sizes=(4, 4))
-    group, _ = Group.objects.get_or_create(name="referee")
-    referee, second = make_user("schiri"), make_user("schiri2")
-    for user in (referee, second):
-        user.set_password(PASSWORD)
-        user.save()
-        user.groups.add(group)
+    referee = make_user("schiri", "referee", password=PASSWORD)
+    make_user("schiri2", "referee", password=PASSWORD)
     pending = {}
     for table in Table.objects.filter(series=series).order_by("number"):
         # Table 1: seat 1 wins everything with 7 marks (5 × 14 = 70 points);
@@ -141,35 +97,51 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def listening_socket(port: int = 0) -> socket.socket:
+    """A socket listening on 127.0.0.1:`port` (0: any free port)."""
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", port))
+    sock.listen(128)
+    return sock
+
+
 def start_server(env: dict[str, str], port: int, *options: str) -> subprocess.Popen:
-    return subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "config.asgi:application",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--log-level",
-            "warning",
-            *options,
-        ],
-        cwd=ROOT,
-        env=env,
-    )
+    """A uvicorn process serving 127.0.0.1:`port`. The port listens before
+    this returns: the socket is made here and handed to the server, so a
+    request waits in its queue until the server takes it."""
+    with listening_socket(port) as sock:
+        return subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "uvicorn",
+                "config.asgi:application",
+                "--fd",
+                str(sock.fileno()),
+                "--log-level",
+                "warning",
+                *options,
+            ],
+            cwd=ROOT,
+            env=env,
+            pass_fds=[sock.fileno()],
+        )
 
 
-def wait_until_up(port: int, process: subprocess.Popen, seconds: float = 30) -> None:
-    deadline = time.monotonic() + seconds
-    while True:
-        assert process.poll() is None, "the server process ended"
-        assert time.monotonic() < deadline, "the server did not start"
-        with contextlib.suppress(OSError):
-            if request(port, "GET", "/")[0] == 200:
-                return
-        time.sleep(0.1)
+def wait_until_up(port: int, process: subprocess.Popen, seconds: float = 60) -> None:
+    """The server's first answer. Nothing to poll: the request waits in the
+    queue of the socket `start_server` made until the server takes it, and
+    fails at once if the process ends first (the socket closes with it)."""
+    try:
+        status = request(port, "GET", "/", timeout=seconds)[0]
+    except OSError as error:
+        ended = process.poll()
+        raise AssertionError(
+            f"the server did not answer: {error!r}"
+            + ("" if ended is None else f" (its process ended: {ended})")
+        ) from error
+    assert status == 200, f"the server's first answer: {status}"
 
 
 def stop(process: subprocess.Popen) -> None:
@@ -181,8 +153,8 @@ def stop(process: subprocess.Popen) -> None:
         process.wait(5)
 
 
-def request(port, method, path, body="", headers=None):
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+def request(port, method, path, body="", headers=None, *, timeout: float = 10):
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     try:
         connection.request(method, path, body=body or None, headers=headers or {})
         response = connection.getresponse()
@@ -198,54 +170,35 @@ def _cookie(headers, name):
     raise AssertionError(f"no {name} cookie")
 
 
-def confirm(port: int, table: int, version: int, revision: int) -> None:
-    """The second referee signs in and confirms a table of series 1."""
+def post_form(port: int, path: str, fields: dict, *, csrf: str, cookies: str):
+    """POST a form as a browser would, with its CSRF token and cookies."""
+    form = urllib.parse.urlencode({**fields, "csrfmiddlewaretoken": csrf})
+    headers = {"Content-Type": "application/x-www-form-urlencoded", "Cookie": cookies}
+    return request(port, "POST", path, form, headers)
+
+
+def http_sign_in(port: int, username: str, password: str) -> tuple[str, str]:
+    """Sign in through the login form; returns the CSRF token and the
+    cookies of the session (sessions live in the database, so they last
+    across server restarts)."""
     _, headers, body = request(port, "GET", "/konto/anmelden/")
     csrf = _cookie(headers, "csrftoken")
-    token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', body)
-    form = urllib.parse.urlencode(
-        {"username": "schiri2", "password": PASSWORD, "csrfmiddlewaretoken": token[1]}
-    )
-    form_headers = {"Content-Type": "application/x-www-form-urlencoded"}
-    status, headers, _ = request(
+    assert b'name="csrfmiddlewaretoken"' in body, "no login form"
+    status, headers, _ = post_form(
         port,
-        "POST",
         "/konto/anmelden/",
-        form,
-        {**form_headers, "Cookie": f"csrftoken={csrf}"},
+        {"username": username, "password": password},
+        csrf=csrf,
+        cookies=f"csrftoken={csrf}",
     )
-    assert status == 302, "login failed"
-    cookies = f"csrftoken={csrf}; sessionid={_cookie(headers, 'sessionid')}"
-    form = urllib.parse.urlencode(
-        {"version": version, "revision": revision, "csrfmiddlewaretoken": csrf}
-    )
+    assert status == 302, f"{username} could not sign in"
+    return csrf, f"csrftoken={csrf}; sessionid={_cookie(headers, 'sessionid')}"
+
+
+def confirm(port: int, table: int, version: int, revision: int) -> None:
+    """The second referee signs in and confirms a table of series 1."""
+    csrf, cookies = http_sign_in(port, "schiri2", PASSWORD)
     path = f"/t/{SLUG}/eingabe/serie/1/tisch/{table}/bestaetigen/"
-    status, _, _ = request(
-        port, "POST", path, form, {**form_headers, "Cookie": cookies}
-    )
+    fields = {"version": version, "revision": revision}
+    status, _, _ = post_form(port, path, fields, csrf=csrf, cookies=cookies)
     assert status == 302, "confirmation failed"
-
-
-def in_own_thread(function, *args):
-    """Run `function` in a thread of its own and return its result. The
-    test's thread may hold another event loop (Playwright's sync API in a
-    session fixture of the browser tests), where asyncio.run, async_to_sync
-    and a second sync Playwright all refuse to start."""
-    outcome = {}
-
-    def target():
-        from django.db import connections
-
-        try:
-            outcome["value"] = function(*args)
-        except BaseException as error:  # handed to the test's thread
-            outcome["error"] = error
-        finally:
-            connections.close_all()  # else PostgreSQL keeps the test db busy
-
-    thread = threading.Thread(target=target)
-    thread.start()
-    thread.join()
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome.get("value")
