@@ -47,10 +47,10 @@ Sheet lines (``scoring.sheet``): referee entry from a paper score sheet
 
 Records (``scoring.records``), strict readers and canonical writers
     ``HandRecord`` / ``GameRecord`` (``from_json``/``to_json``,
-    ``from_text``/``to_text``, ``replay``, ``of``), ``read_record(data)``,
-    ``replay_hand(data) -> HandState``, ``replay_game(data) -> GameState``;
-    ``hand_result_json(hand)`` and ``game_result_json(game, detail=False)``
-    give the outcome JSON of FORMATS.md (nulls while still in progress).
+    ``from_text``/``to_text``, ``replay``, ``of``), ``read_record(data)``
+    (a hand or game record, by its ``format``); ``hand_result_json(hand)``
+    and ``game_result_json(game, detail=False)`` give the outcome JSON of
+    FORMATS.md (nulls while still in progress).
 
 Errors (``scoring.errors``), all ``ValueError``
     ``IllegalAction`` and ``SheetError`` carry ``.code`` (stable snake-case,
@@ -81,8 +81,6 @@ from .records import (
     game_result_json,
     hand_result_json,
     read_record,
-    replay_game,
-    replay_hand,
 )
 from .rules import CHAMPIONSHIP, PRESETS, RuleSet, get_rules, points_for_game
 from .sheet import SheetLine, settle_sheet_line
@@ -116,7 +114,5 @@ __all__ = [
     "parse_card",
     "points_for_game",
     "read_record",
-    "replay_game",
-    "replay_hand",
     "settle_sheet_line",
 ]

@@ -10,8 +10,6 @@ bit mask (bit ``card`` set), which makes "holds a card of the suit led" one
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from random import Random
 from typing import NewType
 
 Card = NewType("Card", int)
@@ -56,14 +54,6 @@ def strength(card: int) -> int:
     return card & 7
 
 
-def mask_of(cards: Iterable[int]) -> int:
-    """Return the bit mask holding ``cards``."""
-    mask = 0
-    for card in cards:
-        mask |= 1 << card
-    return mask
-
-
 #: _CARDS_BY_BYTE[suit][mask byte of that suit] -> those cards, in card order.
 _CARDS_BY_BYTE: tuple[tuple[tuple[Card, ...], ...], ...] = tuple(
     tuple(
@@ -83,13 +73,3 @@ def cards_of(mask: int) -> list[Card]:
         *by[2][mask >> 16 & 255],
         *by[3][mask >> 24 & 255],
     ]
-
-
-def deal_cards(rng: Random, seats: int) -> list[list[Card]]:
-    """Deal 4 cards to each of ``seats`` players from a uniformly shuffled pack.
-
-    The rest of the pack stays unused (RULES.md §2).  All chance comes from
-    ``rng``, so a seeded generator reproduces the deal.
-    """
-    drawn = rng.sample(DECK, 4 * seats)
-    return [drawn[i : i + 4] for i in range(0, 4 * seats, 4)]

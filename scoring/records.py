@@ -233,20 +233,6 @@ class GameRecord:
         return game
 
 
-def replay_hand(data: Any) -> HandState:
-    """Read a hand record (JSON data) and replay it.  Raises RecordError or
-    IllegalAction (with ``action_index``)."""
-    return HandRecord.from_json(data).replay()
-
-
-def replay_game(data: Any) -> GameState:
-    """Read a game record (JSON data) and replay it; ``outcome()`` of the
-    result has winner, marks, points, hands and per-hand ``detail`` once the
-    game is over.  Raises RecordError, IllegalAction (``hand_index`` and
-    ``action_index``) or SheetError (``line``, 1-based)."""
-    return GameRecord.from_json(data).replay()
-
-
 def read_record(data: Any) -> HandRecord | GameRecord:
     """Read a hand or game record, by its ``format``."""
     if type(data) is dict and data.get("format") == GAME_FORMAT:
