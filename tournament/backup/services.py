@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 
 from tournament.core.audit import audit_record, snapshot
 from tournament.core.errors import UserError
+from tournament.core.roles import Actor
 from tournament.models import (
     AuditEvent,
     Entry,
@@ -183,7 +184,7 @@ def _delete(tournament: Tournament) -> None:
 
 
 def tournament_restore(
-    *, doc: Any, slug: str | None = None, replace: bool = False, actor: Any = None
+    *, doc: Any, slug: str | None = None, replace: bool = False, actor: Actor = None
 ) -> Tournament:
     """Recreate a tournament from a backup, all or nothing. Refuses an
     existing slug unless `replace` (which deletes that tournament first)."""
@@ -201,7 +202,7 @@ def tournament_restore(
 
 
 def _restore(
-    doc: dict[str, Any], slug: str | None, replace: bool, actor: Any
+    doc: dict[str, Any], slug: str | None, replace: bool, actor: Actor
 ) -> Tournament:
     users = {u.get_username(): u for u in get_user_model().objects.all()}
     info = dict(doc["tournament"])

@@ -6,6 +6,7 @@ from typing import Any
 from django.apps import apps
 from django.db import models
 
+from tournament.core.roles import Actor, acting_user
 from tournament.models import AuditEvent, Tournament
 
 
@@ -34,7 +35,7 @@ def _many_to_many(obj: models.Model) -> set[str]:
 
 def audit_record(
     *,
-    actor: Any,
+    actor: Actor,
     action: str,
     obj: models.Model,
     tournament: Tournament | None,
@@ -44,7 +45,7 @@ def audit_record(
 ) -> AuditEvent:
     return AuditEvent.objects.create(
         tournament=tournament,
-        actor=actor if getattr(actor, "is_authenticated", False) else None,
+        actor=acting_user(actor),
         action=action,
         object_type=obj._meta.model_name or "",
         object_id=str(obj.pk or ""),

@@ -5,39 +5,61 @@ Superusers count as organizers; organizers may do everything a referee may.
 
 from collections.abc import Callable
 from functools import wraps
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponseBase
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
+
+    from tournament.models import Tournament
 
 ORGANIZER = "organizer"
 REFEREE = "referee"
 ROLE_GROUPS = (ORGANIZER, REFEREE)
 
+# Whoever visits: the user of a request, signed in or not.
+Visitor: TypeAlias = "User | AnonymousUser"
+# Who acts, for the services: the user of a request (the views let only
+# signed-in users act), or None for the site itself: digital tables, imports,
+# management commands, the demo. It is recorded (audit trail, `entered_by` …)
+# as `acting_user` says.
+Actor: TypeAlias = "User | AnonymousUser | None"
 
-def _groups(user: Any) -> set[str]:
-    # Cache on the user object: templates and views ask several times.
-    cached = getattr(user, "_role_groups", None)
+
+def acting_user(actor: Actor) -> "User | None":
+    """The user an actor is recorded as: None for the site itself and for
+    anybody not signed in."""
+    return actor if actor is not None and actor.is_authenticated else None
+
+
+# Cached on the user object: templates and views ask several times.
+_GROUPS_CACHE = "_role_groups"
+
+
+def _groups(user: "User") -> set[str]:
+    cached: set[str] | None = getattr(user, _GROUPS_CACHE, None)
     if cached is None:
         cached = set(user.groups.values_list("name", flat=True))
-        user._role_groups = cached
+        setattr(user, _GROUPS_CACHE, cached)
     return cached
 
 
-def is_organizer(user: Any) -> bool:
+def is_organizer(user: Visitor) -> bool:
     if not user.is_authenticated or not user.is_active:
         return False
     return bool(user.is_superuser) or ORGANIZER in _groups(user)
 
 
-def is_referee(user: Any) -> bool:
+def is_referee(user: Visitor) -> bool:
     if not user.is_authenticated or not user.is_active:
         return False
     return is_organizer(user) or REFEREE in _groups(user)
 
 
-def may_referee(user: Any, tournament: Any) -> bool:
+def may_referee(user: Visitor, tournament: "Tournament") -> bool:
     """May this user enter, confirm or reject results of this tournament?
 
     Organizers always; referees when the tournament names no referees or
@@ -50,10 +72,15 @@ def may_referee(user: Any, tournament: Any) -> bool:
     return not allowed or user.pk in allowed
 
 
-def _role_required(check: Callable[[Any], bool]) -> Callable[..., Any]:
-    def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+_View: TypeAlias = Callable[..., HttpResponseBase]
+
+
+def _role_required(check: Callable[[Visitor], bool]) -> Callable[[_View], _View]:
+    def decorator(view: _View) -> _View:
         @wraps(view)
-        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        def wrapper(
+            request: HttpRequest, *args: Any, **kwargs: Any
+        ) -> HttpResponseBase:
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
             if not check(request.user):
@@ -69,16 +96,14 @@ organizer_required = _role_required(is_organizer)
 referee_required = _role_required(is_referee)
 
 
-def tournament_referee_required(
-    view: Callable[..., HttpResponse],
-) -> Callable[..., HttpResponse]:
+def tournament_referee_required(view: _View) -> _View:
     """`referee_required`, and a referee of the tournament named by the
     view's `slug` (see `may_referee`). An unknown slug is left to the view
     (its 404)."""
 
     @wraps(view)
     @referee_required
-    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         from tournament.models import Tournament
 
         tournament = (

@@ -21,6 +21,7 @@ from django.utils.translation import gettext_lazy
 from scoring.errors import IllegalAction
 from tournament.core.audit import audit_record
 from tournament.core.errors import ConflictError, UserError
+from tournament.core.roles import Actor, acting_user
 from tournament.digital import adapter, moves, runner
 from tournament.models import DigitalSeat, DigitalTable, ResultVersion, Series, Table
 
@@ -125,7 +126,7 @@ def _check_bots(bots: dict[int, str], size: int) -> None:
 
 
 def digital_table_create(
-    *, actor: Any, table: Table, bots: dict[int, str]
+    *, actor: Actor, table: Table, bots: dict[int, str]
 ) -> DigitalTable:
     """Make a table of a released series digital: every seat gets a private
     link, `bots` (seat -> bot name) fill the seats chosen; play starts."""
@@ -167,7 +168,7 @@ def digital_table_create(
             win_bonus=tournament.win_bonus,
             size=table.size,
             games_total=tournament.games_per_series,
-            created_by=actor if getattr(actor, "is_authenticated", False) else None,
+            created_by=acting_user(actor),
         )
         adapter.start(digital)
         digital.save()
@@ -276,7 +277,7 @@ def digital_act_message(*, token: str, message: dict[str, Any]) -> Move:
     )
 
 
-def digital_seat_set_bot(*, actor: Any, seat: DigitalSeat, bot: str) -> DigitalSeat:
+def digital_seat_set_bot(*, actor: Actor, seat: DigitalSeat, bot: str) -> DigitalSeat:
     """The organizer lets a bot take over a seat (a player dropped out) or
     gives it back to the person ("")."""
     _check_bots({seat.number: bot}, 4)
@@ -300,7 +301,7 @@ def digital_seat_set_bot(*, actor: Any, seat: DigitalSeat, bot: str) -> DigitalS
     return seat
 
 
-def digital_seat_new_link(*, actor: Any, seat: DigitalSeat) -> DigitalSeat:
+def digital_seat_new_link(*, actor: Actor, seat: DigitalSeat) -> DigitalSeat:
     """A new private link for a seat; the old one stops working (a lost or
     shared phone)."""
     with transaction.atomic():
@@ -320,7 +321,7 @@ def digital_seat_new_link(*, actor: Any, seat: DigitalSeat) -> DigitalSeat:
     return seat
 
 
-def digital_stop(*, actor: Any, digital: DigitalTable, reason: str) -> DigitalTable:
+def digital_stop(*, actor: Actor, digital: DigitalTable, reason: str) -> DigitalTable:
     """End digital play early. The games finished so far stay counted; the
     referees enter the rest of the table's result by hand."""
     reason = reason.strip()

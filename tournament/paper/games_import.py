@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 
 from tournament.core.audit import audit_record
 from tournament.core.errors import UserError
+from tournament.core.roles import Actor
 from tournament.core.rules import game_points
 from tournament.core.upload import open_uploaded_workbook, upload_rows
 from tournament.models import ResultVersion, Series, Table, Tournament
@@ -418,7 +419,7 @@ def _table_import(
 
 def games_import_apply(
     *,
-    actor: Any,
+    actor: Actor,
     tournament: Tournament,
     tables: Sequence[dict[str, Any]],
     filename: str,

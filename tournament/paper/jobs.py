@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 
 from tournament.core.audit import audit_record
 from tournament.core.errors import UserError
+from tournament.core.roles import Actor, acting_user
 from tournament.models import Job, Tournament
 
 logger = logging.getLogger(__name__)
@@ -119,7 +120,7 @@ def _progress_key(job_id: Any) -> str:
 
 def job_start(
     *,
-    actor: Any,
+    actor: Actor,
     tournament: Tournament,
     kind: str,
     label: str,
@@ -136,7 +137,7 @@ def job_start(
             kind=kind,
             label=label[:200],
             params={**params, "language": translation.get_language()},
-            created_by=actor if getattr(actor, "is_authenticated", False) else None,
+            created_by=acting_user(actor),
         )
         audit_record(
             actor=actor,

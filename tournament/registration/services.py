@@ -2,7 +2,6 @@
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max
@@ -11,6 +10,7 @@ from django.utils.translation import gettext as _
 
 from tournament.core.audit import audit_record, snapshot
 from tournament.core.errors import UserError
+from tournament.core.roles import Actor
 from tournament.live import invalidation
 from tournament.models import Entry, Player, Team, Tournament
 
@@ -50,7 +50,7 @@ def _player_for(data: PlayerData) -> Player:
     return player
 
 
-def entry_register(*, actor: Any, tournament: Tournament, data: PlayerData) -> Entry:
+def entry_register(*, actor: Actor, tournament: Tournament, data: PlayerData) -> Entry:
     """Register a new player for the tournament; the start number is the one
     given or the next free one. Refuses a start number already taken."""
     with transaction.atomic():
@@ -89,7 +89,7 @@ def _entry_create(*, tournament: Tournament, data: PlayerData) -> Entry:
 
 
 def entries_import(
-    *, actor: Any, tournament: Tournament, rows: Iterable[PlayerData]
+    *, actor: Actor, tournament: Tournament, rows: Iterable[PlayerData]
 ) -> list[Entry]:
     """Register many players at once: all of them or, on any error, none."""
     rows = list(rows)
@@ -115,7 +115,7 @@ def entries_import(
     return entries
 
 
-def entry_update(*, actor: Any, entry: Entry, data: PlayerData) -> Entry:
+def entry_update(*, actor: Actor, entry: Entry, data: PlayerData) -> Entry:
     """Correct a registered player's details or start number."""
     with transaction.atomic():
         entry = (
@@ -157,7 +157,7 @@ def entry_update(*, actor: Any, entry: Entry, data: PlayerData) -> Entry:
     return entry
 
 
-def entry_set_checked_in(*, actor: Any, entry: Entry, checked_in: bool) -> Entry:
+def entry_set_checked_in(*, actor: Actor, entry: Entry, checked_in: bool) -> Entry:
     with transaction.atomic():
         entry = Entry.objects.select_for_update().get(pk=entry.pk)
         if entry.checked_in == checked_in:
@@ -176,7 +176,7 @@ def entry_set_checked_in(*, actor: Any, entry: Entry, checked_in: bool) -> Entry
     return entry
 
 
-def entry_withdraw(*, actor: Any, entry: Entry, reason: str) -> Entry:
+def entry_withdraw(*, actor: Actor, entry: Entry, reason: str) -> Entry:
     """Withdraw a player; the entry and its start number stay (results keep)."""
     reason = reason.strip()
     if not reason:
@@ -200,7 +200,7 @@ def entry_withdraw(*, actor: Any, entry: Entry, reason: str) -> Entry:
     return entry
 
 
-def entry_reinstate(*, actor: Any, entry: Entry) -> Entry:
+def entry_reinstate(*, actor: Actor, entry: Entry) -> Entry:
     with transaction.atomic():
         entry = Entry.objects.select_for_update().get(pk=entry.pk)
         if entry.withdrawn_at is None:
@@ -222,7 +222,7 @@ def entry_reinstate(*, actor: Any, entry: Entry) -> Entry:
 
 def team_save(
     *,
-    actor: Any,
+    actor: Actor,
     tournament: Tournament,
     team: Team | None,
     name: str,
@@ -279,7 +279,7 @@ def team_save(
     return team
 
 
-def team_delete(*, actor: Any, team: Team) -> None:
+def team_delete(*, actor: Actor, team: Team) -> None:
     with transaction.atomic():
         before = {
             "name": team.name,

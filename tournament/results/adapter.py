@@ -2,6 +2,7 @@
 games are checked, sheet lines replayed through the rules."""
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -12,10 +13,21 @@ from scoring.game import game_from_sheet
 from scoring.sheet import SheetLine
 from tournament.core.errors import UserError
 from tournament.core.rules import game_points, tournament_rules
+from tournament.models import Tournament
+
+
+@dataclass(frozen=True)
+class GameInput:
+    """One game as entered: the quick way (winner seat and marks kept) or
+    the sheet way (the hands as sheet lines, from which both follow)."""
+
+    winner: int | None = None
+    marks: int | None = None
+    hands: tuple[dict[str, Any], ...] | None = None
 
 
 def _quick_game(
-    number: int, game: Any, table_size: int, start_marks: int
+    number: int, game: GameInput, table_size: int, start_marks: int
 ) -> dict[str, Any]:
     winner, marks = game.winner, game.marks
     if winner is None:
@@ -45,7 +57,7 @@ def _quick_game(
 
 
 def table_result_data(
-    *, games: Sequence[Any], table_size: int, tournament: Any
+    *, games: Sequence[GameInput], table_size: int, tournament: Tournament
 ) -> dict[str, Any]:
     """Validate a table's games (quick or sheet) and return the version data.
 
@@ -131,7 +143,7 @@ def sheet_game(
     number: int,
     hands: list[dict[str, Any]],
     table_size: int,
-    tournament: Any,
+    tournament: Tournament,
     first_dealer: int | None = None,
 ) -> dict[str, Any]:
     """Replay one game's sheet lines through the rules; return the game's

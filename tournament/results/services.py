@@ -7,7 +7,6 @@ saved against an older revision is refused with a conflict, never applied.
 """
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -16,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from tournament.core.audit import audit_record
 from tournament.core.errors import ConflictError, NotAllowed, UserError
-from tournament.core.roles import is_organizer, may_referee
+from tournament.core.roles import Actor, acting_user, is_organizer, may_referee
 from tournament.core.rules import game_points
 from tournament.live import invalidation
 from tournament.models import (
@@ -30,15 +29,8 @@ from tournament.models import (
 )
 from tournament.results import adapter
 
-
-@dataclass(frozen=True)
-class GameInput:
-    """One game as entered: the quick way (winner seat and marks kept) or
-    the sheet way (the hands as sheet lines, from which both follow)."""
-
-    winner: int | None = None
-    marks: int | None = None
-    hands: tuple[dict[str, Any], ...] | None = None
+# The games the services take, defined next to their conversion (re-exported).
+from tournament.results.adapter import GameInput as GameInput
 
 
 def _lock_table(table: Table, revision: int | None) -> Table:
@@ -59,7 +51,7 @@ def _lock_table(table: Table, revision: int | None) -> Table:
     return table
 
 
-def _check_referee(actor: Any, tournament: Any) -> None:
+def _check_referee(actor: Actor, tournament: Tournament) -> None:
     """The views check it; the service refuses too. No actor: the site
     itself (digital tables, imports from the command line)."""
     if actor is not None and not may_referee(actor, tournament):
@@ -113,7 +105,7 @@ def rebuild_table_scores(table: Table, version: ResultVersion) -> None:
     totals_refresh(entry_ids=list(seats.values()), tournament=tournament)
 
 
-def totals_refresh(*, entry_ids: list[int], tournament: Any) -> None:
+def totals_refresh(*, entry_ids: list[int], tournament: Tournament) -> None:
     """Recompute the EntryTotal rows of some players from their GameScores."""
     series_count = tournament.series_count
     per_entry: dict[int, dict[str, Any]] = {
@@ -143,12 +135,12 @@ def totals_refresh(*, entry_ids: list[int], tournament: Any) -> None:
         )
 
 
-def _confirm(table: Table, version: ResultVersion, actor: Any) -> None:
+def _confirm(table: Table, version: ResultVersion, actor: Actor) -> None:
     table.result_versions.filter(status=ResultVersion.Status.CONFIRMED).update(
         status=ResultVersion.Status.SUPERSEDED
     )
     version.status = ResultVersion.Status.CONFIRMED
-    version.decided_by = actor if getattr(actor, "is_authenticated", False) else None
+    version.decided_by = acting_user(actor)
     version.decided_at = timezone.now()
     version.save(update_fields=["status", "decided_by", "decided_at"])
     rebuild_table_scores(table, version)
@@ -185,7 +177,7 @@ def result_check(
 
 def result_enter(
     *,
-    actor: Any,
+    actor: Actor,
     table: Table,
     games: Sequence[GameInput],
     mode: str,
@@ -246,14 +238,14 @@ def result_enter(
             mode=mode,
             data=data,
             reason=reason[:300],
-            entered_by=actor if getattr(actor, "is_authenticated", False) else None,
+            entered_by=acting_user(actor),
         )
         # Double entry off: the enterer's word counts. A correction by the
         # organizer counts at once; a referee's correction waits.
         immediate = (
             auto_confirm
             or not tournament.double_entry
-            or (has_confirmed and is_organizer(actor))
+            or (has_confirmed and actor is not None and is_organizer(actor))
         )
         if immediate:
             _confirm(table, version, actor)
@@ -332,7 +324,7 @@ def _current_data(table: Table) -> dict[str, Any] | None:
 
 
 def result_confirm(
-    *, actor: Any, version: ResultVersion, revision: int | None
+    *, actor: Actor, version: ResultVersion, revision: int | None
 ) -> ResultVersion:
     """A second person confirms a pending result; never the one who entered
     it. The result then counts in the standings."""
@@ -342,7 +334,8 @@ def result_confirm(
         version = ResultVersion.objects.select_for_update().get(pk=version.pk)
         if version.status != ResultVersion.Status.PENDING:
             raise ConflictError(_("Dieses Ergebnis wartet nicht mehr auf Bestätigung."))
-        if version.entered_by_id is not None and version.entered_by_id == actor.pk:
+        user = acting_user(actor)
+        if user is not None and version.entered_by_id == user.pk:
             raise UserError(
                 _(
                     "Sie können Ihre eigene Eingabe nicht bestätigen. Bitte eine "
@@ -365,7 +358,7 @@ def result_confirm(
 
 
 def result_reject(
-    *, actor: Any, version: ResultVersion, revision: int | None, reason: str
+    *, actor: Actor, version: ResultVersion, revision: int | None, reason: str
 ) -> ResultVersion:
     """The second person finds a mistake: the pending entry is set aside
     (kept in the history) and the table waits for a new entry."""
@@ -379,7 +372,7 @@ def result_reject(
         if version.status != ResultVersion.Status.PENDING:
             raise ConflictError(_("Dieses Ergebnis wartet nicht mehr auf Bestätigung."))
         version.status = ResultVersion.Status.REJECTED
-        version.decided_by = actor
+        version.decided_by = acting_user(actor)
         version.decided_at = timezone.now()
         version.reason = (version.reason + " | " if version.reason else "") + reason
         version.save(update_fields=["status", "decided_by", "decided_at", "reason"])

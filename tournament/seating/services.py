@@ -1,7 +1,6 @@
 """Seating a series, swapping two players, releasing it to the public."""
 
 import secrets
-from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -9,6 +8,7 @@ from django.utils.translation import gettext as _
 
 from tournament.core.audit import audit_record
 from tournament.core.errors import ConflictError, UserError
+from tournament.core.roles import Actor
 from tournament.live import invalidation
 from tournament.models import Entry, Seat, Series, Table, Tournament
 from tournament.seating import adapter
@@ -17,7 +17,7 @@ EDITABLE = (Series.Status.DRAFT, Series.Status.SEATED)
 SWAPPABLE = (Series.Status.SEATED, Series.Status.RELEASED)
 
 
-def series_ensure(*, tournament: Tournament, actor: Any = None) -> list[Series]:
+def series_ensure(*, tournament: Tournament, actor: Actor = None) -> list[Series]:
     """The tournament's series rows 1..series_count (created as drafts)."""
     existing = {s.number: s for s in tournament.series.all()}
     missing = [n for n in range(1, tournament.series_count + 1) if n not in existing]
@@ -95,7 +95,7 @@ def _earlier(series: Series) -> list[Series]:
 
 
 def series_seat(
-    *, actor: Any, series: Series, new_lot: bool = False, version: int | None = None
+    *, actor: Actor, series: Series, new_lot: bool = False, version: int | None = None
 ) -> Series:
     """Seat (or re-seat) a series by lot, without repeating any meeting of
     the series already seated.
@@ -167,7 +167,7 @@ def series_seat(
 
 
 def series_swap(
-    *, actor: Any, series: Series, entry_a: Entry, entry_b: Entry, version: int
+    *, actor: Actor, series: Series, entry_a: Entry, entry_b: Entry, version: int
 ) -> Series:
     """Swap two players' seats by hand; the quality report is recomputed and
     names any meeting this repeats."""
@@ -243,7 +243,9 @@ def series_swap(
     return series
 
 
-def series_release(*, actor: Any, series: Series, version: int | None = None) -> Series:
+def series_release(
+    *, actor: Actor, series: Series, version: int | None = None
+) -> Series:
     """Make a seated series public ("where do I sit?" and the table lists)."""
     with transaction.atomic():
         series, tournament = _lock(series)

@@ -2,13 +2,13 @@
 
 import random
 import secrets
-from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from tournament.core.audit import audit_record
 from tournament.core.errors import UserError
+from tournament.core.roles import Actor, acting_user
 from tournament.live import invalidation
 from tournament.models import TieBreak, Tournament
 
@@ -34,7 +34,7 @@ def _check(tournament: Tournament, numbers: list[int]) -> None:
 
 def _record(
     *,
-    actor: Any,
+    actor: Actor,
     tournament: Tournament,
     method: str,
     order: list[int],
@@ -48,7 +48,7 @@ def _record(
             order=order,
             seed=seed,
             note=note[:300],
-            created_by=actor if getattr(actor, "is_authenticated", False) else None,
+            created_by=acting_user(actor),
         )
         audit_record(
             actor=actor,
@@ -65,7 +65,7 @@ def _record(
 
 
 def tiebreak_draw_lot(
-    *, actor: Any, tournament: Tournament, start_numbers: list[int]
+    *, actor: Actor, tournament: Tournament, start_numbers: list[int]
 ) -> TieBreak:
     """Draw lots between tied players; the seed is stored so anyone can
     check the draw: random.Random(seed).shuffle(sorted(numbers))."""
@@ -84,7 +84,7 @@ def tiebreak_draw_lot(
 
 
 def tiebreak_record_playoff(
-    *, actor: Any, tournament: Tournament, order: list[int], note: str = ""
+    *, actor: Actor, tournament: Tournament, order: list[int], note: str = ""
 ) -> TieBreak:
     """Record the outcome of a playoff (Stechen), best first."""
     _check(tournament, order)

@@ -1,13 +1,17 @@
 """Writes of a tournament's own settings: keyword-only, atomic, audited."""
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.db import transaction
 
 from tournament.core.audit import audit_record, snapshot
+from tournament.core.roles import Actor
 from tournament.live import invalidation
 from tournament.models import Tournament
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 TOURNAMENT_FIELDS = [
     "name",
@@ -30,10 +34,10 @@ TOURNAMENT_FIELDS = [
 
 def tournament_save(
     *,
-    actor: Any,
+    actor: Actor,
     tournament: Tournament,
     created: bool,
-    referees: Iterable[Any] | None = None,
+    referees: Iterable["User"] | None = None,
 ) -> Tournament:
     """Save a tournament built by a validated form, with an audit row.
     `referees` (users), when given, become the only referees allowed to
