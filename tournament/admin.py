@@ -1,3 +1,5 @@
+from typing import TYPE_CHECKING, Any
+
 from django.contrib import admin
 
 from tournament.models import (
@@ -18,8 +20,20 @@ from tournament.models import (
     Tournament,
 )
 
+if TYPE_CHECKING:
+    # django-stubs types a ModelAdmin by its model; Django's class takes no
+    # type argument at run time.
+    _ReadOnlyAdmin = admin.ModelAdmin[Any]  # for rows of any model
+    _TournamentAdmin = admin.ModelAdmin[Tournament]
+    _PlayerAdmin = admin.ModelAdmin[Player]
+    _EntryAdmin = admin.ModelAdmin[Entry]
+    _TeamAdmin = admin.ModelAdmin[Team]
+else:
+    _ReadOnlyAdmin = _TournamentAdmin = _PlayerAdmin = admin.ModelAdmin
+    _EntryAdmin = _TeamAdmin = admin.ModelAdmin
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+
+class ReadOnlyAdmin(_ReadOnlyAdmin):
     """Rows that only the services may write (seatings, results, audit):
     the admin shows them; changing them here would skip the version checks
     and the audit trail."""
@@ -35,7 +49,7 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin):
+class TournamentAdmin(_TournamentAdmin):
     list_display = ("name", "date", "venue", "status", "rule_preset")
     list_filter = ("status", "rule_preset")
     search_fields = ("name", "slug", "venue")
@@ -43,14 +57,14 @@ class TournamentAdmin(admin.ModelAdmin):
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(_PlayerAdmin):
     list_display = ("last_name", "first_name", "club", "town", "category")
     list_filter = ("category",)
     search_fields = ("last_name", "first_name", "club", "town")
 
 
 @admin.register(Entry)
-class EntryAdmin(admin.ModelAdmin):
+class EntryAdmin(_EntryAdmin):
     list_display = (
         "start_number",
         "player",
@@ -66,7 +80,7 @@ class EntryAdmin(admin.ModelAdmin):
 
 
 @admin.register(Team)
-class TeamAdmin(admin.ModelAdmin):
+class TeamAdmin(_TeamAdmin):
     list_display = ("name", "tournament")
     list_filter = ("tournament",)
     list_select_related = ("tournament",)

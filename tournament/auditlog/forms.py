@@ -92,12 +92,15 @@ class AuditFilterForm(forms.Form):
             .values_list("username", flat=True)
             .distinct()
         )
-        self.fields["actor"].choices = [  # type: ignore[attr-defined]
+        actor, object_type = self.fields["actor"], self.fields["object_type"]
+        assert isinstance(actor, forms.ChoiceField)
+        assert isinstance(object_type, forms.ChoiceField)
+        actor.choices = [
             ("", _("alle")),
             (SYSTEM_ACTOR, _("System (ohne Benutzer)")),
             *((name, name) for name in names),
         ]
-        self.fields["object_type"].choices = [  # type: ignore[attr-defined]
+        object_type.choices = [
             ("", _("alle")),
             *_object_types(),
         ]

@@ -19,7 +19,7 @@ class LanguageMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, "")
         language = chosen if chosen in self.supported else settings.LANGUAGE_CODE
-        request.LANGUAGE_CODE = language  # type: ignore[attr-defined]
+        request.LANGUAGE_CODE = language
         # override, not activate: the thread's language is restored after the
         # request (worker threads serve the next visitor).
         with translation.override(language):

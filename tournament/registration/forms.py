@@ -1,6 +1,8 @@
 """The desk's forms: entries, withdrawals, teams, the player import.
 Forms validate and translate input; services decide and write."""
 
+from typing import Any
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -73,9 +75,11 @@ class TeamForm(forms.Form):
         widget=forms.CheckboxSelectMultiple,
     )
 
-    def __init__(self, *args: object, tournament: Tournament, **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self.fields["members"].queryset = (  # type: ignore[attr-defined]
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        members = self.fields["members"]
+        assert isinstance(members, IdsChoiceField)
+        members.queryset = (
             Entry.objects.filter(tournament=tournament, withdrawn_at__isnull=True)
             .select_related("player")
             .order_by("player__last_name", "player__first_name")

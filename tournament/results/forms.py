@@ -13,6 +13,8 @@ import re
 from typing import Any
 
 from django import forms
+from django.forms import BoundField
+from django.utils.datastructures import MultiValueDict
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -138,7 +140,7 @@ class ResultForm(forms.Form):
                 widget=forms.Textarea(attrs={"rows": 4, "spellcheck": "false"}),
             )
 
-    def game_fields(self) -> list[tuple[int, Any, Any, Any]]:
+    def game_fields(self) -> list[tuple[int, BoundField, BoundField, BoundField]]:
         return [
             (g, self[f"g{g}_winner"], self[f"g{g}_marks"], self[f"g{g}_hands"])
             for g in range(1, self.games + 1)
@@ -146,7 +148,8 @@ class ResultForm(forms.Form):
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
-        if self.data:
+        # Bound to a request's POST (unbound: Django's empty MultiValueDict).
+        if self.data and isinstance(self.data, MultiValueDict):
             for g in range(1, self.games + 1):
                 if len(self.data.getlist(f"g{g}_winner")) > 1:
                     self.add_error(

@@ -5,7 +5,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -30,7 +30,7 @@ from tournament.seating import selectors as seating_selectors
 
 
 def _form(
-    table: Table, data: Any = None, initial: dict[str, Any] | None = None
+    table: Table, data: QueryDict | None = None, initial: dict[str, Any] | None = None
 ) -> ResultForm:
     tournament = table.series.tournament
     return ResultForm(

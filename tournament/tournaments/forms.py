@@ -1,10 +1,11 @@
 """A tournament's settings. Forms validate and translate input;
 services decide and write."""
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.utils.translation import gettext_lazy as _
 
 from tournament.core.forms import IdsChoiceField
@@ -12,14 +13,21 @@ from tournament.core.roles import REFEREE
 from tournament.models import Tournament
 from tournament.tournaments.services import TOURNAMENT_FIELDS
 
+if TYPE_CHECKING:
+    # django-stubs types a ModelForm by its model; Django's class takes no
+    # type argument at run time.
+    _TournamentModelForm = forms.ModelForm[Tournament]
+else:
+    _TournamentModelForm = forms.ModelForm
+
 
 class RefereeChoiceField(IdsChoiceField):
-    def label_from_instance(self, obj: Any) -> str:
+    def label_from_instance(self, obj: User) -> str:
         name = obj.get_full_name()
         return f"{name} ({obj.get_username()})" if name else obj.get_username()
 
 
-class TournamentForm(forms.ModelForm):
+class TournamentForm(_TournamentModelForm):
     class Meta:
         model = Tournament
         fields = TOURNAMENT_FIELDS
@@ -36,7 +44,9 @@ class TournamentForm(forms.ModelForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # Only people in the referee group; organizers may enter anyway.
-        self.fields["referees"].queryset = (  # type: ignore[attr-defined]
+        referees = self.fields["referees"]
+        assert isinstance(referees, RefereeChoiceField)  # Meta.field_classes
+        referees.queryset = (
             get_user_model()
             .objects.filter(groups__name=REFEREE, is_active=True)
             .distinct()
