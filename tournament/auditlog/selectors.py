@@ -3,6 +3,7 @@
 import datetime
 import json
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, TypeAlias, TypedDict
 
 from django.db.models import F, Q, QuerySet
 
@@ -11,7 +12,21 @@ from tournament.models import (
     Tournament,
 )
 
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
 SYSTEM_ACTOR = "-"
+
+
+class EventNames(TypedDict):
+    """The names an event of the log shows, joined in (None: no such row)."""
+
+    actor_name: str | None
+    tournament_name: str | None
+    tournament_slug: str | None
+
+
+LoggedEvent: TypeAlias = "WithAnnotations[AuditEvent, EventNames]"
 
 
 def audit_events(
@@ -23,7 +38,7 @@ def audit_events(
     since: datetime.datetime | None = None,
     until: datetime.datetime | None = None,
     text: str = "",
-) -> QuerySet[AuditEvent]:
+) -> QuerySet[LoggedEvent]:
     """The audit trail, newest first, with the names the log shows
     (`actor_name`, `tournament_name`, `tournament_slug`) joined in, not
     their rows. `actor` is a user name, or SYSTEM_ACTOR for the site's own

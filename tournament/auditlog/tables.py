@@ -7,10 +7,12 @@ from typing import Any
 import django_tables2 as tables
 from django.urls import reverse
 from django.utils import formats, timezone
+from django.utils.functional import Promise
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
+from tournament.auditlog.selectors import LoggedEvent
 from tournament.core.audit import AuditChange, audit_diff, object_type_label
 from tournament.models import AuditEvent
 
@@ -43,7 +45,7 @@ def _audit_change(change: AuditChange) -> tuple[str, SafeString]:
     return change.key, mark_safe("".join(parts))
 
 
-def _label(text: str) -> dict[str, dict[str, Any]]:
+def _label(text: str | Promise) -> dict[str, dict[str, Any]]:
     # Phones show each row as a card; the label comes from this attribute.
     return {"td": {"data-label": text}}
 
@@ -91,11 +93,8 @@ class AuditTable(tables.Table):
     def render_at(self, value: Any) -> str:
         return formats.date_format(timezone.localtime(value), "d.m.Y H:i:s")
 
-    def render_tournament(self, value: str, record: AuditEvent) -> SafeString:
-        url = reverse(
-            "tournament:audit_log",
-            kwargs={"slug": record.tournament_slug},  # type: ignore[attr-defined]
-        )
+    def render_tournament(self, value: str, record: LoggedEvent) -> SafeString:
+        url = reverse("tournament:audit_log", kwargs={"slug": record.tournament_slug})
         return format_html('<a href="{}">{}</a>', url, value)
 
     def render_action(self, value: str) -> SafeString:

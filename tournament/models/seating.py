@@ -1,5 +1,7 @@
 """Series and who sits where: tables and seats."""
 
+from typing import Self, TypeVar
+
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -7,13 +9,17 @@ from django.utils.translation import pgettext_lazy
 
 from tournament.models.core import Entry, Tournament
 
+# Generic so that a query's annotations (`table_count` …) stay on its rows
+# through the methods below.
+_SeriesT = TypeVar("_SeriesT", bound="Series")
 
-class SeriesQuerySet(models.QuerySet["Series"]):
-    def seated(self) -> "SeriesQuerySet":
+
+class SeriesQuerySet(models.QuerySet[_SeriesT]):
+    def seated(self) -> Self:
         """Series with a seating (all but drafts)."""
         return self.exclude(status=Series.Status.DRAFT)
 
-    def public(self) -> "SeriesQuerySet":
+    def public(self) -> Self:
         """Released series and later: their seating and results are public,
         and referees enter results for them."""
         return self.filter(status__in=Series.PUBLIC_STATUSES)

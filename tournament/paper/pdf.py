@@ -23,7 +23,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from weasyprint import CSS, HTML
 from weasyprint.text.fonts import FontConfiguration
-from weasyprint.urls import URLFetcher
+from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from tournament.core.errors import UserError
 from tournament.models import Tournament
@@ -45,7 +45,9 @@ class StaticFilesFetcher(URLFetcher):
     """Fetch only files under static/ (the fonts): a print template never
     reaches the network or the rest of the disk."""
 
-    def fetch(self, url: str, headers: Any = None) -> Any:
+    def fetch(
+        self, url: str, headers: dict[str, str] | None = None
+    ) -> URLFetcherResponse:
         if url.startswith("file:"):
             path = Path(url2pathname(urlsplit(url).path)).resolve()
             if path.is_relative_to(STATIC_DIR):

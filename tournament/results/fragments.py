@@ -1,6 +1,7 @@
 """The results' live fragments: a series' score grids and the progress
 of the tables (referees' and public)."""
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from django.http import HttpRequest
@@ -35,18 +36,19 @@ def results_context(
 
 
 def _with_chips(
-    tournament: Tournament, progress: list[dict[str, Any]], staff: bool
+    tournament: Tournament, progress: Sequence[Mapping[str, Any]], staff: bool
 ) -> list[dict[str, Any]]:
-    """Each series' table chips (number, state, label, link for staff),
-    made here once, not per chip in the template: a hundred tables a series
-    took a URL reversal and three translations each (the referees' overview
-    cost ~110 ms, mostly asking for the active language)."""
+    """The series' rows with their table chips (number, state, label, link
+    for staff), made here once, not per chip in the template: a hundred
+    tables a series took a URL reversal and three translations each (the
+    referees' overview cost ~110 ms, mostly asking for the active language)."""
     labels = {
         "confirmed": gettext("bestätigt"),
         "pending": gettext("wartet auf Bestätigung"),
         "missing": gettext("fehlt"),
     }
     table = gettext("Tisch %(number)s")
+    rows = []
     for p in progress:
         link = ""
         if staff:
@@ -58,7 +60,7 @@ def _with_chips(
                     "table": 0,
                 },
             )[:-2]  # "…/tisch/0/" without "0/"
-        p["chips"] = [
+        chips = [
             {
                 "number": number,
                 "state": state,
@@ -67,7 +69,8 @@ def _with_chips(
             }
             for number, state in p["table_states"]
         ]
-    return progress
+        rows.append({**p, "chips": chips})
+    return rows
 
 
 def progress_context(

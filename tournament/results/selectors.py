@@ -1,5 +1,7 @@
 """Reads of results: versions, progress, a series' score grids."""
 
+from typing import TypedDict
+
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.shortcuts import get_object_or_404
 
@@ -24,7 +26,27 @@ def result_versions(table: Table) -> QuerySet[ResultVersion]:
     )
 
 
-def series_progress(tournament: Tournament) -> list[dict[str, object]]:
+class _TableCounts(TypedDict):
+    series_id: int
+    number: int
+    pending: int
+    confirmed: int
+
+
+class SeriesProgress(TypedDict):
+    """A series' tables by the state of their results (`series_progress`)."""
+
+    series: Series
+    tables: int
+    pending: list[int]
+    confirmed: int
+    confirmed_tables: list[int]
+    missing: list[int]
+    # (table number, "confirmed" | "pending" | "missing")
+    table_states: list[tuple[int, str]]
+
+
+def series_progress(tournament: Tournament) -> list[SeriesProgress]:
     """Per series: tables, entered (waiting), confirmed, and which are missing."""
     tables = (
         Table.objects.filter(series__tournament=tournament)
@@ -41,10 +63,10 @@ def series_progress(tournament: Tournament) -> list[dict[str, object]]:
         .values("series_id", "number", "pending", "confirmed")
         .order_by("number")
     )
-    by_series: dict[int, list[dict[str, int]]] = {}
+    by_series: dict[int, list[_TableCounts]] = {}
     for t in tables:
         by_series.setdefault(t["series_id"], []).append(t)
-    out = []
+    out: list[SeriesProgress] = []
     for series in Series.objects.filter(tournament=tournament).order_by("number"):
         rows = by_series.get(series.pk, [])
         out.append(
@@ -74,7 +96,22 @@ def series_progress(tournament: Tournament) -> list[dict[str, object]]:
     return out
 
 
-def series_results(series: Series, *, include_pending: bool) -> list[dict[str, object]]:
+class PlayerPoints(TypedDict):
+    seat: Seat
+    points: list[int]  # per game
+    total: int
+
+
+class TableResults(TypedDict):
+    """A table's players and points in a series (`series_results`)."""
+
+    table: Table
+    version: ResultVersion | None
+    provisional: bool
+    players: list[PlayerPoints]
+
+
+def series_results(series: Series, *, include_pending: bool) -> list[TableResults]:
     """Per table of a series: players in seat order and their points per
     game from the confirmed (or, if asked, pending) version."""
     tables = series_tables(series)
@@ -82,17 +119,17 @@ def series_results(series: Series, *, include_pending: bool) -> list[dict[str, o
     if include_pending:
         statuses.append(ResultVersion.Status.PENDING)
     versions: dict[int, ResultVersion] = {}
-    for version in ResultVersion.objects.filter(
+    for candidate in ResultVersion.objects.filter(
         table__series=series, status__in=statuses
     ).order_by("number"):
-        current = versions.get(version.table_id)
+        current = versions.get(candidate.table_id)
         if current is None or current.status != ResultVersion.Status.CONFIRMED:
-            versions[version.table_id] = version
-    out = []
+            versions[candidate.table_id] = candidate
+    out: list[TableResults] = []
     for table in tables:
         version = versions.get(table.pk)
         games = version.data["games"] if version else []
-        players = []
+        players: list[PlayerPoints] = []
         for seat in table.seats.all():
             points = [
                 game_points(g["marks"], series.tournament)

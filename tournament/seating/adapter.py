@@ -78,4 +78,5 @@ def seating_quality(
 
 def repeated_pairs(series: Sequence[EngineSeries]) -> list[tuple[int, int, int]]:
     """Pairs of entry ids that meet more than once, with how often."""
-    return [tuple(p) for p in engine.repeated_pairs([list(s) for s in series])]
+    pairs = engine.repeated_pairs([list(s) for s in series])
+    return [(a, b, times) for a, b, times in pairs]

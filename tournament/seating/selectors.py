@@ -1,13 +1,27 @@
 """Reads of series and their seating; each selector owns its query shape."""
 
-from django.db.models import Count, Prefetch, QuerySet
+from typing import TYPE_CHECKING, TypeAlias, TypedDict
+
+from django.db.models import Count, Prefetch
 from django.shortcuts import get_object_or_404
 
 from tournament.models import Entry, Seat, Series, Table, Tournament
+from tournament.models.seating import SeriesQuerySet
 from tournament.registration.selectors import entries_for
 
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
 
-def series_list(tournament: Tournament) -> QuerySet[Series]:
+
+class TableCount(TypedDict):
+    table_count: int
+
+
+# Series with their number of tables (`series.table_count`).
+SeriesWithTables: TypeAlias = "SeriesQuerySet[WithAnnotations[Series, TableCount]]"
+
+
+def series_list(tournament: Tournament) -> SeriesWithTables:
     return (
         Series.objects.filter(tournament=tournament)
         .annotate(table_count=Count("tables", distinct=True))
@@ -15,7 +29,7 @@ def series_list(tournament: Tournament) -> QuerySet[Series]:
     )
 
 
-def series_public(tournament: Tournament) -> QuerySet[Series]:
+def series_public(tournament: Tournament) -> SeriesWithTables:
     return series_list(tournament).public()
 
 

@@ -52,8 +52,8 @@ def series_tables(request: HttpRequest, slug: str, number: int) -> JsonResponse:
         table = item["table"]
         tables.append(
             {
-                "table": table.number,  # type: ignore[attr-defined]
-                "size": table.size,  # type: ignore[attr-defined]
+                "table": table.number,
+                "size": table.size,
                 "confirmed": item["version"] is not None,
                 "players": [
                     {
@@ -62,7 +62,7 @@ def series_tables(request: HttpRequest, slug: str, number: int) -> JsonResponse:
                         "name": p["seat"].entry.player.full_name,
                         "points": p["points"],
                     }
-                    for p in item["players"]  # type: ignore[attr-defined]
+                    for p in item["players"]
                 ],
             }
         )
@@ -105,13 +105,10 @@ def player(request: HttpRequest, slug: str, number: int) -> JsonResponse:
             "standing": row.as_api() if row else None,
             "series": [
                 {
-                    "series": item["seat"].series.number,  # type: ignore[attr-defined]
-                    "table": item["seat"].table.number,  # type: ignore[attr-defined]
-                    "seat": item["seat"].number,  # type: ignore[attr-defined]
-                    "opponents": [
-                        o.entry.start_number
-                        for o in item["opponents"]  # type: ignore[attr-defined]
-                    ],
+                    "series": item["seat"].series.number,
+                    "table": item["seat"].table.number,
+                    "seat": item["seat"].number,
+                    "opponents": [o.entry.start_number for o in item["opponents"]],
                     "points": item["points"],
                 }
                 for item in selectors.player_tables(entry)

@@ -10,7 +10,7 @@ rows are cached per tournament until a result changes
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from operator import itemgetter
-from typing import Any
+from typing import Any, TypedDict
 
 from django.core.cache import cache
 from django.db import connection
@@ -216,13 +216,23 @@ def team_rows(tournament: Tournament, rows: list[Row]) -> list[TeamRow]:
             )
         )
     teams.sort(key=lambda t: (-t.points, t.name))
-    for i, team in enumerate(teams):
-        same = i > 0 and teams[i - 1].points == team.points
-        team.rank = teams[i - 1].rank if same else i + 1
+    for i, row in enumerate(teams):
+        same = i > 0 and teams[i - 1].points == row.points
+        row.rank = teams[i - 1].rank if same else i + 1
     return teams
 
 
-def player_tables(entry: Entry) -> list[dict[str, object]]:
+class PlayerTable(TypedDict):
+    """A player's table in a series (`player_tables`)."""
+
+    seat: Seat
+    opponents: list[Seat]
+    points: list[int]  # per game
+    total: int
+    running: int  # the total over this and the earlier series
+
+
+def player_tables(entry: Entry) -> list[PlayerTable]:
     """A player's page: per series their table, seat, opponents and points."""
     seats = list(
         Seat.objects.filter(entry=entry)
@@ -236,13 +246,13 @@ def player_tables(entry: Entry) -> list[dict[str, object]]:
     ).select_related("entry__player"):
         opponents.setdefault(seat.table_id, []).append(seat)
     scores: dict[int, list[int]] = {}
-    for table_id, points in (
+    for table_id, game_points in (
         GameScore.objects.filter(entry=entry)
         .order_by("game")
         .values_list("table_id", "points")
     ):
-        scores.setdefault(table_id, []).append(points)
-    out = []
+        scores.setdefault(table_id, []).append(game_points)
+    out: list[PlayerTable] = []
     running = 0
     for seat in seats:
         points = scores.get(seat.table_id, [])

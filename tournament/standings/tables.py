@@ -7,6 +7,8 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
+from tournament.standings.selectors import Row
+
 
 class StandingsTable(tables.Table):
     rank = tables.Column(verbose_name=_("Platz"), attrs={"td": {"class": "num"}})
@@ -29,7 +31,7 @@ class StandingsTable(tables.Table):
         order_by = ("rank",)
         empty_text = _("Noch keine Ergebnisse.")
 
-    def __init__(self, data: list[Any], *, player_url: str, **kwargs: Any) -> None:
+    def __init__(self, data: list[Row], *, player_url: str, **kwargs: Any) -> None:
         super().__init__(data, **kwargs)
         self.player_url = player_url
 
