@@ -18,6 +18,7 @@ from scoring.game import GameState
 from scoring.hand import HandState
 from scoring.records import GameRecord
 from scoring.rules import RuleSet
+from scoring.simulate import next_bot_action
 from tournament.core.rules import rule_set
 
 # The acts a player may send (scoring.actions.ACTS).
@@ -133,27 +134,15 @@ def apply(table: Any, act: Action) -> str | None:
 
 def bot_action(table: Any, bots: Mapping[int, str]) -> Action | None:
     """The move one of the bots makes now, or None while they wait for a
-    person. As in `scoring.simulate`: before the seat the hand waits for,
-    the other bots may interrupt (look, knock), clockwise after it."""
+    person: the rules module's `next_bot_action` (before the seat the hand
+    waits for, the other bots may interrupt, clockwise after it)."""
     game = current_game(table)
     hand = game.hand if game is not None else None
     if hand is None or hand.finished or not bots:
         return None
-    move = hand.to_move()
-    if move is None:
-        return None
-    due = move[0]
-    n = hand.seats
-    others = {a.seat for a in hand.legal_actions() if a.seat != due}
-    for k in range(1, n):
-        seat = (due + k - 1) % n + 1
-        if seat in others and seat in bots:
-            chosen = _bot(table, bots[seat], seat).choose(hand.view(seat))
-            if chosen is not None:
-                return chosen
-    if due in bots:
-        return _bot(table, bots[due], due).choose(hand.view(due))
-    return None
+    return next_bot_action(
+        hand, {seat: _bot(table, name, seat) for seat, name in bots.items()}
+    )
 
 
 def _bot(table: Any, name: str, seat: int) -> Any:
