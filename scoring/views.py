@@ -5,7 +5,7 @@ a player gets.  Of the cards it reads only the viewer's own (its unplayed
 cards once it has looked, ``HandState.unplayed(seat)``, and its legal plays,
 ``legal_actions(seat)``) and the cards played face up (``tricks``,
 ``trick``); everything else it reads is public.  It uses ``HandState``'s
-public read API only.  Keys of the returned dict:
+public read API only (``HandReader``).  Keys of the returned dict:
 
 - ``seat``: the viewer (None: a spectator); ``rules``; ``dealer``; ``forehand``
 - ``marks``: every seat's marks at the start of the hand
@@ -29,17 +29,59 @@ Compact on purpose: it is serialised on every move of a digital table.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from .cards import CARD_NAMES
+from .actions import Action
+from .cards import CARD_NAMES, Card
+from .outcomes import HandOutcome
+from .rules import RuleSet
 
-if TYPE_CHECKING:
-    from .hand import HandState
+
+class HandReader(Protocol):
+    """What a view reads of a hand: ``HandState``'s public read API, of which
+    only ``unplayed(seat)`` and ``legal_actions(seat)`` hold a seat's secret
+    (the view asks them for the viewer only).  Named here, not imported from
+    ``hand`` (which renders its views through this module), so the two
+    modules do not import each other."""
+
+    @property
+    def rules(self) -> RuleSet: ...
+    @property
+    def seats(self) -> int: ...
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def forehand(self) -> int: ...
+    @property
+    def value(self) -> int: ...
+    @property
+    def in_hand(self) -> tuple[int, ...]: ...
+    @property
+    def looked(self) -> tuple[int, ...]: ...
+    @property
+    def folded(self) -> dict[int, int]: ...
+    @property
+    def last_knocker(self) -> int | None: ...
+    @property
+    def blind_knocks(self) -> int: ...
+    @property
+    def tricks(self) -> tuple[tuple[tuple[int, ...], tuple[Card, ...], int], ...]: ...
+    @property
+    def trick(self) -> tuple[tuple[int, ...], tuple[Card, ...]]: ...
+    @property
+    def history(self) -> tuple[Action, ...]: ...
+    @property
+    def start_marks_json(self) -> dict[str, int]: ...
+    def unplayed(self, seat: int) -> list[Card]: ...
+    def to_move(self) -> tuple[int, str] | None: ...
+    def legal_actions(self, seat: int | None = None) -> tuple[Action, ...]: ...
+    def outcome(self) -> HandOutcome | None: ...
+
 
 _SEAT_KEYS = tuple(str(s) for s in range(1, 10))
 
 
-def hand_view(hand: HandState, seat: int | None) -> dict[str, Any]:
+def hand_view(hand: HandReader, seat: int | None) -> dict[str, Any]:
     """Return ``seat``'s view of ``hand`` (see the module docstring)."""
     if seat is not None and not 1 <= seat <= hand.seats:
         raise ValueError(f"no seat {seat} at this table")
