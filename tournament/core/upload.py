@@ -10,8 +10,9 @@ from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
-from openpyxl import load_workbook
+from openpyxl import Workbook, load_workbook
 from openpyxl.utils.exceptions import InvalidFileException
+from openpyxl.worksheet._read_only import ReadOnlyWorksheet
 
 from tournament.core.errors import UserError
 from tournament.models import Tournament
@@ -39,7 +40,7 @@ def _unreadable() -> UserError:
     )
 
 
-def open_uploaded_workbook(upload: IO[bytes], *, size: int, filename: str) -> Any:
+def open_uploaded_workbook(upload: IO[bytes], *, size: int, filename: str) -> Workbook:
     """A read-only openpyxl workbook (close it after use), or UserError with
     a message for the organizer. Too large a file is refused unread, one that
     would unpack too large (a zip bomb) before it is unpacked."""
@@ -76,11 +77,17 @@ def open_uploaded_workbook(upload: IO[bytes], *, size: int, filename: str) -> An
         raise _unreadable() from None
 
 
-def upload_rows(sheet: Any, **kwargs: Any) -> Iterator[tuple[Any, ...]]:
-    """The values of a sheet's rows (``iter_rows`` arguments); a damaged
-    sheet raises UserError when the reading gets there."""
+def upload_rows(
+    sheet: ReadOnlyWorksheet, *, max_row: int | None = None
+) -> Iterator[tuple[Any, ...]]:
+    """The values of a sheet's rows (up to `max_row`) of a workbook opened by
+    `open_uploaded_workbook`; a damaged sheet raises UserError when the
+    reading gets there."""
     try:
-        yield from sheet.iter_rows(values_only=True, **kwargs)
+        # types-openpyxl declares ReadOnlyWorksheet.iter_rows as Worksheet's
+        # function, whose self is a Worksheet: wrong for a read-only sheet.
+        rows = sheet.iter_rows(values_only=True, max_row=max_row)  # type: ignore[misc]
+        yield from rows
     except DAMAGED:
         raise _unreadable() from None
 

@@ -17,6 +17,8 @@ from typing import IO, Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
+from openpyxl import Workbook
+from openpyxl.worksheet._read_only import ReadOnlyWorksheet
 
 from tournament.core.audit import audit_record
 from tournament.core.errors import UserError
@@ -174,7 +176,7 @@ def parse_games_workbook(
     return preview
 
 
-def _games_sheet(workbook: Any) -> Any:
+def _games_sheet(workbook: Workbook) -> ReadOnlyWorksheet | None:
     """The sheet named Spiele/Games, else the first whose header fits."""
     sheets = sorted(
         workbook.worksheets,
@@ -191,7 +193,7 @@ def _games_sheet(workbook: Any) -> Any:
 Row = dict[str, Any]
 
 
-def _read_rows(sheet: Any, preview: GamesPreview) -> list[Row]:
+def _read_rows(sheet: ReadOnlyWorksheet, preview: GamesPreview) -> list[Row]:
     values = upload_rows(sheet)
     header = next(values, ())
     columns: list[str | None] = []

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
+from uuid import UUID
 
 from django.conf import settings
 from django.core.cache import cache
@@ -94,7 +95,12 @@ def _games_import(
 
     from tournament.paper.games_import import games_import_apply
 
-    actor = get_user_model().objects.filter(pk=params.get("actor")).first()
+    actor_id = params.get("actor")
+    actor = (
+        get_user_model().objects.filter(pk=actor_id).first()
+        if actor_id is not None
+        else None
+    )
     count = games_import_apply(
         actor=actor,
         tournament=tournament,
@@ -114,7 +120,7 @@ RUNNERS: dict[str, Callable[[Tournament, dict[str, Any], Progress], JobOutput]] 
 }
 
 
-def _progress_key(job_id: Any) -> str:
+def _progress_key(job_id: UUID) -> str:
     return f"job-progress:{job_id}"
 
 
@@ -150,17 +156,17 @@ def job_start(
     return job
 
 
-def _spawn(job_id: Any) -> None:
+def _spawn(job_id: UUID) -> None:
     threading.Thread(
         target=job_run, args=(job_id,), name=f"job-{job_id}", daemon=True
     ).start()
 
 
-def _set(job_id: Any, **fields: Any) -> None:
+def _set(job_id: UUID, **fields: Any) -> None:
     Job.objects.filter(pk=job_id).update(updated_at=timezone.now(), **fields)
 
 
-def job_run(job_id: Any) -> None:
+def job_run(job_id: UUID) -> None:
     """Run one job to the end (the thread's body; tests call it directly).
     Never raises: a failure is recorded on the job for the organizer."""
     with _slot:
@@ -172,7 +178,7 @@ def job_run(job_id: Any) -> None:
                 connection.close()
 
 
-def _run(job_id: Any) -> None:
+def _run(job_id: UUID) -> None:
     job = Job.objects.select_related("tournament").filter(pk=job_id).first()
     if job is None or job.status != Job.Status.QUEUED:
         return

@@ -257,7 +257,9 @@ def _sheet(
                     seat=seat.number,
                     strokes=text,
                     struck=text.count(STRUCK),
-                    points=score.points if kept is not None and score.won else None,
+                    points=score.points
+                    if score is not None and kept is not None and score.won
+                    else None,
                 )
             )
         hands = stored[number - 1].get("hands", []) if number <= len(stored) else []

@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
+from openpyxl.worksheet.worksheet import Worksheet
 
 from tournament.core.workbook import workbook_bytes, write_table
 from tournament.models import Entry, GameScore, Player, Seat, Series, Tournament
@@ -44,6 +45,7 @@ def games_sheet_title() -> str:
 
 def _players(workbook: Workbook, tournament: Tournament) -> None:
     sheet = workbook.active
+    assert isinstance(sheet, Worksheet)  # a new workbook has one
     sheet.title = _("Spieler")[:31]
     entries = (
         Entry.objects.filter(tournament=tournament)

@@ -2,6 +2,7 @@
 
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
+from openpyxl.worksheet.worksheet import Worksheet
 
 from tournament.core.workbook import workbook_bytes, write_table
 from tournament.models import Entry, Tournament
@@ -16,6 +17,7 @@ def players_workbook(tournament: Tournament) -> bytes:
     )
     workbook = Workbook()
     sheet = workbook.active
+    assert isinstance(sheet, Worksheet)  # a new workbook has one
     sheet.title = _("Spieler")[:31]
     headers = [
         _("Startnummer"),

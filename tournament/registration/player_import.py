@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from django.utils.translation import gettext as _
+from openpyxl.worksheet._read_only import ReadOnlyWorksheet
 
 from tournament.core.errors import UserError
 from tournament.core.upload import open_uploaded_workbook, upload_rows
@@ -118,7 +119,9 @@ def parse_player_workbook(
     return preview
 
 
-def _read_sheet(sheet: Any, preview: ImportPreview, tournament: Tournament) -> None:
+def _read_sheet(
+    sheet: ReadOnlyWorksheet, preview: ImportPreview, tournament: Tournament
+) -> None:
     rows = upload_rows(sheet)
     header = next(rows, None)
     if header is None or not any(_cell_text(v) for v in header):

@@ -1,6 +1,7 @@
 """Reads of the registration: entries, players, teams."""
 
 from django.db.models import Count, Q, QuerySet
+from django.utils.functional import Promise
 
 from tournament.models import Entry, Player, Team, Tournament
 
@@ -62,5 +63,5 @@ def teams_for(tournament: Tournament) -> QuerySet[Team]:
     )
 
 
-def categories() -> list[tuple[str, str]]:
+def categories() -> list[tuple[str, str | Promise]]:
     return list(Player.Category.choices)
