@@ -20,8 +20,14 @@ from tests.support.layers import MEMORY_LAYER, layer_release
 from tests.support.results import FIVE, confirm, enter
 from tests.support.servers import CHANNELS_DB, redis_url
 from tests.support.threads import run_async
-from tournament.live import invalidation
-from tournament.live.fragments import FRAGMENTS, FragmentKey, fragment_key, region
+from tournament.live import fragments, invalidation
+from tournament.live.fragments import (
+    FRAGMENTS,
+    FragmentKey,
+    Region,
+    fragment_key,
+    region,
+)
 from tournament.models import Table
 from tournament.results.services import result_enter
 from tournament.seating.services import series_release
@@ -628,33 +634,52 @@ def test_one_render_per_etag_however_many_threads_ask_at_once(
     tournament, series, monkeypatch
 ):
     """Under ASGI each request has a thread: after a change, the phones that
-    ask at once must not each render the new fragment."""
+    ask at once must not each render the new fragment. The render here
+    waits until every thread has found the fragment missing from the cache,
+    so all of them asked while it rendered."""
+    askers = 8
     key = fragment_key("seating", {"series": "1"})
-    renders = []
-    started = threading.Event()
-    real_render = type(region(tournament, key, "de"))._render
+    missed = set()  # the threads that found no fragment in the cache
+    changed = threading.Condition()
+    renders = []  # per render: had every thread asked when it began?
+    real_render = Region._render
 
-    def slow_render(self, cache_key):
-        renders.append(cache_key)
-        started.set()
-        time.sleep(0.2)  # the others arrive while this one renders
+    class MissCountingCache:
+        def __getattr__(self, name):
+            return getattr(cache, name)
+
+        def get(self, key, *args, **kwargs):
+            value = cache.get(key, *args, **kwargs)
+            if value is None and key.startswith("live-frag:"):
+                with changed:
+                    missed.add(threading.get_ident())
+                    changed.notify_all()
+            return value
+
+    def render_once_all_asked(self, cache_key):
+        with changed:
+            everyone = changed.wait_for(lambda: len(missed) == askers, timeout=20)
+        renders.append(everyone)
         return real_render(self, cache_key)
 
-    monkeypatch.setattr(type(region(tournament, key, "de")), "_render", slow_render)
-    results = []
+    monkeypatch.setattr(fragments, "cache", MissCountingCache())
+    monkeypatch.setattr(Region, "_render", render_once_all_asked)
+    results, errors = [], []
 
     def ask():
         try:
             results.append(str(region(tournament, key, "de").html))
+        except Exception as error:  # for the assertion below
+            errors.append(error)
         finally:
             connections.close_all()
 
-    threads = [threading.Thread(target=ask) for _ in range(8)]
-    threads[0].start()
-    started.wait(5)
-    for thread in threads[1:]:
+    threads = [threading.Thread(target=ask) for _ in range(askers)]
+    for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(10)
-    assert len(renders) == 1
-    assert len(results) == 8 and len(set(results)) == 1 and "Tisch" in results[0]
+        thread.join(30)
+    assert not errors, errors
+    assert renders == [True], f"{len(renders)} renders; all asked first: {renders}"
+    assert len(results) == askers and len(set(results)) == 1
+    assert "Tisch" in results[0]
