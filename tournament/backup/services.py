@@ -9,7 +9,7 @@ into any database.
 """
 
 import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -35,6 +35,9 @@ from tournament.models import (
 from tournament.results.services import rebuild_table_scores
 from tournament.tournaments import services as tournaments_services
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
 FORMAT = "siebenschraem.backup/1"
 # The organizer's settings, plus the lot the seating was drawn with.
 TOURNAMENT_FIELDS = [*tournaments_services.TOURNAMENT_FIELDS, "seating_seed"]
@@ -48,13 +51,13 @@ def _parse_when(value: str | None) -> datetime.datetime | None:
     return datetime.datetime.fromisoformat(value) if value else None
 
 
-def _user(user: Any) -> str | None:
+def _user(user: "User | None") -> str | None:
     return user.get_username() if user else None
 
 
 def _is_users(name: str) -> bool:
     # Many-to-many settings (the referees) are kept as user names.
-    return Tournament._meta.get_field(name).many_to_many
+    return bool(Tournament._meta.get_field(name).many_to_many)
 
 
 def _settings(tournament: Tournament) -> dict[str, Any]:
@@ -338,7 +341,8 @@ def _restore(
         for ev in doc["audit"]
     )
     for event, ev in zip(events, doc["audit"], strict=True):
-        event.at = _parse_when(ev["at"])  # the original time, not now
+        # The original time, not now (every event of a backup has one).
+        event.at = datetime.datetime.fromisoformat(ev["at"])
     AuditEvent.objects.bulk_update(events, ["at"], batch_size=500)
     audit_record(
         actor=actor,

@@ -2,16 +2,16 @@
 
 import zlib
 from random import Random
-from typing import Any
 
 from scoring.bots import make_bots
 from scoring.game import GameState
 from scoring.simulate import play_game
 from tournament.core.rules import tournament_rules
+from tournament.models import Tournament
 
 
 def bot_games(
-    *, table_size: int, tournament: Any, seed: str, bot: str = "greedy"
+    *, table_size: int, tournament: Tournament, seed: str, bot: str = "greedy"
 ) -> list[dict[str, int]]:
     """A table's games played by rules-module bots (demo, practice): the
     winner's seat and marks per game. The highest seat deals first, then

@@ -33,7 +33,7 @@ def demo_accounts_ensure() -> list[dict[str, str]]:
     """Create the demo logins (idempotent); returns them for printing."""
     ensure_role_groups()
     user_model = get_user_model()
-    accounts = demo_data()["accounts"]
+    accounts: list[dict[str, str]] = demo_data()["accounts"]
     for account in accounts:
         user, created = user_model.objects.get_or_create(
             username=account["username"],
@@ -155,7 +155,10 @@ def demo_play(*, tournament: Tournament, complete: int, seed: int = 1) -> None:
             version = results_services.result_enter(
                 actor=referee,
                 table=table,
-                games=[results_services.GameInput(**g) for g in games],
+                games=[
+                    results_services.GameInput(winner=g["winner"], marks=g["marks"])
+                    for g in games
+                ],
                 mode=ResultVersion.Mode.QUICK,
                 revision=None,
             )
