@@ -12,11 +12,13 @@ from django.urls import path, re_path
 from tournament.digital.consumers import DigitalConsumer
 from tournament.live.consumers import LiveConsumer, UnknownSocket
 
+# Channels routes ASGI apps with Django's path() and re_path(); django-stubs
+# types those for views only, hence the ignores (arg-type) below.
 websocket_urlpatterns = [
-    path("ws/t/<slug:slug>/", AuthMiddlewareStack(LiveConsumer.as_asgi())),
+    path("ws/t/<slug:slug>/", AuthMiddlewareStack(LiveConsumer.as_asgi())),  # type: ignore[arg-type]
     # A digital table: a player's private link, or a referee watching.
-    path("ws/d/zuschauen/<int:pk>/", AuthMiddlewareStack(DigitalConsumer.as_asgi())),
-    path("ws/d/<str:token>/", DigitalConsumer.as_asgi()),
+    path("ws/d/zuschauen/<int:pk>/", AuthMiddlewareStack(DigitalConsumer.as_asgi())),  # type: ignore[arg-type]
+    path("ws/d/<str:token>/", DigitalConsumer.as_asgi()),  # type: ignore[arg-type]
     # Anything else is refused at the handshake (not a crash of the router).
-    re_path(r"", UnknownSocket.as_asgi()),
+    re_path(r"", UnknownSocket.as_asgi()),  # type: ignore[arg-type]
 ]

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from functools import wraps
 from typing import TYPE_CHECKING, Any, TypeAlias
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponseBase
@@ -33,6 +34,13 @@ def acting_user(actor: Actor) -> "User | None":
     """The user an actor is recorded as: None for the site itself and for
     anybody not signed in."""
     return actor if actor is not None and actor.is_authenticated else None
+
+
+def signed_in_user(user: object) -> "User | None":
+    """The signed-in user behind `user`, else None: for a websocket's
+    `scope["user"]`, which channels wraps in a lazy object (and leaves out
+    without its auth stack)."""
+    return user if isinstance(user, get_user_model()) else None
 
 
 # Cached on the user object: templates and views ask several times.

@@ -29,9 +29,9 @@ import contextlib
 import gzip
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, ParamSpec, TypeVar
 from urllib.parse import parse_qs
 
 from channels.db import DatabaseSyncToAsync
@@ -39,11 +39,12 @@ from channels.generic.websocket import (
     AsyncJsonWebsocketConsumer,
     AsyncWebsocketConsumer,
 )
-from channels.layers import get_channel_layer
+from channels.layers import BaseChannelLayer, get_channel_layer
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 from django.http import Http404
 
-from tournament.core.roles import may_referee
+from tournament.core.roles import may_referee, signed_in_user
 from tournament.live import invalidation
 from tournament.live.fragments import parse_key, region
 from tournament.models import Tournament
@@ -95,8 +96,19 @@ def _frame_sync(
 _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live")
 
 
-def _in_live_thread(func: Callable[..., Any]) -> Callable[..., Awaitable[Any]]:
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _in_live_thread(func: Callable[_P, _R]) -> Callable[_P, Awaitable[_R]]:
     return DatabaseSyncToAsync(func, thread_sensitive=False, executor=_executor)
+
+
+def _layer() -> BaseChannelLayer:
+    layer = get_channel_layer()
+    if layer is None:
+        raise ImproperlyConfigured("Live pages need a channel layer (CHANNEL_LAYERS).")
+    return layer
 
 
 _render = _in_live_thread(_frame_sync)
@@ -113,7 +125,7 @@ class _Room:
         self._channel = ""
 
     async def open(self) -> None:
-        layer = get_channel_layer()
+        layer = _layer()
         try:
             # The default prefix: channels_redis reads all of a process's
             # channels from one list, named after it.
@@ -136,7 +148,7 @@ class _Room:
             task.cancel()
         if self._channel:
             with contextlib.suppress(Exception):
-                await get_channel_layer().group_discard(
+                await _layer().group_discard(
                     invalidation.group_name(self.tournament_id), self._channel
                 )
 
@@ -145,10 +157,10 @@ class _Room:
         while True:
             await asyncio.sleep(GROUP_REFRESH_SECONDS)
             with contextlib.suppress(Exception):
-                await get_channel_layer().group_add(group, self._channel)
+                await _layer().group_add(group, self._channel)
 
     async def _listen(self) -> None:
-        layer = get_channel_layer()
+        layer = _layer()
         group = invalidation.group_name(self.tournament_id)
         while True:
             try:
@@ -232,22 +244,23 @@ def _tournament_id(slug: str) -> int | None:
 
 
 @_in_live_thread
-def _is_staff(user: Any, tournament_id: int) -> bool:
+def _is_staff(user: object, tournament_id: int) -> bool:
     """May this page see the referees' regions (waiting entries)?"""
-    if user is None:
+    member = signed_in_user(user)
+    if member is None:
         return False
     tournament = Tournament.objects.only("pk").filter(pk=tournament_id).first()
-    return tournament is not None and may_referee(user, tournament)
+    return tournament is not None and may_referee(member, tournament)
 
 
-def _language(scope: dict[str, Any]) -> str:
+def _language(scope: Mapping[str, Any]) -> str:
     query = parse_qs(scope.get("query_string", b"").decode("latin1"))
     wanted = (query.get("lang") or [""])[0]
     known = {code for code, _ in settings.LANGUAGES}
     return wanted if wanted in known else settings.LANGUAGE_CODE
 
 
-class LiveConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
+class LiveConsumer(AsyncJsonWebsocketConsumer):
     """Keeps the live regions of one open page current."""
 
     tournament_id: int | None = None
@@ -356,7 +369,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):  # type: ignore[misc]
                 return
 
 
-class UnknownSocket(AsyncWebsocketConsumer):  # type: ignore[misc]
+class UnknownSocket(AsyncWebsocketConsumer):
     """A socket path no page opens: refused at the handshake."""
 
     async def connect(self) -> None:

@@ -155,8 +155,7 @@ def _fragment_request(key: FragmentKey, tournament: Tournament) -> HttpRequest:
         "tournament:live_fragment",
         kwargs={"slug": tournament.slug, "name": key.fragment.name},
     )
-    request.GET = QueryDict(mutable=True)
-    request.GET.update(key.params)
+    request.GET = QueryDict(urlencode(key.params))
     request.META = {"SERVER_NAME": "live", "SERVER_PORT": "80"}
     request.user = AnonymousUser()
     return request
@@ -184,7 +183,7 @@ class Region:
     @cached_property
     def html(self) -> SafeString:
         cache_key = f"live-frag:{self.etag}"
-        html = cache.get(cache_key)
+        html: str | None = cache.get(cache_key)
         if html is None:
             # Every request runs in a thread of its own (ASGI): after a change,
             # the phones asking at once would each render the new fragment.
