@@ -2,12 +2,11 @@
 and repeated messages change nothing, bots fill seats, finished games count
 as confirmed results with their records kept."""
 
-import contextlib
 import json
-import time
+import queue
+import threading
 
 import pytest
-from django.db import OperationalError
 from django.urls import reverse
 
 from scoring.bots import GreedyBot
@@ -16,6 +15,7 @@ from scoring.records import GameRecord
 from tests.support.factories import TournamentFactory, make_series, make_user
 from tournament.core.errors import ConflictError, UserError
 from tournament.digital import adapter as digital_adapter
+from tournament.digital import runner
 from tournament.digital.services import (
     digital_act,
     digital_practice_create,
@@ -317,10 +317,24 @@ def test_the_organizer_makes_a_table_digital_on_its_page(
 
 
 @committing
-def test_the_bot_runner_plays_a_table_of_bots_in_its_own_thread(organizer, settings):
-
+def test_the_bot_runner_plays_a_table_of_bots_in_its_own_thread(
+    organizer, settings, monkeypatch
+):
+    """A runner thread, not the one that created the table, plays the bots
+    to the end and lets go of the table. The test waits for runner threads
+    to end (each reports it), not for a time."""
     settings.DIGITAL_BOTS_INLINE = False
     settings.DIGITAL_BOT_DELAY_ALONE = 0
+    ended = queue.Queue()  # the thread of each runner that ended
+    real_run = runner._run
+
+    def run_and_report(table_id):
+        try:
+            real_run(table_id)
+        finally:
+            ended.put(threading.current_thread())
+
+    monkeypatch.setattr(runner, "_run", run_and_report)
     tournament = TournamentFactory(slug="runner", games_per_series=1)
     series = make_series(tournament, sizes=(3,))
     digital = digital_table_create(
@@ -328,15 +342,14 @@ def test_the_bot_runner_plays_a_table_of_bots_in_its_own_thread(organizer, setti
         table=series.tables.get(),
         bots={1: "greedy", 2: "greedy", 3: "greedy"},
     )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        # SQLite's shared in-memory test database locks whole tables.
-        with contextlib.suppress(OperationalError):
-            digital.refresh_from_db()
-            if digital.status == "finished" and digital.runner_until is None:
-                break
-        time.sleep(0.2)
-    assert digital.status == "finished"
+    threads = []
+    while digital.status != "finished":
+        try:
+            threads.append(ended.get(timeout=60))
+        except queue.Empty:
+            pytest.fail(f"no runner ended within 60 s; the table: {digital.status}")
+        digital.refresh_from_db()  # nobody writes: no runner is left
+    assert threading.current_thread() not in threads
     # The runner let go of the table when it was done.
     assert digital.runner_until is None
     assert series.tables.get().result_versions.get().status == "confirmed"
