@@ -2,7 +2,8 @@
 progress, ends with a file to download or a clear failure, and a job whose
 thread died is not left "running" forever."""
 
-import time
+import queue
+import threading
 from datetime import timedelta
 
 import pytest
@@ -186,8 +187,24 @@ def test_progress_shows_from_the_cache_before_the_row(tournament):
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_job_really_runs_in_a_background_thread(tournament, organizer):
+def test_a_job_really_runs_in_a_background_thread(tournament, organizer, monkeypatch):
+    """job_start returns with the job queued and runs it in a thread of its
+    own: the job waits for the test's word there, so the test sees it
+    queued, then waits for the thread's report that it is done."""
     seated_with_results(tournament, organizer)
+    test_thread = threading.current_thread()
+    go, ran = threading.Event(), queue.Queue()
+    real_run = jobs.job_run
+
+    def run_when_told(job_id):
+        if threading.current_thread() is not test_thread:  # else it would stall
+            go.wait(60)
+        try:
+            real_run(job_id)
+        finally:
+            ran.put(threading.current_thread())
+
+    monkeypatch.setattr(jobs, "job_run", run_when_told)
     job = jobs.job_start(
         actor=organizer,
         tournament=tournament,
@@ -195,11 +212,10 @@ def test_a_job_really_runs_in_a_background_thread(tournament, organizer):
         label="Tischkarten",
         params={"document": "cards"},
     )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        job.refresh_from_db()
-        if job.is_finished:
-            break
-        time.sleep(0.1)
+    job.refresh_from_db()
+    assert job.status == Job.Status.QUEUED  # not run by job_start
+    go.set()
+    assert ran.get(timeout=60) is not test_thread
+    job.refresh_from_db()
     assert job.status == Job.Status.DONE, job.message
     assert jobs.job_file(job).read_bytes().startswith(b"%PDF-")
