@@ -6,13 +6,14 @@ and gives each seat its view -- the only way a player sees anything of the
 game (STYLE.md item 4). It knows nothing of requests, sockets or users.
 """
 
+import datetime
 import random
 import secrets
 from collections.abc import Mapping
 from typing import Any
 
 from scoring.actions import Action, action
-from scoring.bots import BOTS
+from scoring.bots import BOTS, Bot
 from scoring.cards import CARD_NAMES, parse_card
 from scoring.game import GameState
 from scoring.hand import HandState
@@ -20,19 +21,20 @@ from scoring.records import GameRecord
 from scoring.rules import RuleSet
 from scoring.simulate import next_bot_action
 from tournament.core.rules import rule_set
+from tournament.models import DigitalTable
 
 # The acts a player may send (scoring.actions.ACTS).
 ACTS = ("look", "knock", "hold", "fold", "play")
 
 
-def rules_of(table: Any) -> RuleSet:
+def rules_of(table: DigitalTable) -> RuleSet:
     """The rule set the table plays (its tournament's when it was made)."""
     return rule_set(
         preset=table.rules, start_marks=table.start_marks, win_bonus=table.win_bonus
     )
 
 
-def _rng(table: Any) -> random.Random:
+def _rng(table: DigitalTable) -> random.Random:
     """The deal's chance: the system's, unless a test fixed a seed."""
     if table.deal_seed:
         hands = sum(len(g["hands"]) for g in table.games)
@@ -40,21 +42,26 @@ def _rng(table: Any) -> random.Random:
     return random.Random(secrets.randbits(128))
 
 
-def current_game(table: Any) -> GameState | None:
+# The row's last record and its game, replayed, kept on the row (a bot's
+# move asks for the game, then applies to it).
+_REPLAYED = "_replayed"
+
+
+def current_game(table: DigitalTable) -> GameState | None:
     """The game in progress (or the last one), replayed from its record --
     once per record: a bot's move asks for it, then applies to it."""
     if not table.games:
         return None
     record = table.games[-1]
-    cached = getattr(table, "_replayed", None)
+    cached: tuple[dict[str, Any], GameState] | None = getattr(table, _REPLAYED, None)
     if cached is not None and cached[0] is record:
         return cached[1].clone()
     game = GameRecord.from_json(record).replay()
-    table._replayed = (record, game)
+    setattr(table, _REPLAYED, (record, game))
     return game.clone()
 
 
-def finished_games(table: Any) -> list[dict[str, int]]:
+def finished_games(table: DigitalTable) -> list[dict[str, int]]:
     """Winner and marks of every finished game, in order."""
     out = []
     for index in range(len(table.games)):
@@ -64,7 +71,7 @@ def finished_games(table: Any) -> list[dict[str, int]]:
     return out
 
 
-def _game_result(table: Any, index: int) -> dict[str, int] | None:
+def _game_result(table: DigitalTable, index: int) -> dict[str, int] | None:
     key = (table.pk, table.created_at, index)
     if key in _RESULTS:
         return _RESULTS[key]
@@ -80,10 +87,11 @@ def _game_result(table: Any, index: int) -> dict[str, int] | None:
     return result
 
 
-_RESULTS: dict[tuple[Any, ...], dict[str, int]] = {}
+# By (row id, its creation time, game index).
+_RESULTS: dict[tuple[int | None, datetime.datetime, int], dict[str, int]] = {}
 
 
-def start(table: Any) -> None:
+def start(table: DigitalTable) -> None:
     """Deal the first hand of the table's first game (the highest seat
     deals, RULES.md §2)."""
     game = GameState(table.size, rules_of(table), first_dealer=table.size)
@@ -104,7 +112,7 @@ def parse_action(seat: int, act: Any, card: Any) -> Action:
     return action(seat, act)
 
 
-def apply(table: Any, act: Action) -> str | None:
+def apply(table: DigitalTable, act: Action) -> str | None:
     """Apply `act` through the rules (IllegalAction if they forbid it); deal
     the next hand or start the next game when one ends. Returns "game" when
     a game ended, "table" when the table's last game did, else None."""
@@ -122,7 +130,7 @@ def apply(table: Any, act: Action) -> str | None:
         else:
             ended = "table"
     table.games[-1] = GameRecord.of(game).to_json()
-    table._replayed = (table.games[-1], game)
+    setattr(table, _REPLAYED, (table.games[-1], game))
     if ended == "game":
         assert outcome is not None
         # The winner of a game deals the first hand of the next (RULES.md §2).
@@ -132,7 +140,7 @@ def apply(table: Any, act: Action) -> str | None:
     return ended
 
 
-def bot_action(table: Any, bots: Mapping[int, str]) -> Action | None:
+def bot_action(table: DigitalTable, bots: Mapping[int, str]) -> Action | None:
     """The move one of the bots makes now, or None while they wait for a
     person: the rules module's `next_bot_action` (before the seat the hand
     waits for, the other bots may interrupt, clockwise after it)."""
@@ -145,12 +153,12 @@ def bot_action(table: Any, bots: Mapping[int, str]) -> Action | None:
     )
 
 
-def _bot(table: Any, name: str, seat: int) -> Any:
+def _bot(table: DigitalTable, name: str, seat: int) -> Bot:
     # A bot keeps no memory between moves: everything it needs is its view.
     return BOTS[name](random.Random(f"{table.pk}:{table.version}:{seat}"))
 
 
-def _last_hand(table: Any, game: GameState) -> HandState | None:
+def _last_hand(table: DigitalTable, game: GameState) -> HandState | None:
     """The hand finished last while the next is being played (the next is
     dealt at once); None when the game itself is over: its view shows it."""
     if not game.in_progress:
@@ -161,7 +169,7 @@ def _last_hand(table: Any, game: GameState) -> HandState | None:
     return hands[-1] if hands else None
 
 
-def seat_view(table: Any, seat: int | None) -> dict[str, Any]:
+def seat_view(table: DigitalTable, seat: int | None) -> dict[str, Any]:
     """What `seat` (None: a spectator) may see of the table: the current
     game's view, the last finished hand (so the last trick and who won it
     stay on screen while the next hand is dealt), and the games so far."""
@@ -181,7 +189,7 @@ def seat_view(table: Any, seat: int | None) -> dict[str, Any]:
     }
 
 
-def full_record(table: Any) -> list[dict[str, Any]]:
+def full_record(table: DigitalTable) -> list[dict[str, Any]]:
     """Every game's full record (cards included): only for finished games'
     replays and the kept result, never for a seat during play."""
     return list(table.games)

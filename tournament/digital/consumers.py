@@ -20,6 +20,7 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import translation
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
@@ -141,7 +142,7 @@ class DigitalConsumer(AsyncWebsocketConsumer):
         self.sent = mark
         await self.send(json.dumps(data, separators=(",", ":")))
 
-    async def send_error(self, code: str, message: Any) -> None:
+    async def send_error(self, code: str, message: str | Promise) -> None:
         with translation.override(self.lang):
             text = str(message)
         await self.send(json.dumps({"type": "error", "code": code, "message": text}))

@@ -7,12 +7,11 @@ The player-facing writes (`services`) and the bot runner (`runner`) both
 move through here; neither needs the other to do it.
 """
 
-from typing import Any
-
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
+from scoring.actions import Action
 from tournament.digital import adapter
 from tournament.models import DigitalTable
 from tournament.results.services import result_enter_digital
@@ -43,7 +42,7 @@ def lock(table_id: int) -> DigitalTable:
     return DigitalTable.objects.select_for_update().get(pk=table_id)
 
 
-def apply(digital: DigitalTable, act: Any) -> None:
+def apply(digital: DigitalTable, act: Action) -> None:
     """Apply `act` to the locked table through the rules (IllegalAction if
     they forbid it), save, and count finished games as results."""
     ended = adapter.apply(digital, act)
@@ -51,7 +50,7 @@ def apply(digital: DigitalTable, act: Any) -> None:
     if ended == "table":
         digital.status = DigitalTable.Status.FINISHED
     digital.save(update_fields=["games", "version", "status", "updated_at"])
-    if ended and digital.table_id is not None:
+    if ended and digital.table is not None:  # None for a practice table
         result_enter_digital(
             table=digital.table,
             games=adapter.finished_games(digital),

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -23,7 +24,14 @@ from tournament.core.audit import audit_record
 from tournament.core.errors import ConflictError, UserError
 from tournament.core.roles import Actor, acting_user
 from tournament.digital import adapter, moves, runner
-from tournament.models import DigitalSeat, DigitalTable, ResultVersion, Series, Table
+from tournament.models import (
+    DigitalSeat,
+    DigitalTable,
+    ResultVersion,
+    Series,
+    Table,
+    Tournament,
+)
 
 BOT_NAMES = ("greedy", "random")
 PLAYABLE_SERIES = (Series.Status.RELEASED, Series.Status.PLAYING)
@@ -215,7 +223,7 @@ def digital_practice_create(*, bot: str = "greedy", seed: str = "") -> DigitalSe
 
 
 def illegal_message(error: IllegalAction) -> str:
-    message = ILLEGAL_MESSAGES.get(error.code)
+    message: str | Promise | None = ILLEGAL_MESSAGES.get(error.code)
     if message is None:
         message = _("Das erlauben die Regeln hier nicht.")
     # Players know the rules by section, not by the file we keep them in.
@@ -346,5 +354,6 @@ def digital_stop(*, actor: Actor, digital: DigitalTable, reason: str) -> Digital
     return digital
 
 
-def _tournament(digital: DigitalTable) -> Any:
-    return digital.table.series.tournament if digital.table_id else None
+def _tournament(digital: DigitalTable) -> Tournament | None:
+    table = digital.table  # None for a practice table (no query then)
+    return table.series.tournament if table is not None else None

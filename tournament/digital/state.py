@@ -9,7 +9,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from tournament.core.roles import is_organizer, may_referee
+from tournament.core.roles import is_organizer, may_referee, signed_in_user
 from tournament.digital import adapter
 from tournament.models import DigitalSeat, DigitalTable
 
@@ -34,20 +34,23 @@ def table_for_watching(table_id: int) -> DigitalTable | None:
     )
 
 
-def may_watch(user: Any, digital: DigitalTable) -> bool:
+def may_watch(user: object, digital: DigitalTable) -> bool:
     """Referees of the table's tournament and the organizer watch any
-    digital table; practice tables only the organizer."""
-    if user is None:
+    digital table; practice tables only the organizer. `user`: a socket's
+    (`roles.signed_in_user`)."""
+    member = signed_in_user(user)
+    if member is None:
         return False
-    if digital.table_id is None:
-        return is_organizer(user)
-    return may_referee(user, digital.table.series.tournament)
+    table = digital.table  # None for a practice table (no query then)
+    if table is None:
+        return is_organizer(member)
+    return may_referee(member, table.series.tournament)
 
 
 def _players(digital: DigitalTable, me: int | None) -> list[dict[str, Any]]:
     out = []
     for seat in digital.seats.select_related("entry__player").order_by("number"):
-        if seat.entry_id is not None:
+        if seat.entry is not None:  # select_related: no query
             player = seat.entry.player
             name = f"{player.first_name} {player.last_name}"
         elif seat.bot:

@@ -44,7 +44,9 @@ def _seat_rows(request: HttpRequest, digital: DigitalTable) -> list[dict[str, An
 
 
 @organizer_required
-def digital_manage(request: HttpRequest, slug: str, number: int, table: int) -> Any:
+def digital_manage(
+    request: HttpRequest, slug: str, number: int, table: int
+) -> HttpResponse:
     """Make a table digital (bots for chosen seats), hand out its links,
     let a bot take a seat over, renew a link, or stop digital play."""
     table_obj = table_or_404(slug, number, table)
@@ -92,27 +94,29 @@ def _manage_post(
         )
         messages.success(request, _("Das digitale Spiel ist beendet."))
         return
-    seat = _seat_of(digital, request.POST.get("seat"))
+    digital_seat = _seat_of(digital, request.POST.get("seat"))
     if action == "bot":
         service.digital_seat_set_bot(
-            actor=request.user, seat=seat, bot=request.POST.get("bot", "")
+            actor=request.user, seat=digital_seat, bot=request.POST.get("bot", "")
         )
-        messages.success(request, _("Platz %(n)d geändert.") % {"n": seat.number})
+        messages.success(
+            request, _("Platz %(n)d geändert.") % {"n": digital_seat.number}
+        )
     elif action == "link":
-        service.digital_seat_new_link(actor=request.user, seat=seat)
+        service.digital_seat_new_link(actor=request.user, seat=digital_seat)
         messages.success(
             request,
             _("Platz %(n)d hat einen neuen Link; der alte gilt nicht mehr.")
-            % {"n": seat.number},
+            % {"n": digital_seat.number},
         )
     else:
         raise UserError(_("Unbekannte Aktion."))
 
 
-def _seat_of(digital: DigitalTable, raw: Any) -> DigitalSeat:
+def _seat_of(digital: DigitalTable, raw: str | None) -> DigitalSeat:
     try:
-        number = int(raw)
-    except (TypeError, ValueError):
+        number = int(raw or "")
+    except ValueError:
         raise UserError(_("Unbekannter Platz.")) from None
     seat = digital.seats.filter(number=number).first()
     if seat is None:
@@ -206,7 +210,9 @@ def digital_move(request: HttpRequest, token: str) -> JsonResponse:
 
 
 @tournament_referee_required
-def digital_watch(request: HttpRequest, slug: str, number: int, table: int) -> Any:
+def digital_watch(
+    request: HttpRequest, slug: str, number: int, table: int
+) -> HttpResponse:
     """Referees and the organizer watch a digital table (no cards shown)."""
     digital = get_object_or_404(DigitalTable, table=table_or_404(slug, number, table))
     return _play_page(
@@ -241,7 +247,9 @@ def practice(request: HttpRequest) -> HttpResponse:
     return render(request, "tournament/digital/practice.html", {"current": current})
 
 
-def _replay(request: HttpRequest, digital: DigitalTable, game: int, **ctx: Any) -> Any:
+def _replay(
+    request: HttpRequest, digital: DigitalTable, game: int, **ctx: Any
+) -> HttpResponse:
     if not 1 <= game <= len(digital.games):
         raise Http404
     try:
