@@ -1,6 +1,7 @@
 """The audit log's table (django-tables2): each event with its changed
 keys."""
 
+import datetime
 import json
 from typing import Any
 
@@ -90,7 +91,7 @@ class AuditTable(tables.Table):
         per_page = 50
         empty_text = _("Keine Einträge.")
 
-    def render_at(self, value: Any) -> str:
+    def render_at(self, value: datetime.datetime) -> str:
         return formats.date_format(timezone.localtime(value), "d.m.Y H:i:s")
 
     def render_tournament(self, value: str, record: LoggedEvent) -> SafeString:
