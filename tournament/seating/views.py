@@ -1,5 +1,7 @@
 """Organizer: seat a series, check its quality, swap players, release it."""
 
+from collections.abc import Callable
+
 from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
@@ -73,7 +75,7 @@ def series_manage(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     )
 
 
-def _run(request: HttpRequest, action, success: str) -> None:  # type: ignore[no-untyped-def]
+def _run(request: HttpRequest, action: Callable[[], object], success: str) -> None:
     try:
         action()
     except UserError as error:
