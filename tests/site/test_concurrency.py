@@ -10,6 +10,7 @@ from django.db import connection
 from tests.support.factories import make_series, make_user
 from tournament.core.errors import ConflictError, UserError
 from tournament.models import GameScore, ResultVersion, Table
+from tournament.results import services as results_services
 from tournament.results.services import GameInput, result_confirm, result_enter
 
 pytestmark = [
@@ -23,16 +24,28 @@ pytestmark = [
 GAMES = [GameInput(winner=1, marks=5)] * 5
 
 
-def run_together(*calls):
-    """Start the calls at the same moment; return what each returned/raised."""
-    barrier = threading.Barrier(len(calls))
+def run_together(lock, *calls):
+    """Run the calls in threads of their own that meet inside their
+    transactions, right before each takes the row lock (`lock`: the module
+    and name of the function that takes it): all are in flight at once and
+    none has locked or committed. Returns what each returned or raised."""
+    module, name = lock
+    real_lock = getattr(module, name)
+    barrier = threading.Barrier(len(calls), timeout=30)
+    met = threading.local()
+
+    def meet_then_lock(*args, **kwargs):
+        if not getattr(met, "done", False):  # a thread's first lock only
+            met.done = True
+            barrier.wait()
+        return real_lock(*args, **kwargs)
+
     results: list[object] = [None] * len(calls)
 
     def worker(i, call):
         from django.db import connections
 
         try:
-            barrier.wait()
             results[i] = call()
         except Exception as error:  # collected for the asserts
             results[i] = error
@@ -42,10 +55,14 @@ def run_together(*calls):
     threads = [
         threading.Thread(target=worker, args=(i, c)) for i, c in enumerate(calls)
     ]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(module, name, meet_then_lock)
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    broken = [r for r in results if isinstance(r, threading.BrokenBarrierError)]
+    assert not broken, "the calls never stood at the lock together"
     return results
 
 
@@ -55,6 +72,7 @@ def test_two_referees_saving_the_same_table_one_gets_a_conflict(tournament):
     a, b = make_user("a", "referee"), make_user("b", "referee")
     other = [GameInput(winner=2, marks=3)] * 5
     results = run_together(
+        (results_services, "_lock_table"),
         lambda: result_enter(
             actor=a, table=table, games=GAMES, mode="quick", revision=0
         ),
@@ -75,6 +93,7 @@ def test_two_confirmations_at_once_count_once(tournament):
     table.refresh_from_db()
     revision = table.result_revision
     results = run_together(
+        (results_services, "_lock_table"),
         lambda: result_confirm(actor=b, version=version, revision=revision),
         lambda: result_confirm(actor=c, version=version, revision=revision),
     )
@@ -91,6 +110,7 @@ def test_two_phones_and_a_bot_moving_at_once_make_exactly_one_move(tournament):
     lets one move through; the others see a stale table and change
     nothing."""
     from tournament.digital import adapter as digital_adapter
+    from tournament.digital import moves as digital_moves
     from tournament.digital.services import digital_act, digital_table_create
     from tournament.models import DigitalTable
 
@@ -105,10 +125,11 @@ def test_two_phones_and_a_bot_moving_at_once_make_exactly_one_move(tournament):
     # Everybody may look at their cards at the start of a hand: legal for
     # all four seats in this very state.
     results = run_together(
+        (digital_moves, "lock"),
         *(
             lambda s=s: digital_act(token=s.token, seq=1, version=version, act="look")
             for s in seats
-        )
+        ),
     )
     applied = [r for r in results if not isinstance(r, Exception)]
     refused = [r for r in results if isinstance(r, Exception)]
