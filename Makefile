@@ -34,17 +34,17 @@ run: $(VENV)/.run-stamp
 	@echo ""
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
-## test: create .venv, install dev requirements, ruff, mypy, the whole suite
-test: $(VENV)/.dev-stamp
-	$(BIN)/ruff check .
-	$(BIN)/ruff format --check .
-	$(BIN)/mypy --strict scoring tournament/seating/engine
+## test: create .venv, install dev requirements, the checks, the whole suite
+test: lint
 	$(BIN)/pytest -n auto --dist loadfile $(PYTEST_ARGS)
 
+## lint: ruff, the architecture contracts (import-linter), mypy (strict;
+## django-stubs for the app)
 lint: $(VENV)/.dev-stamp
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy --strict scoring tournament/seating/engine
+	$(BIN)/lint-imports --no-cache
+	$(BIN)/mypy scoring tournament
 
 ## serve: production-like on the hall's LAN (ASGI, DEBUG off, WhiteNoise).
 # The laptop keeps a generated secret key under var/; the LAN is plain HTTP,

@@ -1,9 +1,8 @@
 """Reads of the registration: entries, players, teams."""
 
 from django.db.models import Count, Q, QuerySet
-from django.utils.functional import Promise
 
-from tournament.models import Entry, Player, Team, Tournament
+from tournament.models import Entry, Team, Tournament
 
 
 def entries_for(tournament: Tournament, *, query: str = "") -> QuerySet[Entry]:
@@ -61,7 +60,3 @@ def teams_for(tournament: Tournament) -> QuerySet[Team]:
         .prefetch_related("members__player")
         .order_by("name")
     )
-
-
-def categories() -> list[tuple[str, str | Promise]]:
-    return list(Player.Category.choices)
