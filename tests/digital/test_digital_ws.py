@@ -7,13 +7,13 @@ import re
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 
 from scoring.bots import GreedyBot
 from scoring.cards import CARD_NAMES, card_str
 from scoring.records import GameRecord
 from tests.support.factories import TournamentFactory, make_series, make_user
 from tests.support.threads import run_async
+from tests.support.websockets import ws_connect
 from tournament.digital.services import digital_table_create
 from tournament.models import DigitalTable, ResultVersion
 
@@ -32,17 +32,6 @@ def digital(db):
     DigitalTable.objects.filter(pk=table.pk).update(deal_seed="ws-test")
     table.refresh_from_db()
     return table
-
-
-async def connect(path, cookie=None):
-    from config.asgi import application
-
-    headers = [(b"origin", b"http://testserver")]
-    if cookie:
-        headers.append((b"cookie", cookie.encode()))
-    communicator = WebsocketCommunicator(application, path, headers=headers)
-    connected, code = await communicator.connect(timeout=5)
-    return communicator, connected, code
 
 
 class Player:
@@ -127,7 +116,7 @@ def test_four_phones_play_a_game_and_no_message_shows_another_seats_cards(digita
     async def scenario():
         players = {}
         for number, token in seats.items():
-            communicator, connected, _ = await connect(f"/ws/d/{token}/")
+            communicator, connected, _ = await ws_connect(f"/ws/d/{token}/")
             assert connected
             players[number] = Player(number, communicator)
             await players[number].receive()
@@ -174,7 +163,7 @@ def test_illegal_stale_repeated_and_malformed_messages_change_nothing(digital):
     games = digital.games
 
     async def scenario():
-        communicator, connected, _ = await connect(f"/ws/d/{tokens[1]}/")
+        communicator, connected, _ = await ws_connect(f"/ws/d/{tokens[1]}/")
         assert connected
         phone = Player(1, communicator)
         state = await phone.receive()
@@ -228,7 +217,7 @@ def test_a_reconnect_or_second_tab_resumes_and_a_resent_move_counts_once(digital
     token = digital.seats.get(number=1).token
 
     async def scenario():
-        first, connected, _ = await connect(f"/ws/d/{token}/")
+        first, connected, _ = await ws_connect(f"/ws/d/{token}/")
         assert connected
         phone = Player(1, first)
         state = await phone.receive()
@@ -238,7 +227,7 @@ def test_a_reconnect_or_second_tab_resumes_and_a_resent_move_counts_once(digital
         assert after["game"]["hand"]["cards"] is not None
         # The page reloads: a new socket, the same state (cards seen).
         await first.disconnect()
-        second, connected, _ = await connect(f"/ws/d/{token}/")
+        second, connected, _ = await ws_connect(f"/ws/d/{token}/")
         tab = Player(1, second)
         resumed = await tab.receive()
         assert resumed["version"] == after["version"]
@@ -263,11 +252,11 @@ def test_watching_needs_a_referee_and_shows_no_cards(digital, client):
 
     async def scenario():
         path = f"/ws/d/zuschauen/{digital.pk}/"
-        _, connected, code = await connect(path)
+        _, connected, code = await ws_connect(path)
         assert not connected and code == 4403
-        _, connected, code = await connect("/ws/d/" + "x" * 32 + "/")
+        _, connected, code = await ws_connect("/ws/d/" + "x" * 32 + "/")
         assert not connected and code == 4404
-        watcher, connected, _ = await connect(path, cookie)
+        watcher, connected, _ = await ws_connect(path, cookie=cookie)
         assert connected
         view = Player(None, watcher)
         state = await view.receive()
@@ -288,14 +277,14 @@ def test_a_replaced_link_stops_working(digital):
     old = seat.token
 
     async def scenario():
-        phone, connected, _ = await connect(f"/ws/d/{old}/")
+        phone, connected, _ = await ws_connect(f"/ws/d/{old}/")
         assert connected
         await phone.receive_from(timeout=5)
         organizer = await database_sync_to_async(make_user)("orga-2", "organizer")
         await database_sync_to_async(digital_seat_new_link)(actor=organizer, seat=seat)
         closed = json.loads(await phone.receive_from(timeout=5))
         assert closed["type"] == "closed"
-        _, connected, code = await connect(f"/ws/d/{old}/")
+        _, connected, code = await ws_connect(f"/ws/d/{old}/")
         assert not connected and code == 4404
 
     run_async(scenario)

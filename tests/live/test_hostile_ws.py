@@ -8,13 +8,13 @@ import gzip
 import json
 
 import pytest
-from channels.testing import WebsocketCommunicator
 from django.apps import apps
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from tests.support.factories import make_series
 from tests.support.threads import run_async
+from tests.support.websockets import ws_connect
 from tournament.live import consumers as live_consumers
 
 # This process's own layer and cache (as in test_live).
@@ -130,16 +130,6 @@ MESSAGE = st.one_of(
 # --- Talking to the socket ------------------------------------------------------
 
 
-async def _open(path):
-    from config.asgi import application
-
-    communicator = WebsocketCommunicator(
-        application, path, headers=[(b"origin", b"http://testserver")]
-    )
-    connected, _ = await communicator.connect(timeout=5)
-    return communicator, connected
-
-
 def _decode(output) -> dict:
     """A message the page can read: JSON text, or gzipped JSON bytes."""
     if output.get("bytes") is not None:
@@ -179,7 +169,7 @@ def hostile_session(slug, messages):
     proper subscribe; every answer on the way is a message a page reads."""
 
     async def scenario():
-        communicator, connected = await _open(f"/ws/t/{slug}/?lang=de")
+        communicator, connected, _ = await ws_connect(f"/ws/t/{slug}/?lang=de")
         assert connected
         try:
             for kind, payload in messages:  # empty ones too
@@ -278,7 +268,8 @@ def test_random_socket_paths_are_refused_or_served(live, slug, query):
     from urllib.parse import quote
 
     async def scenario():
-        communicator, connected = await _open(f"/ws/t/{quote(slug)}/?{quote(query)}")
+        path = f"/ws/t/{quote(slug)}/?{quote(query)}"
+        communicator, connected, _ = await ws_connect(path)
         if connected:
             await communicator.send_json_to({"type": "subscribe", "regions": []})
             answer = await communicator.receive_json_from(timeout=5)

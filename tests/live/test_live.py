@@ -10,16 +10,15 @@ import time
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.testing import WebsocketCommunicator
 from django.core.cache import cache
 from django.db import connections, transaction
 from django.urls import reverse
 
 from tests.support.factories import make_series
-from tests.support.layers import MEMORY_LAYER, layer_release
 from tests.support.results import FIVE, confirm, enter
 from tests.support.servers import CHANNELS_DB, redis_url
 from tests.support.threads import run_async
+from tests.support.websockets import MEMORY_LAYER, layer_release, ws_connect
 from tournament.live import fragments, invalidation
 from tournament.live.fragments import (
     FRAGMENTS,
@@ -62,15 +61,8 @@ def etag_of(tournament, name, **params):
 
 
 async def open_socket(tournament, *, lang="de", cookie=None):
-    headers = [(b"origin", b"http://testserver")]
-    if cookie:
-        headers.append((b"cookie", cookie.encode()))
-    from config.asgi import application
-
-    communicator = WebsocketCommunicator(
-        application, f"/ws/t/{tournament.slug}/?lang={lang}", headers=headers
-    )
-    connected, _ = await communicator.connect(timeout=5)
+    path = f"/ws/t/{tournament.slug}/?lang={lang}"
+    communicator, connected, _ = await ws_connect(path, cookie=cookie)
     assert connected
     return communicator
 
@@ -221,14 +213,7 @@ def test_a_page_that_reconnects_gets_what_it_missed_at_once(
 @pytest.mark.django_db(transaction=True)
 def test_unknown_tournament_is_refused(db):
     async def scenario():
-        from config.asgi import application
-
-        communicator = WebsocketCommunicator(
-            application,
-            "/ws/t/gibt-es-nicht/",
-            headers=[(b"origin", b"http://testserver")],
-        )
-        connected, code = await communicator.connect(timeout=5)
+        _, connected, code = await ws_connect("/ws/t/gibt-es-nicht/")
         return connected, code
 
     connected, code = run_async(scenario)

@@ -21,7 +21,6 @@ from urllib.parse import urlsplit
 
 import pytest
 from channels.routing import URLRouter
-from channels.testing import WebsocketCommunicator
 from django.apps import apps
 from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
@@ -43,6 +42,7 @@ from tests.support.factories import (
 )
 from tests.support.results import FIVE, quick_form
 from tests.support.threads import run_async
+from tests.support.websockets import ws_connect
 from tournament.core.workbook import XLSX_CONTENT_TYPE
 from tournament.digital import adapter as digital_adapter
 from tournament.digital.services import digital_table_create
@@ -862,13 +862,7 @@ class TestHttpMatrix:
 
 
 async def ws_outcome(path: str, cookie: str | None) -> str:
-    from config.asgi import application
-
-    headers = [(b"origin", b"http://testserver")]
-    if cookie:
-        headers.append((b"cookie", cookie.encode()))
-    communicator = WebsocketCommunicator(application, path, headers=headers)
-    connected, code = await communicator.connect(timeout=5)
+    communicator, connected, code = await ws_connect(path, cookie=cookie)
     if not connected:
         return str(code)
     try:

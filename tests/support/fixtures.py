@@ -6,8 +6,8 @@ from tests.support.factories import (
     make_series,
     make_user,
 )
-from tests.support.layers import MEMORY_LAYER, layer_release
 from tests.support.results import seated_with_results
+from tests.support.websockets import MEMORY_LAYER, layer_release
 
 
 @pytest.fixture

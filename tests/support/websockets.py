@@ -1,0 +1,36 @@
+"""Websockets in the tests: this process's in-memory channel layer, and
+sockets to the site as a page of the test server opens them."""
+
+from channels.testing import WebsocketCommunicator
+
+MEMORY_LAYER = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+
+
+def layer_release() -> None:
+    """After a websocket test: the channel layer emptied, and the live
+    consumers' own thread lets go of its database connection (the test
+    database must be free to be flushed or dropped)."""
+    from channels.layers import get_channel_layer
+    from django.db import connections
+
+    from tests.support.threads import run_async
+    from tournament.live import consumers as live_consumers
+
+    run_async(get_channel_layer().flush)
+    live_consumers._executor.submit(connections.close_all).result()
+
+
+async def ws_connect(
+    path: str, *, cookie: str | None = None
+) -> tuple[WebsocketCommunicator, bool, int | None]:
+    """A socket to the site (config.asgi) from the test server's origin,
+    with the session `cookie` if given. Returns the communicator, whether
+    it connected, and the close code if not."""
+    from config.asgi import application
+
+    headers = [(b"origin", b"http://testserver")]
+    if cookie:
+        headers.append((b"cookie", cookie.encode()))
+    communicator = WebsocketCommunicator(application, path, headers=headers)
+    connected, code = await communicator.connect(timeout=5)
+    return communicator, connected, code
