@@ -63,20 +63,6 @@ def play_through_links(digital, *, limit=5000):
     raise AssertionError("the table did not finish")
 
 
-@pytest.fixture
-def one_game_tournament(db):
-    return TournamentFactory(slug="digital", games_per_series=1)
-
-
-@pytest.fixture
-def four_people(one_game_tournament, organizer):
-    """A released table of four made digital, every seat a person."""
-    series = make_series(one_game_tournament, sizes=(4,))
-    digital = digital_table_create(actor=organizer, table=series.tables.get(), bots={})
-    digital.refresh_from_db()
-    return digital
-
-
 @committing
 def test_a_table_of_four_people_plays_a_game_to_a_confirmed_result(
     one_game_tournament, organizer

@@ -9,11 +9,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring.cards import CARD_NAMES
-from tests.support.factories import TournamentFactory, make_series, make_user
 from tournament.core.errors import UserError
 from tournament.digital.services import (
     digital_act_message,
-    digital_table_create,
     parse_message,
 )
 from tournament.models import AuditEvent, DigitalSeat, DigitalTable, ResultVersion
@@ -45,14 +43,6 @@ act_like = st.fixed_dictionaries(
 )
 
 
-@pytest.fixture
-def table(db):
-    tournament = TournamentFactory(slug="hostile-digital", games_per_series=1)
-    series = make_series(tournament, sizes=(4,))
-    organizer = make_user("orga-hostile", "organizer")
-    return digital_table_create(actor=organizer, table=series.tables.get(), bots={})
-
-
 def snapshot():
     return (
         list(DigitalTable.objects.values_list("version", "games", "status")),
@@ -69,8 +59,8 @@ def snapshot():
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(message=st.one_of(act_like, json_values))
-def test_any_message_is_refused_cleanly_or_is_a_legal_move(table, message):
-    seat = table.seats.get(number=1)
+def test_any_message_is_refused_cleanly_or_is_a_legal_move(four_people, message):
+    seat = four_people.seats.get(number=1)
     before = snapshot()
     # The message went through JSON on its way (as over the socket).
     parsed = parse_message(json.loads(json.dumps(message)))
@@ -85,5 +75,5 @@ def test_any_message_is_refused_cleanly_or_is_a_legal_move(table, message):
         return
     # Accepted: only a legal move of seat 1 in the current state, once.
     assert move.applied
-    table.refresh_from_db()
-    assert table.version == before[0][0][0] + 1
+    four_people.refresh_from_db()
+    assert four_people.version == before[0][0][0] + 1

@@ -11,10 +11,9 @@ from channels.db import database_sync_to_async
 from scoring.bots import GreedyBot
 from scoring.cards import CARD_NAMES, card_str
 from scoring.records import GameRecord
-from tests.support.factories import TournamentFactory, make_series, make_user
+from tests.support.factories import make_user
 from tests.support.threads import run_async
 from tests.support.websockets import ws_connect
-from tournament.digital.services import digital_table_create
 from tournament.models import DigitalTable, ResultVersion
 
 CARDS = frozenset(CARD_NAMES)
@@ -23,15 +22,11 @@ pytestmark = pytest.mark.usefixtures("memory_layer")
 
 
 @pytest.fixture
-def digital(db):
-    tournament = TournamentFactory(slug="ws-digital", games_per_series=1)
-    series = make_series(tournament, sizes=(4,))
-    organizer = make_user("orga-ws", "organizer")
-    table = digital_table_create(actor=organizer, table=series.tables.get(), bots={})
+def digital(four_people):
     # A fixed deal, so that a failure can be replayed.
-    DigitalTable.objects.filter(pk=table.pk).update(deal_seed="ws-test")
-    table.refresh_from_db()
-    return table
+    DigitalTable.objects.filter(pk=four_people.pk).update(deal_seed="ws-test")
+    four_people.refresh_from_db()
+    return four_people
 
 
 class Player:

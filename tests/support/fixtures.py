@@ -50,6 +50,23 @@ def series(tournament):
 
 
 @pytest.fixture
+def one_game_tournament(db):
+    return TournamentFactory(slug="digital", games_per_series=1)
+
+
+@pytest.fixture
+def four_people(one_game_tournament, organizer):
+    """A released table of four of `one_game_tournament`, made digital,
+    every seat a person."""
+    from tournament.digital.services import digital_table_create
+
+    series = make_series(one_game_tournament, sizes=(4,))
+    digital = digital_table_create(actor=organizer, table=series.tables.get(), bots={})
+    digital.refresh_from_db()
+    return digital
+
+
+@pytest.fixture
 def scored_series(tournament, organizer):
     """Series 1 with tables of 4, 4 and 3, every table's RESULTS
     (tests/support/results.py) confirmed."""
