@@ -5,10 +5,11 @@ nothing."""
 import json
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from scoring.cards import CARD_NAMES
+from tests.support.hostile import hostile
 from tournament.core.errors import UserError
 from tournament.digital.services import (
     digital_act_message,
@@ -53,11 +54,7 @@ def snapshot():
 
 
 @pytest.mark.django_db
-@settings(
-    max_examples=150,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture],
-)
+@hostile(max_examples=150)
 @given(message=st.one_of(act_like, json_values))
 def test_any_message_is_refused_cleanly_or_is_a_legal_move(four_people, message):
     seat = four_people.seats.get(number=1)

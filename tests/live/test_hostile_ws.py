@@ -9,10 +9,11 @@ import json
 
 import pytest
 from django.apps import apps
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tests.support.factories import make_series
+from tests.support.hostile import hostile
 from tests.support.threads import run_async
 from tests.support.websockets import ws_connect
 from tournament.live import consumers as live_consumers
@@ -23,11 +24,7 @@ pytestmark = [
     pytest.mark.usefixtures("memory_layer", "local_cache"),
 ]
 
-HOSTILE = settings(
-    max_examples=25,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+HOSTILE = hostile(max_examples=25)
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import transaction
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from tests.support.factories import (
@@ -27,6 +27,7 @@ from tests.support.factories import (
     make_series,
     make_user,
 )
+from tests.support.hostile import hostile
 from tests.support.results import FIVE
 from tests.support.workbooks import GAMES_HEADER, PLAYER_HEADER, xlsx
 from tournament.models import Table
@@ -38,12 +39,8 @@ from tournament.tournaments.forms import TournamentForm
 
 pytestmark = pytest.mark.django_db
 
-HOSTILE = settings(
-    max_examples=15,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
-FEW = settings(HOSTILE, max_examples=8)
+HOSTILE = hostile(max_examples=15)
+FEW = hostile(max_examples=8)
 
 # --- Hostile values ----------------------------------------------------------
 
