@@ -85,13 +85,29 @@ async def subscribe(communicator, *regions):
 # --- Push after commit -----------------------------------------------------
 
 
+@pytest.fixture
+def published(monkeypatch):
+    """What the services tell the live pages from now on, in order: per
+    call of `invalidation.publish`, the tournament id and the parts."""
+    calls = []
+    real_publish = invalidation.publish
+
+    def record_and_publish(tournament_id, parts):
+        calls.append((tournament_id, sorted(parts)))
+        real_publish(tournament_id, parts)
+
+    monkeypatch.setattr(invalidation, "publish", record_and_publish)
+    return calls
+
+
 @pytest.mark.django_db(transaction=True)
 def test_socket_gets_the_new_standings_once_the_confirmation_commits(
-    tournament, series, referee, referee2
+    tournament, series, referee, referee2, published
 ):
     table = Table.objects.get(series=series, number=1)
     version = enter(table, referee)
     before = etag_of(tournament, "standings")
+    published.clear()
     in_transaction, commit = threading.Event(), threading.Event()
 
     def confirm_and_hold():
@@ -107,9 +123,11 @@ def test_socket_gets_the_new_standings_once_the_confirmation_commits(
         held = asyncio.ensure_future(database_sync_to_async(confirm_and_hold)())
         assert await asyncio.to_thread(in_transaction.wait, 5)
         # Confirmed inside the transaction, not committed: nothing goes out.
+        assert published == []
         assert await socket.receive_nothing(timeout=0.3)
         commit.set()
         await held
+        assert published == [(tournament.pk, ["progress", "results", "standings"])]
         message = await socket.receive_json_from(timeout=5)
         await socket.disconnect()
         return message
@@ -123,11 +141,12 @@ def test_socket_gets_the_new_standings_once_the_confirmation_commits(
 
 @pytest.mark.django_db(transaction=True)
 def test_a_rolled_back_confirmation_sends_nothing(
-    tournament, series, referee, referee2
+    tournament, series, referee, referee2, published
 ):
     table = Table.objects.get(series=series, number=1)
     version = enter(table, referee)
     shown = etag_of(tournament, "standings")
+    published.clear()
 
     def confirm_and_roll_back():
         with pytest.raises(RuntimeError), transaction.atomic():
@@ -143,6 +162,7 @@ def test_a_rolled_back_confirmation_sends_nothing(
         return quiet
 
     assert run_async(scenario)
+    assert published == []  # nothing was told, not just nothing arrived yet
 
 
 @pytest.mark.django_db(transaction=True)
