@@ -167,7 +167,7 @@ def test_a_rolled_back_confirmation_sends_nothing(
 
 @pytest.mark.django_db(transaction=True)
 def test_one_push_reaches_every_socket_of_the_tournament_and_no_other(
-    tournament, series, referee, referee2
+    tournament, series, referee, referee2, published
 ):
     from tests.support.factories import TournamentFactory
 
@@ -177,6 +177,7 @@ def test_one_push_reaches_every_socket_of_the_tournament_and_no_other(
     standings_tag = etag_of(tournament, "standings")
     results_tag = etag_of(tournament, "results", series="1")
     other_tag = etag_of(other, "standings")
+    published.clear()
 
     async def scenario():
         phones = [await open_socket(tournament) for _ in range(5)]
@@ -197,6 +198,8 @@ def test_one_push_reaches_every_socket_of_the_tournament_and_no_other(
     assert len({m["html"] for m in got[:4]}) == 1
     assert "Tisch 2" in got[4]["html"]
     assert quiet
+    # One publish, to this tournament's pages only.
+    assert published == [(tournament.pk, ["progress", "results", "standings"])]
 
 
 # --- Reconnect ---------------------------------------------------------------
