@@ -1,6 +1,7 @@
-"""Helpers for the live tests that run real uvicorn processes (no tests
-here): a seeded SQLite file, servers on free loopback ports, a referee's
-HTTP login and confirmation."""
+"""Real uvicorn processes for the tests that need them: a seeded SQLite
+file, servers on loopback ports that listen before the process starts (a
+first request waits for the server; nobody polls), sign-in and forms over
+HTTP, a referee's confirmation."""
 
 import http.client
 import json
