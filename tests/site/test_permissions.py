@@ -161,6 +161,7 @@ S1 = {"slug": SLUG, "number": 1}
 S2 = {"slug": SLUG, "number": 2}
 TABLE2 = {"slug": SLUG, "series": 1, "table": 2}  # no result yet
 TABLE3 = {"slug": SLUG, "series": 1, "table": 3}  # a pending result
+UNRELEASED = {"slug": SLUG, "series": 2, "table": 1}  # seated, not released
 DIGITAL_TABLE = {"slug": SLUG, "number": 1, "table": 1}  # table 1 is digital
 DESK = {"slug": SLUG, "number": 13}  # registered, not seated
 GONE = {"slug": SLUG, "number": 14}  # withdrawn
@@ -278,6 +279,13 @@ ROUTES = [
     # Referees
     Route("tournament:results", "GET", referee(), T),
     Route("tournament:table_result", "GET", referee(), TABLE2),
+    Route(
+        "tournament:table_result",
+        "GET",
+        "login login 404 403 200 200",
+        UNRELEASED,
+        note="series 2: seated, not released (the organizer's alone)",
+    ),
     Route(
         "tournament:table_result",
         "POST",

@@ -51,7 +51,8 @@ def _with_chips(
     rows = []
     for p in progress:
         link = ""
-        if staff:
+        # Results are entered for released series only.
+        if staff and p["series"].is_public:
             link = reverse(
                 "tournament:table_result",
                 kwargs={
@@ -65,7 +66,7 @@ def _with_chips(
                 "number": number,
                 "state": state,
                 "label": f"{table % {'number': number}}: {labels[state]}",
-                "url": f"{link}{number}/" if staff else "",
+                "url": f"{link}{number}/" if link else "",
             }
             for number, state in p["table_states"]
         ]

@@ -5,7 +5,7 @@ from typing import Any
 
 from django import forms
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse, QueryDict
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -27,6 +27,15 @@ from tournament.results import services as results_service
 from tournament.results.forms import ResultForm, sheet_line_text
 from tournament.results.selectors import table_or_404
 from tournament.seating import selectors as seating_selectors
+
+
+def _table(request: HttpRequest, slug: str, series: int, table: int) -> Table:
+    """A table for result entry. Until its series is released the seating is
+    the organizer's alone: for anybody else the table does not exist."""
+    table_obj = table_or_404(slug, series, table)
+    if not table_obj.series.is_public and not is_organizer(request.user):
+        raise Http404
+    return table_obj
 
 
 def _form(
@@ -74,7 +83,7 @@ def entry_overview(request: HttpRequest, slug: str) -> HttpResponse:
 def table_result(
     request: HttpRequest, slug: str, series: int, table: int
 ) -> HttpResponse:
-    table_obj = table_or_404(slug, series, table)
+    table_obj = _table(request, slug, series, table)
     versions = list(selectors.result_versions(table_obj))
     pending = next((v for v in versions if v.status == "pending"), None)
     confirmed = next((v for v in versions if v.status == "confirmed"), None)
@@ -137,7 +146,7 @@ class DecisionForm(forms.Form):
 def _decide(
     request: HttpRequest, slug: str, series: int, table: int, confirm: bool
 ) -> HttpResponse:
-    table_obj = table_or_404(slug, series, table)
+    table_obj = _table(request, slug, series, table)
     form = DecisionForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Ungültige Anfrage. Bitte die Seite neu laden."))
