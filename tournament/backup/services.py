@@ -12,12 +12,14 @@ import datetime
 from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, models, transaction
 from django.utils.translation import gettext as _
 
 from tournament.core.audit import audit_record, snapshot
 from tournament.core.errors import UserError
 from tournament.core.roles import Actor
+from tournament.core.rules import game_points
 from tournament.models import (
     AuditEvent,
     Entry,
@@ -42,13 +44,156 @@ FORMAT = "siebenschraem.backup/1"
 # The organizer's settings, plus the lot the seating was drawn with.
 TOURNAMENT_FIELDS = [*tournaments_services.TOURNAMENT_FIELDS, "seating_seed"]
 
+# What a backup holds, part by part (as `tournament_backup` writes it). A
+# restore refuses anything else: a file is data, never a say in which
+# columns get written (an id, a flag the site keeps for itself).
+KEYS: dict[str, frozenset[str]] = {
+    "document": frozenset(
+        {"format", "tournament", "teams", "players", "series", "tiebreaks", "audit"}
+    ),
+    "tournament": frozenset({*TOURNAMENT_FIELDS, "seating_plan"}),
+    "seating_plan": frozenset({"seed", "players", "series"}),
+    "player": frozenset(
+        {
+            "start_number",
+            "first_name",
+            "last_name",
+            "club",
+            "town",
+            "category",
+            "checked_in",
+            "withdrawn_at",
+            "withdrawal_reason",
+            "team",
+        }
+    ),
+    "series": frozenset(
+        {
+            "number",
+            "status",
+            "seed",
+            "quality",
+            "seated_at",
+            "released_at",
+            "version",
+            "tables",
+        }
+    ),
+    "table": frozenset({"number", "size", "result_revision", "seats", "versions"}),
+    "version": frozenset(
+        {
+            "number",
+            "status",
+            "mode",
+            "data",
+            "reason",
+            "entered_by",
+            "entered_at",
+            "decided_by",
+            "decided_at",
+        }
+    ),
+    "data": frozenset({"games", "records"}),
+    "game": frozenset({"winner", "marks", "points", "hands"}),
+    "tiebreak": frozenset(
+        {"method", "order", "seed", "note", "created_by", "created_at"}
+    ),
+    "audit": frozenset(
+        {"actor", "at", "action", "object_type", "object_id", "before", "after", "note"}
+    ),
+}
+
 
 def _when(value: datetime.datetime | None) -> str | None:
     return value.isoformat() if value else None
 
 
 def _parse_when(value: str | None) -> datetime.datetime | None:
-    return datetime.datetime.fromisoformat(value) if value else None
+    if not value:
+        return None
+    when = datetime.datetime.fromisoformat(value)
+    if when.tzinfo is None:
+        raise ValueError(_("Zeitpunkt ohne Zeitzone: %(when)s") % {"when": value})
+    return when
+
+
+class Damaged(ValueError):
+    """What is wrong with a backup, and where: refused, nothing written."""
+
+
+def _part(value: Any, kind: str, where: str) -> dict[str, Any]:
+    """One part of the document: an object with only the keys of its kind."""
+    if not isinstance(value, dict):
+        raise Damaged(_("%(where)s ist kein Objekt.") % {"where": where})
+    unknown = sorted(set(value) - KEYS[kind])
+    if unknown:
+        raise Damaged(
+            _("%(where)s enthält unbekannte Felder: %(keys)s.")
+            % {"where": where, "keys": ", ".join(map(str, unknown))}
+        )
+    return value
+
+
+def _list(value: Any, where: str) -> list[Any]:
+    if not isinstance(value, list):
+        raise Damaged(_("%(where)s ist keine Liste.") % {"where": where})
+    return value
+
+
+def _checked(obj: models.Model, where: str, *, unique: bool = True) -> None:
+    """The row as the site would accept it: every field, choice, length and
+    constraint checked (`full_clean`) before anything is written."""
+    try:
+        obj.full_clean(validate_unique=unique)
+    except ValidationError as error:
+        problems = "; ".join(
+            f"{_label(obj, field)}{' '.join(messages)}"
+            for field, messages in error.message_dict.items()
+        )
+        raise Damaged(
+            _("%(where)s: %(problems)s") % {"where": where, "problems": problems}
+        ) from error
+
+
+def _label(obj: models.Model, field: str) -> str:
+    """A field as people call it (its verbose name), for an error message."""
+    if field == "__all__":
+        return ""
+    found = obj._meta.get_field(field)
+    name = found.verbose_name if isinstance(found, models.Field) else field
+    return f"{name}: "
+
+
+def _saved(obj: models.Model, where: str) -> Any:
+    _checked(obj, where)
+    obj.save()
+    return obj
+
+
+def _check_games(data: Any, table: Table, tournament: Tournament, where: str) -> None:
+    """A result's games as the result services write them: a winner at the
+    table with the marks a winner can keep, and the points that gives."""
+    data = _part(data, "data", where)
+    games = _list(data.get("games"), where)
+    if len(games) > tournament.games_per_series:
+        raise Damaged(
+            _("%(where)s: mehr Spiele als eine Serie hat.") % {"where": where}
+        )
+    for number, game in enumerate(games, 1):
+        here = _("%(where)s, Spiel %(g)d") % {"where": where, "g": number}
+        game = _part(game, "game", here)
+        winner, marks = game.get("winner"), game.get("marks")
+        if (
+            type(winner) is not int
+            or type(marks) is not int
+            or not 1 <= winner <= table.size
+            or not 1 <= marks <= tournament.start_marks
+            or game.get("points", game_points(marks, tournament))
+            != game_points(marks, tournament)
+        ):
+            raise Damaged(
+                _("%(where)s: Gewinner, Schräm oder Punkte ungültig.") % {"where": here}
+            )
 
 
 def _user(user: "User | None") -> str | None:
@@ -196,9 +341,14 @@ def tournament_restore(
     try:
         with transaction.atomic():
             return _restore(doc, slug, replace, actor)
-    except (KeyError, TypeError, ValueError) as error:
-        if isinstance(error, UserError):
-            raise
+    except UserError:
+        raise
+    except KeyError as error:
+        raise UserError(
+            _("Die Sicherung ist beschädigt: es fehlt %(key)s.") % {"key": error},
+            code="corrupt",
+        ) from error
+    except (TypeError, ValueError, IntegrityError) as error:
         raise UserError(
             _("Die Sicherung ist beschädigt: %(e)s") % {"e": error}, code="corrupt"
         ) from error
@@ -208,7 +358,8 @@ def _restore(
     doc: dict[str, Any], slug: str | None, replace: bool, actor: Actor
 ) -> Tournament:
     users = {u.get_username(): u for u in get_user_model().objects.all()}
-    info = dict(doc["tournament"])
+    _part(doc, "document", _("Die Sicherung"))
+    info = dict(_part(doc["tournament"], "tournament", _("Das Turnier")))
     plan = info.pop("seating_plan", None)
     # Older backups have no referee list: every referee, as then.
     named = {f: info.pop(f, None) or [] for f in TOURNAMENT_FIELDS if _is_users(f)}
@@ -222,6 +373,9 @@ def _restore(
         )
     info["slug"] = slug or info["slug"]
     info["date"] = datetime.date.fromisoformat(info["date"])
+    tournament = Tournament(**info)
+    # The slug is checked apart: a tournament of that slug may be replaced.
+    _checked(tournament, _("Das Turnier"), unique=False)
     existing = Tournament.objects.filter(slug=info["slug"]).first()
     if existing is not None:
         if not replace:
@@ -239,72 +393,112 @@ def _restore(
             note=_("durch eine Sicherung ersetzt"),
         )
         _delete(existing)
-    tournament = Tournament.objects.create(**info)
+    tournament.save()
     for name, usernames in named.items():
         getattr(tournament, name).set(users[n] for n in usernames)
     teams = {
-        name: Team.objects.create(tournament=tournament, name=name)
-        for name in doc["teams"]
+        name: _saved(
+            Team(tournament=tournament, name=name),
+            _("Mannschaft %(name)s") % {"name": name},
+        )
+        for name in _list(doc["teams"], _("Die Mannschaften"))
     }
     entries: dict[int, Entry] = {}
-    for p in doc["players"]:
-        player = Player.objects.create(
-            first_name=p["first_name"],
-            last_name=p["last_name"],
-            club=p["club"],
-            town=p["town"],
-            category=p["category"],
+    for i, p in enumerate(_list(doc["players"], _("Die Spieler")), 1):
+        where = _("Spieler %(n)s") % {"n": i}
+        p = _part(p, "player", where)
+        player = _saved(
+            Player(
+                first_name=p["first_name"],
+                last_name=p["last_name"],
+                club=p["club"],
+                town=p["town"],
+                category=p["category"],
+            ),
+            where,
         )
-        entries[p["start_number"]] = Entry.objects.create(
-            tournament=tournament,
-            player=player,
-            start_number=p["start_number"],
-            checked_in=p["checked_in"],
-            withdrawn_at=_parse_when(p["withdrawn_at"]),
-            withdrawal_reason=p["withdrawal_reason"],
-            team=teams[p["team"]] if p["team"] else None,
+        entry = _saved(
+            Entry(
+                tournament=tournament,
+                player=player,
+                start_number=p["start_number"],
+                checked_in=p["checked_in"],
+                withdrawn_at=_parse_when(p["withdrawn_at"]),
+                withdrawal_reason=p["withdrawal_reason"],
+                team=teams[p["team"]] if p["team"] else None,
+            ),
+            where,
         )
+        entries[entry.start_number] = entry
     if plan:
+        plan = _part(plan, "seating_plan", _("Der Sitzplan"))
         tournament.seating_plan = {
             "seed": plan["seed"],
             "players": sorted(entries[n].pk for n in plan["players"]),
             "series": [[[entries[n].pk for n in t] for t in s] for s in plan["series"]],
         }
         tournament.save(update_fields=["seating_plan"])
-    for s in doc["series"]:
-        series = Series.objects.create(
-            tournament=tournament,
-            number=s["number"],
-            status=s["status"],
-            seed=s["seed"],
-            quality=s["quality"],
-            seated_at=_parse_when(s["seated_at"]),
-            released_at=_parse_when(s["released_at"]),
-            version=s["version"],
+    for s in _list(doc["series"], _("Die Serien")):
+        number = s.get("number") if isinstance(s, dict) else "?"
+        where = _("Serie %(n)s") % {"n": number}
+        s = _part(s, "series", where)
+        series = _saved(
+            Series(
+                tournament=tournament,
+                number=s["number"],
+                status=s["status"],
+                seed=s["seed"],
+                quality=s["quality"],
+                seated_at=_parse_when(s["seated_at"]),
+                released_at=_parse_when(s["released_at"]),
+                version=s["version"],
+            ),
+            where,
         )
-        for t in s["tables"]:
-            table = Table.objects.create(
-                series=series,
-                number=t["number"],
-                size=t["size"],
-                result_revision=t["result_revision"],
+        for t in _list(s["tables"], where):
+            at = _("%(where)s, Tisch %(t)s") % {
+                "where": where,
+                "t": t.get("number") if isinstance(t, dict) else "?",
+            }
+            t = _part(t, "table", at)
+            table = _saved(
+                Table(
+                    series=series,
+                    number=t["number"],
+                    size=t["size"],
+                    result_revision=t["result_revision"],
+                ),
+                at,
             )
-            Seat.objects.bulk_create(
+            seats = [
                 Seat(series=series, table=table, number=i, entry=entries[n])
-                for i, n in enumerate(t["seats"], 1)
-            )
+                for i, n in enumerate(_list(t["seats"], at), 1)
+            ]
+            if len(seats) != table.size:
+                raise Damaged(
+                    _("%(where)s: die Zahl der Plätze passt nicht.") % {"where": at}
+                )
+            for seat in seats:
+                _checked(seat, at)
+            Seat.objects.bulk_create(seats)
             confirmed = None
-            for v in t["versions"]:
-                version = ResultVersion.objects.create(
-                    table=table,
-                    number=v["number"],
-                    status=v["status"],
-                    mode=v["mode"],
-                    data=v["data"],
-                    reason=v["reason"],
-                    entered_by=users.get(v["entered_by"] or ""),
-                    decided_by=users.get(v["decided_by"] or ""),
-                    decided_at=_parse_when(v["decided_at"]),
+            for v in _list(t["versions"], at):
+                here = _("%(where)s, Ergebnisversion") % {"where": at}
+                v = _part(v, "version", here)
+                _check_games(v["data"], table, tournament, here)
+                version = _saved(
+                    ResultVersion(
+                        table=table,
+                        number=v["number"],
+                        status=v["status"],
+                        mode=v["mode"],
+                        data=v["data"],
+                        reason=v["reason"],
+                        entered_by=users.get(v["entered_by"] or ""),
+                        decided_by=users.get(v["decided_by"] or ""),
+                        decided_at=_parse_when(v["decided_at"]),
+                    ),
+                    here,
                 )
                 ResultVersion.objects.filter(pk=version.pk).update(
                     entered_at=_parse_when(v["entered_at"])
@@ -313,21 +507,31 @@ def _restore(
                     confirmed = version
             if confirmed is not None:
                 rebuild_table_scores(table, confirmed)
-    if doc["tiebreaks"]:
+    if _list(doc["tiebreaks"], _("Die Entscheidungen bei Gleichstand")):
         Tournament.objects.filter(pk=tournament.pk).update(has_tiebreaks=True)
     for tb in doc["tiebreaks"]:
-        row = TieBreak.objects.create(
-            tournament=tournament,
-            method=tb["method"],
-            order=tb["order"],
-            seed=tb["seed"],
-            note=tb["note"],
-            created_by=users.get(tb["created_by"] or ""),
+        where = _("Eine Entscheidung bei Gleichstand")
+        tb = _part(tb, "tiebreak", where)
+        order = _list(tb["order"], where)
+        if any(n not in entries for n in order):
+            raise Damaged(
+                _("%(where)s nennt unbekannte Startnummern.") % {"where": where}
+            )
+        row = _saved(
+            TieBreak(
+                tournament=tournament,
+                method=tb["method"],
+                order=order,
+                seed=tb["seed"],
+                note=tb["note"],
+                created_by=users.get(tb["created_by"] or ""),
+            ),
+            where,
         )
         TieBreak.objects.filter(pk=row.pk).update(
             created_at=_parse_when(tb["created_at"])
         )
-    events = AuditEvent.objects.bulk_create(
+    events = [
         AuditEvent(
             tournament=tournament,
             actor=users.get(ev["actor"] or ""),
@@ -338,11 +542,20 @@ def _restore(
             after=ev["after"],
             note=ev["note"],
         )
-        for ev in doc["audit"]
-    )
+        for ev in (
+            _part(ev, "audit", _("Das Protokoll"))
+            for ev in _list(doc["audit"], _("Das Protokoll"))
+        )
+    ]
+    for event in events:
+        _checked(event, _("Das Protokoll"))
+    AuditEvent.objects.bulk_create(events)
     for event, ev in zip(events, doc["audit"], strict=True):
         # The original time, not now (every event of a backup has one).
-        event.at = datetime.datetime.fromisoformat(ev["at"])
+        at = _parse_when(ev["at"])
+        if at is None:
+            raise Damaged(_("Das Protokoll: ein Eintrag ohne Zeitpunkt."))
+        event.at = at
     AuditEvent.objects.bulk_update(events, ["at"], batch_size=500)
     audit_record(
         actor=actor,

@@ -1,10 +1,19 @@
 """Tournaments, players, their entries and teams, and the audit trail."""
 
 from django.conf import settings
+from django.core.validators import RegexValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
+
+# A tournament's short name is part of every address: lower case, so that
+# "RM-2026" and "rm-2026" are never two tournaments.
+lower_case_slug = RegexValidator(
+    r"^[-a-z0-9_]+\Z",
+    _("Bitte nur Kleinbuchstaben, Ziffern und Bindestriche (z. B. rm-2026)."),
+    code="invalid",
+)
 
 
 class Tournament(models.Model):
@@ -19,7 +28,9 @@ class Tournament(models.Model):
         SIWWE_STROEM = "siwwe_stroem", _("Siwwe Ström")
 
     name = models.CharField(_("Name"), max_length=200)
-    slug = models.SlugField(_("Kurzname"), max_length=80, unique=True)
+    slug = models.SlugField(
+        _("Kurzname"), max_length=80, unique=True, validators=[lower_case_slug]
+    )
     date = models.DateField(_("Datum"))
     venue = models.CharField(_("Ort"), max_length=200, blank=True)
     rule_preset = models.CharField(

@@ -52,3 +52,8 @@ class TournamentForm(_TournamentModelForm):
             .distinct()
             .order_by("username")
         )
+
+    def clean_slug(self) -> str:
+        # Typed in capitals it means the same address: take it in lower case.
+        slug: str = self.cleaned_data["slug"]
+        return slug.lower()
