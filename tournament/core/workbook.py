@@ -1,15 +1,63 @@
-"""Shared openpyxl styling: bold frozen headers, widths, autofilter."""
+"""Spreadsheets the site writes, as .xlsx (openpyxl) and CSV.
 
+Every value passes through here, so that a text a user gave (a name, a
+club, a team) is always written as text that no spreadsheet evaluates,
+however it starts: a player called `=HYPERLINK(…)` stays a name. Numbers
+stay numbers; a formula of the site's own is written only as a `Formula`.
+Sheets are filterable tables with a bold frozen header row.
+"""
+
+import csv
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from io import BytesIO
-from typing import Any
+from typing import Any, Protocol
 
 from openpyxl import Workbook
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, Cell
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.worksheet import Worksheet
 
 XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+# What makes Excel or LibreOffice read a typed or imported field as a
+# formula (OWASP, "CSV Injection").
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+@dataclass(frozen=True)
+class Formula:
+    """A formula of the site's own (e.g. "=SUM(H2:H40)"): the only value
+    `write_table` writes as a formula. Never build one from a user's text."""
+
+    text: str
+
+    def __post_init__(self) -> None:
+        if not self.text.startswith("="):
+            raise ValueError(f"a formula starts with '=', not {self.text!r}")
+
+
+def _put(sheet: Worksheet, row: int, column: int, value: Any) -> Cell:
+    """Write one value: text as a text cell, a `Formula` as a formula,
+    anything else as openpyxl writes it (numbers, dates, None)."""
+    cell = sheet.cell(row=row, column=column)
+    assert isinstance(cell, Cell)  # a table merges no cells
+    if isinstance(value, Formula):
+        cell.value = value.text
+    elif isinstance(value, str):
+        # Control characters cannot be stored in a workbook at all.
+        text = ILLEGAL_CHARACTERS_RE.sub("", value)
+        cell.value = text
+        # openpyxl makes a formula of any text starting with "="; a text
+        # cell is shown, never evaluated. The quote prefix keeps it text
+        # when somebody edits the cell in Excel or LibreOffice.
+        cell.data_type = "s"
+        if text.startswith(FORMULA_START):
+            cell.quotePrefix = True
+    else:
+        cell.value = value
+    return cell
 
 
 def write_table(
@@ -19,20 +67,27 @@ def write_table(
     *,
     number_formats: dict[int, str] | None = None,
 ) -> None:
-    """Fill a sheet as a filterable table with a frozen bold header row."""
-    sheet.append(list(headers))
-    for cell in sheet[1]:
-        cell.font = Font(bold=True)
+    """Fill an empty sheet as a filterable table with a frozen bold header
+    row. Texts are written as text (see `_put`), so a row may carry what
+    users typed as it is."""
     widths = [len(str(h)) for h in headers]
-    for row in rows:
-        sheet.append(list(row))
-        for i, value in enumerate(row):
-            widths[i] = max(widths[i], len(str(value)) if value is not None else 0)
+    for column, header in enumerate(headers, start=1):
+        cell = _put(sheet, 1, column, header)
+        cell.font = Font(bold=True)
+    for row_number, row in enumerate(rows, start=2):
+        for column, value in enumerate(row, start=1):
+            _put(sheet, row_number, column, value)
+            if value is not None:
+                width = len(str(value))
+                if column > len(widths):
+                    widths.append(width)
+                else:
+                    widths[column - 1] = max(widths[column - 1], width)
     for i, width in enumerate(widths, start=1):
         sheet.column_dimensions[get_column_letter(i)].width = min(max(width + 2, 8), 50)
     for col, fmt in (number_formats or {}).items():
-        for (cell,) in sheet.iter_rows(min_row=2, min_col=col, max_col=col):
-            cell.number_format = fmt
+        for (formatted,) in sheet.iter_rows(min_row=2, min_col=col, max_col=col):
+            formatted.number_format = fmt
     sheet.freeze_panes = "A2"
     if sheet.max_row > 1:
         sheet.auto_filter.ref = sheet.dimensions
@@ -42,3 +97,27 @@ def workbook_bytes(workbook: Workbook) -> bytes:
     buffer = BytesIO()
     workbook.save(buffer)
     return buffer.getvalue()
+
+
+class Writable(Protocol):
+    def write(self, text: str, /) -> Any: ...
+
+
+def csv_field(value: Any) -> Any:
+    """A CSV field no spreadsheet evaluates: a text starting with a formula
+    character gets a leading apostrophe (OWASP); numbers are left alone."""
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return value
+
+
+def csv_write(
+    stream: Writable, headers: Sequence[str], rows: Iterable[Sequence[Any]]
+) -> None:
+    """Write a CSV table: every text quoted and neutralised (`csv_field`),
+    numbers unquoted, so a spreadsheet opening it reads numbers as numbers
+    and no text as a formula."""
+    writer = csv.writer(stream, quoting=csv.QUOTE_NONNUMERIC)
+    writer.writerow([csv_field(h) for h in headers])
+    for row in rows:
+        writer.writerow([csv_field(v) for v in row])

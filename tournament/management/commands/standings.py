@@ -1,9 +1,9 @@
-import csv
 import json
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from tournament.core.workbook import csv_write
 from tournament.models import Tournament
 from tournament.standings.selectors import standings_rows
 
@@ -24,19 +24,23 @@ class Command(BaseCommand):
         if options["format"] == "json":
             self.stdout.write(json.dumps({"rows": rows}, ensure_ascii=False))
             return
-        writer = csv.writer(self.stdout)
-        series = [f"series_{n}" for n in range(1, tournament.series_count + 1)]
-        writer.writerow(
-            ["rank", "start_number", "name", "points", "games_won", *series]
-        )
-        for row in rows:
-            writer.writerow(
+        count = tournament.series_count
+        series = [f"series_{n}" for n in range(1, count + 1)]
+        # Names are what users typed: csv_write keeps a spreadsheet from
+        # evaluating them. One column per series, whatever the kept totals
+        # hold (they follow the settings only once they are refreshed).
+        csv_write(
+            self.stdout,
+            ["rank", "start_number", "name", "points", "games_won", *series],
+            (
                 [
                     row["rank"],
                     row["start_number"],
                     row["name"],
                     row["points"],
                     row["games_won"],
-                    *row["series_points"],
+                    *(row["series_points"] + [0] * count)[:count],
                 ]
-            )
+                for row in rows
+            ),
+        )
