@@ -24,19 +24,15 @@ if TYPE_CHECKING:
     # django-stubs types a ModelAdmin by its model; Django's class takes no
     # type argument at run time.
     _ReadOnlyAdmin = admin.ModelAdmin[Any]  # for rows of any model
-    _TournamentAdmin = admin.ModelAdmin[Tournament]
-    _PlayerAdmin = admin.ModelAdmin[Player]
-    _EntryAdmin = admin.ModelAdmin[Entry]
-    _TeamAdmin = admin.ModelAdmin[Team]
 else:
-    _ReadOnlyAdmin = _TournamentAdmin = _PlayerAdmin = admin.ModelAdmin
-    _EntryAdmin = _TeamAdmin = admin.ModelAdmin
+    _ReadOnlyAdmin = admin.ModelAdmin
 
 
 class ReadOnlyAdmin(_ReadOnlyAdmin):
-    """Rows that only the services may write (seatings, results, audit):
-    the admin shows them; changing them here would skip the version checks
-    and the audit trail."""
+    """Every row of the app is written by the site's services only (a
+    tournament, its players, seatings, results, the audit trail): the admin
+    shows them; changing them here would skip the checks and the audit
+    trail. Accounts and their groups are the admin's to edit."""
 
     def has_add_permission(self, request: object, obj: object = None) -> bool:
         return False
@@ -49,22 +45,21 @@ class ReadOnlyAdmin(_ReadOnlyAdmin):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(_TournamentAdmin):
+class TournamentAdmin(ReadOnlyAdmin):
     list_display = ("name", "date", "venue", "status", "rule_preset")
     list_filter = ("status", "rule_preset")
     search_fields = ("name", "slug", "venue")
-    prepopulated_fields = {"slug": ("name",)}
 
 
 @admin.register(Player)
-class PlayerAdmin(_PlayerAdmin):
+class PlayerAdmin(ReadOnlyAdmin):
     list_display = ("last_name", "first_name", "club", "town", "category")
     list_filter = ("category",)
     search_fields = ("last_name", "first_name", "club", "town")
 
 
 @admin.register(Entry)
-class EntryAdmin(_EntryAdmin):
+class EntryAdmin(ReadOnlyAdmin):
     list_display = (
         "start_number",
         "player",
@@ -80,7 +75,7 @@ class EntryAdmin(_EntryAdmin):
 
 
 @admin.register(Team)
-class TeamAdmin(_TeamAdmin):
+class TeamAdmin(ReadOnlyAdmin):
     list_display = ("name", "tournament")
     list_filter = ("tournament",)
     list_select_related = ("tournament",)
