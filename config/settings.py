@@ -228,6 +228,10 @@ IMPORT_MAX_BYTES = 5 * 1024 * 1024
 IMPORT_MAX_UNPACKED_BYTES = 50 * 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+# No request body may be larger (tournament.core.limits): refused with 413
+# before it is read. Twice the largest import, so a workbook a little too
+# large still reaches the import page and its own message.
+REQUEST_MAX_BYTES = 2 * IMPORT_MAX_BYTES
 
 # --- Production hardening (active with DEBUG off) -------------------------
 # The hall's laptop may serve plain HTTP on the LAN; set SECURE_SSL_REDIRECT=0
