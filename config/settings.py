@@ -104,41 +104,51 @@ WSGI_APPLICATION = "config.wsgi.application"
 ASGI_APPLICATION = "config.asgi.application"
 
 # --- Database -------------------------------------------------------------
-# Default: one SQLite file under var/ in WAL mode, so readers (standings
-# pages) never block the writer (result entry) on the organizer's laptop.
-DATABASE_URL = os.environ.get("DATABASE_URL", "")
-if DATABASE_URL:
-    DATABASES = {"default": dj_database_url.parse(DATABASE_URL)}
-    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-        # Under ASGI every request runs in a thread of its own, so Django's
-        # persistent connections (CONN_MAX_AGE) pile up, one per thread, and
-        # every request in flight opens one more: 300 viewers on two workers
-        # took all 100 of PostgreSQL's (bench/load.py). A pool per worker
-        # process keeps at most 10 (four workers: 40); a request waits for
-        # a free one. Django's documentation: no persistent connections
-        # under ASGI, a pool instead.
-        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
-            "min_size": 1,
-            "max_size": 10,
-            "timeout": 30,
-        }
-else:
-    VAR_DIR.mkdir(parents=True, exist_ok=True)
-    DATABASES = {
-        "default": {
+# Every SQLite database, the embedded default under var/ or a file named by
+# DATABASE_URL, gets the same options: WAL, so readers (standings pages)
+# never block the writer (result entry); a busy timeout, so a writer waits
+# for another instead of failing; IMMEDIATE transactions, so a transaction
+# takes the write lock when it begins -- two that start as readers and then
+# both write deadlock, which SQLite answers at once with "database is
+# locked" (bots answering a player at once did, issue 19).
+SQLITE_OPTIONS: dict[str, Any] = {
+    "init_command": (
+        "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=5000;"
+    ),
+    "transaction_mode": "IMMEDIATE",
+}
+# Under ASGI every request runs in a thread of its own, so Django's
+# persistent connections (CONN_MAX_AGE) pile up, one per thread, and every
+# request in flight opens one more: 300 viewers on two workers took all 100
+# of PostgreSQL's (bench/load.py). A pool per worker process keeps at most
+# 10 (four workers: 40); a request waits for a free one. Django's
+# documentation: no persistent connections under ASGI, a pool instead.
+POSTGRESQL_POOL = {"min_size": 1, "max_size": 10, "timeout": 30}
+
+
+def database_settings(url: str, var_dir: Path) -> dict[str, Any]:
+    """The default database: `url` (DATABASE_URL) if given, else one SQLite
+    file under `var_dir`. SQLite gets SQLITE_OPTIONS (options given in the
+    URL, e.g. ``?timeout=20``, are kept) and an in-memory test database;
+    PostgreSQL gets its pool."""
+    if url:
+        database: dict[str, Any] = dict(dj_database_url.parse(url))
+    else:
+        var_dir.mkdir(parents=True, exist_ok=True)
+        database = {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": str(VAR_DIR / "siebenschraem.sqlite3"),
-            "OPTIONS": {
-                "init_command": (
-                    "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; "
-                    "PRAGMA busy_timeout=5000;"
-                ),
-                "transaction_mode": "IMMEDIATE",
-            },
+            "NAME": str(var_dir / "siebenschraem.sqlite3"),
         }
-    }
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    DATABASES["default"].setdefault("TEST", {"NAME": None})
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        database["OPTIONS"] = {**SQLITE_OPTIONS, **database.get("OPTIONS", {})}
+        database.setdefault("TEST", {"NAME": None})
+    elif database["ENGINE"] == "django.db.backends.postgresql":
+        database.setdefault("OPTIONS", {})["pool"] = dict(POSTGRESQL_POOL)
+    return database
+
+
+DATABASE_URL = os.environ.get("DATABASE_URL", "")
+DATABASES = {"default": database_settings(DATABASE_URL, VAR_DIR)}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -12,6 +12,7 @@ import sys
 import urllib.parse
 import uuid
 from pathlib import Path
+from typing import IO
 
 ROOT = Path(__file__).resolve().parents[2]
 SLUG = "zwei-prozesse"
@@ -73,7 +74,8 @@ def server_env(var_dir: Path, **extra: str) -> dict[str, str]:
         "PYTHONPATH": str(ROOT),
         **extra,
     }
-    env.pop("DATABASE_URL", None)
+    if "DATABASE_URL" not in extra:
+        env.pop("DATABASE_URL", None)
     if "REDIS_URL" not in extra:
         env.pop("REDIS_URL", None)
     return env
@@ -107,10 +109,13 @@ def listening_socket(port: int = 0) -> socket.socket:
     return sock
 
 
-def start_server(env: dict[str, str], port: int, *options: str) -> subprocess.Popen:
+def start_server(
+    env: dict[str, str], port: int, *options: str, stderr: IO[str] | None = None
+) -> subprocess.Popen:
     """A uvicorn process serving 127.0.0.1:`port`. The port listens before
     this returns: the socket is made here and handed to the server, so a
-    request waits in its queue until the server takes it."""
+    request waits in its queue until the server takes it. Its `stderr`
+    (errors and tracebacks) goes to the given file, else to the test's."""
     with listening_socket(port) as sock:
         return subprocess.Popen(
             [
@@ -127,6 +132,7 @@ def start_server(env: dict[str, str], port: int, *options: str) -> subprocess.Po
             cwd=ROOT,
             env=env,
             pass_fds=[sock.fileno()],
+            stderr=stderr,
         )
 
 
