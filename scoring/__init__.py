@@ -25,8 +25,10 @@ A hand (``scoring.hand``): ``HandState``
     and ``legal_without_plays()[seat]``), ``apply(action)`` (raises
     ``IllegalAction``, state unchanged), ``outcome() -> HandOutcome | None``,
     ``view(seat | None) -> dict`` (JSON-serialisable; only what that seat may
-    see -- keys in ``scoring.views``; ``view_json`` gives it as text),
-    ``clone()``.  Also ``to_move()`` and read-only properties (``value``,
+    see, no card of its own before it looks -- keys in ``scoring.views``;
+    ``view_json`` gives it as text; ``scoring.views.check_choosable``
+    refuses a person's play before his look), ``clone()``.  Also
+    ``to_move()`` and read-only properties (``value``,
     ``finished``, ``in_hand``, ``looked``, ``folded``, ``tricks``, ``trick``,
     ``history``, ... listed in ``scoring.hand``); ``unplayed(seat)`` and
     ``dealt`` are hidden information (``dealt``: records only).

@@ -10,11 +10,19 @@ due, view) -> Action | None``: it gets the seat's legal actions (a non-empty
 ``legal_actions(seat)``, which shows no other seat's cards), whether the hand
 waits for it, and ``view``, a function of no arguments returning
 ``view(seat)``, which it calls only if it needs more.  So hidden information
-still reaches a bot only as that seat's view (STYLE.md item 4): it is never
-handed the hand.  ``decide`` must choose exactly what ``choose(view(seat))``
-would, drawing the same random numbers, so the two are interchangeable.
-``scoring.simulate.next_bot_action`` asks each bot through ``decide`` when it
-has one, else through ``choose``.
+still reaches a bot only as that seat's legal actions and view (STYLE.md
+item 4): it is never handed the hand.
+
+A seat's view lists no card before the seat has looked (RULES.md §5), but
+its legal actions do list its plays when it is due to play: the rules take
+a play as the look (§5: playing implies looking).  A bot that has not looked
+may so play at once (the random bot always could); a person must look
+first (``scoring.views.check_choosable``).  ``decide`` must choose
+exactly what ``choose`` would from the view with ``legal`` listing the legal
+actions it is handed, drawing the same random numbers -- the same view
+whenever the seat has looked or has nothing to play -- so the two are
+interchangeable.  ``scoring.simulate.next_bot_action`` asks each bot through
+``decide`` when it has one, else through ``choose(view(seat))``.
 """
 
 from __future__ import annotations
@@ -43,7 +51,9 @@ class RandomBot:
     """Uniformly random among the legal actions (and, when not due, "pass").
 
     It reads only its legal actions and whether it is due, so ``decide``
-    never builds the view.
+    never builds the view.  Handed its plays before it has looked, it may
+    play one blindly at random (the play is its look); from a view, which
+    lists no card then, it looks or knocks blind.
     """
 
     def __init__(self, rng: Random) -> None:

@@ -37,6 +37,7 @@ RULE_OF: dict[str, str] = {
     "no_knock_to_answer": "RULES.md §4 (answers)",
     "answer_out_of_turn": "RULES.md §4 (answers)",
     # Play
+    "look_first": "RULES.md §5",
     "play_during_answers": "RULES.md §4 (answers)",
     "play_out_of_turn": "RULES.md §3",
     "card_not_in_hand": "RULES.md §3",

@@ -17,7 +17,7 @@ immutable values (nothing outside this module reads a private field):
   ``legal_without_plays()``;
 - one seat's secret, for that seat only: ``unplayed(seat)``, and the plays
   of the seat due to play (in ``legal_actions()``, ``legal_actions(seat)``
-  and ``legal_plays()``);
+  and ``legal_plays()``) -- its view shows neither before it has looked;
 - for records only, never for players: ``dealt``.
 
 ``view(seat)`` (``scoring.views``) combines them into what a seat may see.

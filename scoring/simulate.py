@@ -129,8 +129,9 @@ def next_bot_action(hand: HandState, bots: Mapping[int, Bot]) -> Action | None:
     the hand waits for, every other seat with a bot and a legal look or
     knock is asked, clockwise from the seat after it, and the first that
     acts wins the moment; else the due seat's bot is asked.  A bot with
-    ``decide`` is asked through it, else with ``choose(hand.view(seat))``;
-    both give the same action.
+    ``decide`` is asked through it (handed its legal actions: a seat due
+    to play that has not looked gets its plays, a play being its look),
+    else with ``choose(hand.view(seat))``; see ``scoring.bots``.
     """
     move = hand.to_move()
     if move is None:

@@ -1,11 +1,13 @@
 """What one seat may see of a hand (STYLE.md item 4).
 
 ``hand_view`` is the only place hidden information is turned into something
-a player gets.  Of the cards it reads only the viewer's own (its unplayed
-cards once it has looked, ``HandState.unplayed(seat)``, and its legal plays,
-``legal_actions(seat)``) and the cards played face up (``tricks``,
-``trick``); everything else it reads is public.  It uses ``HandState``'s
-public read API only (``HandReader``).  Keys of the returned dict:
+a player gets.  Of the cards it reads only the viewer's own, and only once
+the viewer has looked (its unplayed cards, ``HandState.unplayed(seat)``, and
+its legal plays, ``legal_actions(seat)``), and the cards played face up
+(``tricks``, ``trick``); everything else it reads is public.  Before its
+look a seat's cards lie face down (RULES.md §5): its view names none of
+them, not even as a card it may play.  It uses ``HandState``'s public read
+API only (``HandReader``).  Keys of the returned dict:
 
 - ``seat``: the viewer (None: a spectator); ``rules``; ``dealer``; ``forehand``
 - ``marks``: every seat's marks at the start of the hand
@@ -19,12 +21,16 @@ public read API only (``HandReader``).  Keys of the returned dict:
 - ``to_move``: ``{"seat", "act"}`` with act "knock" (the hammer), "answer" or
   "play", or None when the hand is over
 - ``legal``: the viewer's legal actions: ``{"acts": [...], "cards": [...]}``,
-  the acts other than "play" and the cards it may play
+  the acts other than "play" and the cards it may play -- none before it has
+  looked: a seat due to play that has not looked is offered the look
 - ``due``: whether the hand is waiting for the viewer (if not, any legal act
   is an interrupt: a knock or a look)
 - ``outcome``: the hand outcome of FORMATS.md once the hand is over, else None
 
 Compact on purpose: it is serialised on every move of a digital table.
+
+``check_choosable`` is its counterpart for what a seat sends: a play by a
+seat that has not looked is refused before the rules look at the card.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ from typing import Any, Protocol
 
 from .actions import Action
 from .cards import CARD_NAMES, Card
+from .errors import IllegalAction
 from .outcomes import HandOutcome
 from .rules import RuleSet
 
@@ -40,9 +47,9 @@ from .rules import RuleSet
 class HandReader(Protocol):
     """What a view reads of a hand: ``HandState``'s public read API, of which
     only ``unplayed(seat)`` and ``legal_actions(seat)`` hold a seat's secret
-    (the view asks them for the viewer only).  Named here, not imported from
-    ``hand`` (which renders its views through this module), so the two
-    modules do not import each other."""
+    (the view asks them for the viewer only, once it has looked).  Named
+    here, not imported from ``hand`` (which renders its views through this
+    module), so the two modules do not import each other."""
 
     @property
     def rules(self) -> RuleSet: ...
@@ -75,6 +82,7 @@ class HandReader(Protocol):
     def unplayed(self, seat: int) -> list[Card]: ...
     def to_move(self) -> tuple[int, str] | None: ...
     def legal_actions(self, seat: int | None = None) -> tuple[Action, ...]: ...
+    def legal_without_plays(self) -> tuple[tuple[Action, ...], ...]: ...
     def outcome(self) -> HandOutcome | None: ...
 
 
@@ -126,14 +134,20 @@ def hand_view(hand: HandReader, seat: int | None) -> dict[str, Any]:
             else:  # a look, or a play (which implies looking)
                 seen |= 1 << (action.seat - 1)
 
+    looked = hand.looked
     acts: list[str] = []
     playable: list[str] = []
     if seat is not None:
-        for a in hand.legal_actions(seat):
-            if a.card is None:
-                acts.append(a.act)
-            else:
-                playable.append(names[a.card])
+        if seat in looked:
+            for a in hand.legal_actions(seat):
+                if a.card is None:
+                    acts.append(a.act)
+                else:
+                    playable.append(names[a.card])
+        else:
+            # Face down: its plays would name its cards.  The rest of its
+            # legal actions (the look among them) names none.
+            acts = [a.act for a in hand.legal_without_plays()[seat]]
     move = hand.to_move()  # None once the hand is over
     if move is None:
         to_move = None
@@ -141,7 +155,6 @@ def hand_view(hand: HandReader, seat: int | None) -> dict[str, Any]:
     else:
         to_move = {"seat": move[0], "act": move[1]}
         outcome = None
-    looked = hand.looked
     folded = hand.folded
     return {
         "seat": seat,
@@ -167,3 +180,29 @@ def hand_view(hand: HandReader, seat: int | None) -> dict[str, Any]:
         "due": to_move is not None and to_move["seat"] == seat,
         "outcome": None if outcome is None else outcome.to_json(),
     }
+
+
+def check_choosable(hand: HandReader, action: Action) -> None:
+    """Raise IllegalAction ("look_first") if ``action`` is a play by the seat
+    due to play that has not looked; else return (the rules judge it when
+    applied).
+
+    A person chooses a card from the cards his view shows, and before his
+    look it shows none (RULES.md §5: playing implies looking, so he looks
+    first).  A play he could not have chosen is refused here, alike for
+    every card: the rules' own refusals ("card_not_in_hand",
+    "must_follow_suit") would tell him what he holds.  A play when the
+    seat is not due to play is left to the rules, whose refusal ("play out
+    of turn", "answer the knock first", ...) reads no card and helps more.
+    Bots do not choose from a view but from the legal actions they are
+    handed, where a play is their look (``scoring.bots``); they are not
+    checked.
+    """
+    if (
+        action.act == "play"
+        and action.seat not in hand.looked
+        and hand.to_move() == (action.seat, "play")
+    ):
+        raise IllegalAction(
+            "look_first", "look at the cards before playing one", action
+        )

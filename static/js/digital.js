@@ -131,6 +131,9 @@
     }
     const blind = hand.cards === null;
     const hammer = hand.due && hand.to_move && hand.to_move.act === "knock";
+    // Face down and due to play: the server names no card before the look
+    // (legal.cards is empty), so looking is the way on; it stands out.
+    const lookFirst = blind && hand.due && hand.to_move && hand.to_move.act === "play";
     const order = ["look", "knock", "hold", "fold"];
     order.filter((a) => legal.acts.includes(a)).forEach((act) => {
       let label;
@@ -140,7 +143,7 @@
       else label = words.look;
       const button = el("button", {
         type: "button",
-        class: act === "fold" ? "secondary" : act === "look" ? "outline" : "",
+        class: act === "fold" ? "secondary" : act === "look" && !lookFirst ? "outline" : "",
         disabled: busy,
         "data-act": act,
         text: label,
@@ -160,7 +163,9 @@
     if (move.act === "knock") parts.push(fmt("hammer_announced", { who: who(move.seat) }));
     if (hand.due) parts.push(words[{ play: "your_turn", answer: "your_answer", knock: "hammer_turn" }[move.act]]);
     else parts.push(fmt(move.act === "answer" ? "answers" : "waits_for", { who: who(move.seat) }));
-    if (st.seat && hand.cards === null && hand.in_hand.includes(st.seat)) parts.push(words.not_looked);
+    if (st.seat && hand.cards === null && hand.in_hand.includes(st.seat)) {
+      parts.push(hand.due && move.act === "play" ? words.look_to_play : words.not_looked);
+    }
     return parts.join(" ");
   }
 

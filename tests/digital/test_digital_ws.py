@@ -11,6 +11,7 @@ from channels.db import database_sync_to_async
 from scoring.bots import GreedyBot
 from scoring.cards import CARD_NAMES, card_str
 from scoring.records import GameRecord
+from tests.support.cards import card_names
 from tests.support.factories import make_user
 from tests.support.threads import run_async
 from tests.support.websockets import ws_connect
@@ -87,21 +88,30 @@ def played_cards(view):
     return {c for trick in view["tricks"] for c in trick["cards"]}
 
 
+def looked(view, seat):
+    return bool(view) and seat in view["looked"]
+
+
 def assert_no_leaks(player, record):
-    """A seat may see its own cards of the current and the last hand and
-    the cards played to tricks; nothing else of anybody's hand."""
+    """A seat may see its own cards of the current and the last hand once
+    it has looked at them (issue 15: not before) and the cards played to
+    tricks; nothing else of anybody's hand, by name anywhere."""
     hands = record["hands"]
+    seat = player.seat
     for message in player.messages:
         if message["type"] != "state":
             continue
         game = message["game"]
         index = game["hands"] if game["hand"]["outcome"] is None else game["hands"] - 1
-        own = set(hands[index]["cards"].get(str(player.seat), []))
-        if index:
-            own |= set(hands[index - 1]["cards"].get(str(player.seat), []))
+        own = set()
+        if looked(game["hand"], seat):
+            own |= set(hands[index]["cards"].get(str(seat), []))
+        if index and looked(message["last_hand"], seat):
+            own |= set(hands[index - 1]["cards"].get(str(seat), []))
         allowed = own | played_cards(game["hand"]) | played_cards(message["last_hand"])
-        leaked = card_strings(message) - allowed
-        assert not leaked, f"seat {player.seat} saw {leaked} at v{message['version']}"
+        leaked = card_names(message) - allowed
+        assert not leaked, f"seat {seat} saw {leaked} at v{message['version']}"
+        assert card_strings(message) <= card_names(message)
 
 
 @pytest.mark.django_db(transaction=True)

@@ -70,9 +70,15 @@ def _play_a_hand(port):
         page.click("main form button[type=submit]")
         page.wait_for_url("**/d/*/")
         page.wait_for_selector("#d-connection[data-state='online']")
-        # Face down until looked at: backs, no playable card.
+        # Face down until looked at: backs, no playable card -- and the
+        # page was sent none of them (issue 15).
         assert page.locator("#d-hand .card.back").count() == 4
         assert page.locator("#d-hand button.card").count() == 0
+        sent = page.evaluate(
+            "JSON.parse(document.getElementById('digital').dataset.initial)"
+        )
+        assert sent["game"]["hand"]["cards"] is None
+        assert sent["game"]["hand"]["legal"]["cards"] == []
         audit.check(page, "table, face down")
         page.click("#d-actions button[data-act='look']")
         page.wait_for_selector("#d-hand button.card")

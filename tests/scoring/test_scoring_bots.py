@@ -11,7 +11,15 @@ from typing import Any
 import pytest
 from scoring_testkit import act, deal
 
-from scoring import PRESETS, Action, GameRecord, GameState, HandState, get_rules
+from scoring import (
+    PRESETS,
+    Action,
+    GameRecord,
+    GameState,
+    HandState,
+    card_str,
+    get_rules,
+)
 from scoring.bots import BOTS, GreedyBot, RandomBot, make_bots
 from scoring.simulate import next_bot_action, play_game, play_hand, simulate
 
@@ -138,8 +146,23 @@ def _states(count: int, seed: int) -> list[HandState]:
     return states
 
 
+def _offered(view: Mapping[str, Any], legal: tuple[Action, ...]) -> dict[str, Any]:
+    """``view`` with ``legal`` listing the actions ``legal``: the view as a
+    bot handed them sees it. Before issue 15 every view listed them; now
+    the view of a seat that has not looked lists none of its plays (they
+    name its cards), while a bot is still handed them: a play is its look."""
+    return {
+        **view,
+        "legal": {
+            "acts": [a.act for a in legal if a.card is None],
+            "cards": [card_str(a.card) for a in legal if a.card is not None],
+        },
+    }
+
+
 @pytest.mark.parametrize("name", sorted(BOTS))
 def test_decide_chooses_what_choose_chooses_from_the_view(name: str) -> None:
+    face_down_plays = 0
     for i, hand in enumerate(_states(1500, seed=3)):
         move = hand.to_move()
         for seat in range(1, hand.seats + 1):
@@ -147,28 +170,43 @@ def test_decide_chooses_what_choose_chooses_from_the_view(name: str) -> None:
             if not legal:
                 continue
             view = hand.view(seat)
-            by_view = BOTS[name](Random(f"{i}:{seat}")).choose(view)
+            offered = _offered(view, legal)
+            by_view = BOTS[name](Random(f"{i}:{seat}")).choose(offered)
             bot = BOTS[name](Random(f"{i}:{seat}"))
             assert isinstance(bot, RandomBot | GreedyBot)
             due = move is not None and move[0] == seat
             assert bot.decide(seat, legal, due, lambda v=view: v) == by_view
+            if offered == view:
+                continue  # it has looked, or has nothing to play
+            # Face down and due to play: from its own view a bot looks (or
+            # knocks blind), it never names a card.
+            assert seat not in hand.looked and hand.legal_plays()
+            face_down_plays += 1
+            chosen = BOTS[name](Random(f"{i}:{seat}")).choose(view)
+            assert chosen is not None and chosen.act in {"look", "knock"}
+    assert face_down_plays > 0
 
 
 def _asking_each_view(hand: HandState, bots: Mapping[int, Any]) -> Action | None:
     """The bots' move as a table of people and bots asked before issue 13:
-    every bot through ``choose(hand.view(seat))``."""
+    every bot through ``choose`` of its seat's view listing its legal
+    actions (as every view did before issue 15, see ``_offered``)."""
     move = hand.to_move()
     if move is None:
         return None
     due, n = move[0], hand.seats
+
+    def view(seat: int) -> dict[str, Any]:
+        return _offered(hand.view(seat), hand.legal_actions(seat))
+
     others = {a.seat for a in hand.legal_actions() if a.seat != due}
     for k in range(1, n):
         seat = (due + k - 1) % n + 1
         if seat in others and seat in bots:
-            chosen = bots[seat].choose(hand.view(seat))
+            chosen = bots[seat].choose(view(seat))
             if chosen is not None:
                 return chosen
-    return bots[due].choose(hand.view(due)) if due in bots else None
+    return bots[due].choose(view(due)) if due in bots else None
 
 
 def _fresh_bots(names: Mapping[int, str], key: int) -> dict[int, Any]:

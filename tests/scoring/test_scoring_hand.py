@@ -128,10 +128,14 @@ def test_view_is_json_and_lists_only_own_legal_actions() -> None:
     view = hand.view(2)
     json.dumps(view)
     assert view["due"] is True
-    assert view["legal"] == {"acts": ["look", "knock"], "cards": ["8H"]}
+    # Face down, seat 2 may look (or knock blind); the card it may play
+    # names one of its cards: only once it has looked (issue 15).
+    assert view["legal"] == {"acts": ["look", "knock"], "cards": []}
     assert hand.view(3)["due"] is False
     assert hand.view(3)["legal"] == {"acts": ["look", "knock"], "cards": []}
     assert hand.view(None)["legal"] == {"acts": [], "cards": []}
+    hand.apply(act("2 look"))
+    assert hand.view(2)["legal"] == {"acts": ["knock"], "cards": ["8H"]}
 
 
 def test_view_shows_played_cards_and_public_answers() -> None:

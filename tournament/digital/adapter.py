@@ -20,6 +20,7 @@ from scoring.hand import HandState
 from scoring.records import GameRecord
 from scoring.rules import RuleSet
 from scoring.simulate import next_bot_action
+from scoring.views import check_choosable
 from tournament.core.rules import rule_set
 from tournament.models import DigitalTable
 
@@ -110,6 +111,16 @@ def parse_action(seat: int, act: Any, card: Any) -> Action:
     if card is not None:
         raise ValueError("a card only goes with play")
     return action(seat, act)
+
+
+def check_chosen(table: DigitalTable, act: Action) -> None:
+    """Refuse (IllegalAction "look_first") a person's play before his look:
+    his page showed no card to choose, and the rules' refusal of the card
+    would tell him what he holds (`scoring.views.check_choosable`)."""
+    game = current_game(table)
+    hand = game.hand if game is not None else None
+    if hand is not None and not hand.finished:
+        check_choosable(hand, act)
 
 
 def apply(table: DigitalTable, act: Action) -> str | None:

@@ -59,6 +59,9 @@ ILLEGAL_MESSAGES = {
     "play_during_answers": gettext_lazy(
         "Erst müssen alle auf das Klopfen antworten (halten oder passen)."
     ),
+    "look_first": gettext_lazy(
+        "Bitte zuerst die Karten ansehen; verdeckt kann keine Karte gespielt werden."
+    ),
     "play_out_of_turn": gettext_lazy("Sie sind nicht an der Reihe."),
     "card_not_in_hand": gettext_lazy("Diese Karte haben Sie nicht."),
     "must_follow_suit": gettext_lazy("Farbe muss bedient werden."),
@@ -265,6 +268,8 @@ def digital_act(
                 _("Diese Nachricht ist kein gültiger Spielzug."), code="bad_action"
             ) from None
         try:
+            # A play before the look is refused before the rules see the card.
+            adapter.check_chosen(digital, action)
             moves.apply(digital, action)
         except IllegalAction as error:
             raise UserError(illegal_message(error), code=error.code) from None
