@@ -249,6 +249,9 @@
       busy = false;
       showError(data.message);
       render();
+      // The server counts this seat's messages otherwise (another tab, an
+      // old page): fetch the state, which says what to send next.
+      if (data.code === "resync") resync();
     } else if (data.type === "closed") {
       showError(words.closed);
       stopped = true;
@@ -297,6 +300,11 @@
         status("offline");
         render();
       });
+  }
+
+  function resync() {
+    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "sync" }));
+    else poll();
   }
 
   function poll() {

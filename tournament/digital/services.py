@@ -73,6 +73,11 @@ ILLEGAL_MESSAGES = {
 MAX_MESSAGE_CHARS = 1000
 # JSON numbers a browser can hold exactly.
 MAX_NUMBER = 2**53
+# How far a message's number may run ahead of the seat's count. The page
+# sends `next_seq` (last_seq + 1) of the state it shows; a number far ahead
+# is no page's, and accepted it would lock the seat: every later message
+# would count as a repeat (a seq of 2**53 - 1 left no number above it).
+SEQ_WINDOW = 16
 ACT_KEYS = frozenset({"type", "seq", "version", "act", "card"})
 
 
@@ -103,6 +108,21 @@ def parse_message(message: Any) -> dict[str, Any] | None:
     if card is not None and not isinstance(card, str):
         return None
     return message
+
+
+class OutOfStep(ConflictError):
+    """A message numbered beyond the seat's window (`SEQ_WINDOW`): nothing
+    changes, and the page is told to fetch the state again (code
+    "resync"), which gives it the number to send next."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            _(
+                "Die Seite war nicht auf dem neuesten Stand und wurde neu "
+                "geladen. Bitte noch einmal wählen."
+            )
+        )
+        self.code = "resync"
 
 
 @dataclass(frozen=True)
@@ -240,9 +260,11 @@ def digital_act(
     """A player's move sent from the private link `token`.
 
     `seq` is the seat's message number (a repeat of one already handled
-    changes nothing), `version` the table's version the player saw (an older
-    one is stale: refused). Raises UserError (unknown link, stale, illegal
-    by the rules, table over) and never changes anything then."""
+    changes nothing; one more than `SEQ_WINDOW` ahead of the seat's count is
+    refused with OutOfStep), `version` the table's version the player saw
+    (an older one is stale: refused). Raises UserError (unknown link, stale,
+    out of step, illegal by the rules, table over) and never changes
+    anything then."""
     with transaction.atomic():
         seat = DigitalSeat.objects.select_related("table").filter(token=token).first()
         if seat is None:
@@ -251,6 +273,8 @@ def digital_act(
         seat = DigitalSeat.objects.select_for_update().get(pk=seat.pk)
         if seq <= seat.last_seq:
             return Move(digital, seat, applied=False)
+        if seq > seat.last_seq + SEQ_WINDOW:
+            raise OutOfStep
         if digital.status != DigitalTable.Status.PLAYING:
             raise UserError(_("An diesem Tisch wird nicht mehr gespielt."), code="over")
         if seat.bot:
@@ -320,7 +344,10 @@ def digital_seat_new_link(*, actor: Actor, seat: DigitalSeat) -> DigitalSeat:
     with transaction.atomic():
         seat = DigitalSeat.objects.select_for_update().get(pk=seat.pk)
         seat.token = _token()
-        seat.save(update_fields=["token"])
+        # The new link's page counts its messages afresh (this also frees a
+        # seat whose count an old client ran up to the top).
+        seat.last_seq = 0
+        seat.save(update_fields=["token", "last_seq"])
         digital = seat.table
         audit_record(
             actor=actor,
