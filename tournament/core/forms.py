@@ -5,6 +5,9 @@ from typing import TYPE_CHECKING, Any
 from django import forms
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
+from django.utils.translation import gettext_lazy as _
+
+from tournament.core.text import visible_text
 
 # The largest id a database integer holds.
 MAX_ID = 2**63 - 1
@@ -37,3 +40,20 @@ class IdsChoiceField(_ModelMultipleChoiceField):
                 )
         checked: QuerySet[Any] = super()._check_values(value)  # type: ignore[misc]
         return checked
+
+
+class NameField(forms.CharField):
+    """A name (of a player, club, town, team, tournament): kept without
+    invisible or direction-changing characters (`visible_text`). A name of
+    nothing but such characters is refused, not saved empty."""
+
+    default_error_messages = {
+        "invisible": _("Dieser Name besteht nur aus unsichtbaren Zeichen."),
+    }
+
+    def to_python(self, value: Any) -> str:
+        text = super().to_python(value) or ""
+        shown = visible_text(text)
+        if text and not shown:
+            raise ValidationError(self.error_messages["invisible"], code="invisible")
+        return shown

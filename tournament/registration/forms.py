@@ -6,7 +6,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from tournament.core.forms import IdsChoiceField
+from tournament.core.forms import IdsChoiceField, NameField
 from tournament.models import Entry, Player, Tournament
 from tournament.registration.services import PlayerData
 
@@ -21,10 +21,10 @@ class EntryForm(forms.Form):
         required=False,
         help_text=_("Leer lassen: nächste freie Nummer."),
     )
-    first_name = forms.CharField(label=_("Vorname"), max_length=100)
-    last_name = forms.CharField(label=_("Nachname"), max_length=100)
-    club = forms.CharField(label=_("Verein"), max_length=150, required=False)
-    town = forms.CharField(label=_("Ort"), max_length=150, required=False)
+    first_name = NameField(label=_("Vorname"), max_length=100)
+    last_name = NameField(label=_("Nachname"), max_length=100)
+    club = NameField(label=_("Verein"), max_length=150, required=False)
+    town = NameField(label=_("Ort"), max_length=150, required=False)
     category = forms.ChoiceField(
         label=_("Kategorie"), choices=Player.Category.choices, initial="open"
     )
@@ -67,7 +67,7 @@ class WithdrawForm(forms.Form):
 
 
 class TeamForm(forms.Form):
-    name = forms.CharField(label=_("Mannschaftsname"), max_length=150)
+    name = NameField(label=_("Mannschaftsname"), max_length=150)
     members = IdsChoiceField(
         label=_("Spieler (höchstens 4)"),
         queryset=Entry.objects.none(),

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from openpyxl.worksheet._read_only import ReadOnlyWorksheet
 
 from tournament.core.errors import UserError
+from tournament.core.text import visible_text
 from tournament.core.upload import open_uploaded_workbook, upload_rows
 from tournament.models import Entry, Player, Tournament
 from tournament.registration.services import PlayerData
@@ -93,7 +94,8 @@ def _cell_text(value: Any) -> str:
         return ""
     if isinstance(value, float) and value.is_integer():
         value = int(value)
-    return str(value).strip()
+    # As the desk's form keeps names: without invisible characters.
+    return visible_text(str(value))
 
 
 def parse_player_workbook(

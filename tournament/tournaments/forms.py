@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.utils.translation import gettext_lazy as _
 
-from tournament.core.forms import IdsChoiceField
+from tournament.core.forms import IdsChoiceField, NameField
 from tournament.core.roles import REFEREE
 from tournament.models import Tournament
 from tournament.tournaments.services import TOURNAMENT_FIELDS
@@ -31,7 +31,11 @@ class TournamentForm(_TournamentModelForm):
     class Meta:
         model = Tournament
         fields = TOURNAMENT_FIELDS
-        field_classes = {"referees": RefereeChoiceField}
+        field_classes = {
+            "referees": RefereeChoiceField,
+            "name": NameField,
+            "venue": NameField,
+        }
         widgets = {
             "date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "referees": forms.CheckboxSelectMultiple,
