@@ -140,7 +140,8 @@ def _games(workbook: Workbook, tournament: Tournament) -> None:
 
 def _standings(workbook: Workbook, tournament: Tournament) -> None:
     rows = standings_rows(tournament)
-    series = range(1, tournament.series_count + 1)
+    count = tournament.series_count
+    series = range(1, count + 1)
     sheet = workbook.create_sheet(_("Tabelle")[:31])
     categories = dict(Player.Category.choices)
     write_table(
@@ -162,7 +163,9 @@ def _standings(workbook: Workbook, tournament: Tournament) -> None:
                 r.name,
                 r.club,
                 str(categories.get(r.category, r.category)),
-                *r.series_points,
+                # One column per series, whatever the kept totals hold
+                # (they follow a changed number of series once refreshed).
+                *(r.series_points + [0] * count)[:count],
                 r.games_won,
                 r.points,
             ]

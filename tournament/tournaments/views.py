@@ -53,16 +53,25 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
 @organizer_required
 def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
-    form = TournamentForm(request.POST or None, instance=tournament)
+    # The form writes what was posted onto its instance, even when it is
+    # refused; the page shows the tournament as it is stored.
+    form = TournamentForm(
+        request.POST or None, instance=get_object_or_404(Tournament, slug=slug)
+    )
     if request.method == "POST" and form.is_valid():
-        tournament = services.tournament_save(
-            actor=request.user,
-            tournament=form.save(commit=False),
-            created=False,
-            referees=form.cleaned_data["referees"],
-        )
-        messages.success(request, _("Turnier gespeichert."))
-        return redirect("tournament:manage", slug=tournament.slug)
+        try:
+            saved = services.tournament_save(
+                actor=request.user,
+                tournament=form.save(commit=False),
+                created=False,
+                referees=form.cleaned_data["referees"],
+            )
+        except services.SettingsRefused as refused:
+            for field, message in refused.errors.items():
+                form.add_error(field, message)
+        else:
+            messages.success(request, _("Turnier gespeichert."))
+            return redirect("tournament:manage", slug=saved.slug)
     return render(
         request,
         "tournament/tournaments/form.html",
