@@ -10,14 +10,16 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from tournament.core.limits import BodySizeLimit  # noqa: E402
+from tournament.core.websockets import SameOriginValidator  # noqa: E402
 from tournament.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": BodySizeLimit(django_asgi_app),
-        "websocket": AllowedHostsOriginValidator(URLRouter(websocket_urlpatterns)),
+        # Every socket only from the site's own pages (same origin), whatever
+        # ALLOWED_HOSTS says: tournament/core/websockets.py.
+        "websocket": SameOriginValidator(URLRouter(websocket_urlpatterns)),
     }
 )

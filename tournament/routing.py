@@ -3,7 +3,9 @@ one per digital table page: ``/ws/d/<token>/`` (a player) or
 ``/ws/d/zuschauen/<id>/`` (a referee watching).
 
 The consumer needs the session for the organizer's dashboard (waiting
-entries are for referees only), hence the auth stack around it.
+entries are for referees only), hence the auth stack around it. Every route
+is opened only from the site's own pages: config/asgi.py puts them all
+behind tournament.core.websockets.SameOriginValidator.
 """
 
 from channels.auth import AuthMiddlewareStack

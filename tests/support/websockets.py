@@ -20,15 +20,28 @@ def layer_release() -> None:
     live_consumers._executor.submit(connections.close_all).result()
 
 
+# A page of the test server opens its sockets on its own host, and the
+# browser names the page's origin; the site refuses any other origin.
+HOST = "testserver"
+ORIGIN = f"http://{HOST}"
+
+
 async def ws_connect(
-    path: str, *, cookie: str | None = None
+    path: str,
+    *,
+    cookie: str | None = None,
+    origin: str | None = ORIGIN,
+    host: str = HOST,
 ) -> tuple[WebsocketCommunicator, bool, int | None]:
-    """A socket to the site (config.asgi) from the test server's origin,
+    """A socket to the site (config.asgi) opened on `host` from a page of
+    `origin` (None: no Origin header), both the test server's unless given,
     with the session `cookie` if given. Returns the communicator, whether
     it connected, and the close code if not."""
     from config.asgi import application
 
-    headers = [(b"origin", b"http://testserver")]
+    headers = [(b"host", host.encode())]
+    if origin is not None:
+        headers.append((b"origin", origin.encode()))
     if cookie:
         headers.append((b"cookie", cookie.encode()))
     communicator = WebsocketCommunicator(application, path, headers=headers)
