@@ -178,6 +178,22 @@ DIGITAL_BOT_DELAY = float(os.environ.get("DIGITAL_BOT_DELAY", "0.9"))
 DIGITAL_BOT_DELAY_ALONE = float(os.environ.get("DIGITAL_BOT_DELAY_ALONE", "0.1"))
 # Tests: bots move at once, in the thread that committed the change.
 DIGITAL_BOTS_INLINE = False
+# Bot runner threads of one worker process at once (each holds a database
+# connection while it plays; PostgreSQL's pool has 10 per worker); more
+# tables wait their turn and take turns move by move.
+DIGITAL_BOT_RUNNERS = 6
+# Practice tables (/ueben/) are open to anyone without signing in, and each
+# is four seats and bots to run. So each visitor (session) and each address
+# may open only so many within DIGITAL_PRACTICE_WINDOW seconds (a hall's
+# phones may share one address behind the club's router: it gets more), at
+# most DIGITAL_PRACTICE_MAX_PLAYING are played at once, and a practice table
+# without a move for DIGITAL_PRACTICE_IDLE_MINUTES is stopped when a new
+# one is opened.
+DIGITAL_PRACTICE_PER_SESSION = 10
+DIGITAL_PRACTICE_PER_ADDRESS = 40
+DIGITAL_PRACTICE_WINDOW = 600
+DIGITAL_PRACTICE_MAX_PLAYING = 40
+DIGITAL_PRACTICE_IDLE_MINUTES = 30
 
 # --- Auth ------------------------------------------------------------------
 _VALIDATORS = "django.contrib.auth.password_validation."

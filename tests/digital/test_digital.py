@@ -396,7 +396,11 @@ def test_practice_page_opens_one_table_per_visitor_and_moves_work_over_http(clie
     other = client.post(reverse("tournament:practice"), {"new": "1"})
     assert other["Location"] != response["Location"]
     assert DigitalTable.objects.count() == 2
-    play = client.get(response["Location"])
+    # The new table replaces the first, which stops (issue 15, B).
+    first = DigitalTable.objects.get(seats__token=token)
+    assert first.status == DigitalTable.Status.STOPPED
+    token = other["Location"].split("/")[2]
+    play = client.get(other["Location"])
     assert play.status_code == 200
     assert b"data-initial" in play.content
     state_url = reverse("tournament:digital_state", args=[token])

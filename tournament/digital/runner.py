@@ -10,6 +10,12 @@ its lease runs out. The runner makes one bot move per transaction, waiting
 `DIGITAL_BOT_DELAY` seconds before each so people can follow (looks need no
 wait; a table of bots only moves at `DIGITAL_BOT_DELAY_ALONE`).
 
+At most `DIGITAL_BOT_RUNNERS` runner threads run in a process at once (30
+practice tables opened in one second made 30 threads). A table woken while
+all are busy waits in line; a runner that finishes a table takes the next
+in line, and while tables wait, a runner hands its table back to the end
+of the line after each bot move, so that every table's bots move in turn.
+
 With `DIGITAL_BOTS_INLINE` (tests) the bots move at once, in the thread
 that woke them.
 """
@@ -35,14 +41,64 @@ MAX_FAILURES = 10
 
 
 def wake(table_id: int) -> None:
-    """Let the table's bots play until they wait for a person."""
+    """Let the table's bots play until they wait for a person (at once, or
+    when a runner is free)."""
     if getattr(settings, "DIGITAL_BOTS_INLINE", False):
         _play_inline(table_id)
         return
-    if _claim(table_id):
-        threading.Thread(
-            target=_run, args=(table_id,), name=f"bots-{table_id}", daemon=True
-        ).start()
+    global _runners
+    with _line_lock:
+        if _runners >= int(settings.DIGITAL_BOT_RUNNERS):
+            _line.setdefault(table_id, None)
+            return
+        _runners += 1
+    # The runner claims the table itself: if another has it, it goes on to
+    # the line, and a failing query cannot keep its place counted.
+    threading.Thread(
+        target=_serve, args=(table_id,), name=f"bots-{table_id}", daemon=True
+    ).start()
+
+
+# The runner threads of this process, and the tables waiting for one, in
+# order (a dict as an ordered set: a table waits once).
+_line_lock = threading.Lock()
+_runners = 0
+_line: dict[int, None] = {}
+
+
+def _next_in_line() -> int | None:
+    """The next table in line, taken out of it; None when none waits, and
+    then the runner asking ends (it is counted out here, under the lock,
+    so that no table is left waiting with no runner to take it)."""
+    global _runners
+    with _line_lock:
+        if _line:
+            table_id = next(iter(_line))
+            del _line[table_id]
+            return table_id
+        _runners -= 1
+        return None
+
+
+def _others_waiting() -> bool:
+    with _line_lock:
+        return bool(_line)
+
+
+def _serve(table_id: int) -> None:
+    """A runner thread: play the table's bots (unless another runner has
+    the table), then those of the tables in line, until none waits."""
+    current: int | None = table_id
+    try:
+        while current is not None:
+            try:
+                if _claim(current):
+                    _run(current)
+            except Exception:  # the claim's query: the next table may work
+                logger.exception("bot runner of digital table %s failed", current)
+            current = _next_in_line()
+    finally:
+        connection.close()
 
 
 def _bots(digital: DigitalTable) -> dict[int, str]:
@@ -150,6 +206,13 @@ def _play(table_id: int) -> bool:
         )
         if not bot_step(table_id=table_id):
             break
+        if _others_waiting():
+            # All runners are busy and other tables wait: this one goes to
+            # the end of the line, the runner to the first in it.
+            _release(table_id)
+            with _line_lock:
+                _line.setdefault(table_id, None)
+            return False
     # Nothing to do: free the table, then look once more -- a person may
     # have moved after we looked but before we let go, and their wake-up
     # found the table still taken.

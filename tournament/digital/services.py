@@ -12,9 +12,13 @@ runner is woken (`tournament.digital.runner`).
 
 import secrets
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -224,11 +228,37 @@ def digital_table_create(
     return digital
 
 
-def digital_practice_create(*, bot: str = "greedy", seed: str = "") -> DigitalSeat:
+def digital_practice_create(
+    *, bot: str = "greedy", seed: str = "", replacing: DigitalSeat | None = None
+) -> DigitalSeat:
     """A practice table outside any tournament: you on seat 1, bots on the
-    others, one game by the championship rules. Returns your seat."""
+    others, one game by the championship rules. Returns your seat.
+
+    First every practice table without a move for
+    `DIGITAL_PRACTICE_IDLE_MINUTES` stops. Then, while
+    `DIGITAL_PRACTICE_MAX_PLAYING` are still being played, UserError and
+    nothing opens; else the table of `replacing` (the visitor's seat at the
+    table he leaves for the new one) stops and the new one opens."""
     _check_bots({2: bot}, 4)
+    idle = timezone.now() - timedelta(minutes=settings.DIGITAL_PRACTICE_IDLE_MINUTES)
     with transaction.atomic():
+        _practice_stop(Q(updated_at__lt=idle))
+    with transaction.atomic():
+        playing = DigitalTable.objects.filter(
+            table__isnull=True, status=DigitalTable.Status.PLAYING
+        )
+        if replacing is not None:
+            playing = playing.exclude(pk=replacing.table_id)
+        if playing.count() >= settings.DIGITAL_PRACTICE_MAX_PLAYING:
+            raise UserError(
+                _(
+                    "Gerade üben zu viele Tische gleichzeitig. Bitte in ein "
+                    "paar Minuten noch einmal versuchen."
+                ),
+                code="practice_busy",
+            )
+        if replacing is not None:
+            _practice_stop(Q(pk=replacing.table_id))
         digital = DigitalTable(size=4, games_total=1, deal_seed=seed)
         adapter.start(digital)
         digital.save()
@@ -243,6 +273,26 @@ def digital_practice_create(*, bot: str = "greedy", seed: str = "") -> DigitalSe
         )
         _notify(digital)
     return seats[0]
+
+
+def _practice_stop(which: Q) -> None:
+    """In the caller's transaction: stop the practice tables `which` still
+    being played; their pages are told after the commit. (A practice table
+    counts for nothing: no audit row.)"""
+    stopping = list(
+        DigitalTable.objects.select_for_update()
+        .filter(which, table__isnull=True, status=DigitalTable.Status.PLAYING)
+        .values_list("pk", flat=True)
+    )
+    if not stopping:
+        return
+    DigitalTable.objects.filter(pk__in=stopping).update(
+        status=DigitalTable.Status.STOPPED,
+        version=F("version") + 1,
+        updated_at=timezone.now(),
+    )
+    for table_id in stopping:
+        moves.tell_sockets(table_id)
 
 
 def illegal_message(error: IllegalAction) -> str:

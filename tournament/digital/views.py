@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 
 from tournament.core.errors import ConflictError, UserError
 from tournament.core.roles import organizer_required, tournament_referee_required
-from tournament.digital import adapter
+from tournament.digital import adapter, limits
 from tournament.digital import services as service
 from tournament.digital.state import seat_by_token, state
 from tournament.models import DigitalSeat, DigitalTable, Table, Tournament
@@ -234,17 +234,35 @@ def digital_watch_state(
 
 
 def practice(request: HttpRequest) -> HttpResponse:
-    """Anyone may play a game against three bots, outside any tournament."""
+    """Anyone may play a game against three bots, outside any tournament
+    (as many tables as `limits` allow; a new one replaces the last)."""
     token = request.session.get(PRACTICE_SESSION_KEY)
     current = seat_by_token(token) if token else None
     if current is not None and current.table.status != DigitalTable.Status.PLAYING:
         current = None
     if request.method == "POST":
         if current is None or request.POST.get("new"):
-            current = service.digital_practice_create()
-            request.session[PRACTICE_SESSION_KEY] = current.token
+            try:
+                current = _practice_open(request, replacing=current)
+            except UserError as error:
+                messages.error(request, error.message)
+                return redirect("tournament:practice")
         return redirect("tournament:digital_play", token=current.token)
     return render(request, "tournament/digital/practice.html", {"current": current})
+
+
+def _practice_open(request: HttpRequest, replacing: DigitalSeat | None) -> DigitalSeat:
+    # The address first: a flood without cookies is refused before it
+    # makes a session for each request.
+    limits.practice_count_address(request.META.get("REMOTE_ADDR", ""))
+    if request.session.session_key is None:
+        request.session.save()
+    session_key = request.session.session_key
+    assert session_key is not None  # saved just now
+    limits.practice_count_session(session_key)
+    seat = service.digital_practice_create(replacing=replacing)
+    request.session[PRACTICE_SESSION_KEY] = seat.token
+    return seat
 
 
 def _replay(
