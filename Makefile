@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test serve lint bench check-deploy messages clean
+.PHONY: run test serve serve-tls lint bench check-deploy messages clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -47,20 +47,35 @@ lint: $(VENV)/.dev-stamp
 	$(BIN)/mypy scoring tournament
 
 ## serve: production-like on the hall's LAN (ASGI, DEBUG off, WhiteNoise).
-# The laptop keeps a generated secret key under var/; the LAN is plain HTTP,
-# so TLS redirects and secure-only cookies are off unless asked for.
+# The laptop keeps a generated secret key under var/. Allowed hosts are the
+# laptop's own names and addresses (manage.py hall hosts), unless
+# ALLOWED_HOSTS is given. Plain HTTP by default: TLS redirects and
+# secure-only cookies are off unless asked for.
+## serve-tls (or TLS=1 make serve): the same over HTTPS, with a self-signed
+## certificate for the laptop's names and addresses, made once in var/tls/
+# (manage.py hall certificate); cookies are then secure-only. Never HSTS:
+# with it a phone could no longer go on past the unknown certificate.
 WORKERS ?= $(if $(REDIS_URL),4,1)
+TLS ?=
+TLS_ON := $(filter 1 yes true on,$(TLS))
+SERVE_ENV = SECRET_KEY="$${SECRET_KEY:-$$(cat var/secret_key)}" DEBUG=0
 serve: $(VENV)/.run-stamp
 	@mkdir -p var
 	@test -s var/secret_key || $(BIN)/python -c "import secrets; print(secrets.token_urlsafe(50))" > var/secret_key
-	SECRET_KEY="$${SECRET_KEY:-$$(cat var/secret_key)}" DEBUG=0 $(BIN)/python manage.py collectstatic --noinput -v0
-	SECRET_KEY="$${SECRET_KEY:-$$(cat var/secret_key)}" DEBUG=0 $(BIN)/python manage.py migrate --noinput -v0
-	SECRET_KEY="$${SECRET_KEY:-$$(cat var/secret_key)}" DEBUG=0 \
-	ALLOWED_HOSTS="$${ALLOWED_HOSTS:-*}" \
-	SECURE_SSL_REDIRECT="$${SECURE_SSL_REDIRECT:-0}" SECURE_COOKIES="$${SECURE_COOKIES:-0}" \
+	$(SERVE_ENV) $(BIN)/python manage.py collectstatic --noinput -v0
+	$(SERVE_ENV) $(BIN)/python manage.py migrate --noinput -v0
+	$(if $(TLS_ON),$(SERVE_ENV) $(BIN)/python manage.py hall certificate var/tls)
+	$(SERVE_ENV) \
+	ALLOWED_HOSTS="$${ALLOWED_HOSTS:-$$($(SERVE_ENV) $(BIN)/python manage.py hall hosts)}" \
+	SECURE_SSL_REDIRECT="$${SECURE_SSL_REDIRECT:-0}" \
+	SECURE_COOKIES="$${SECURE_COOKIES:-$(if $(TLS_ON),1,0)}" \
 	SECURE_HSTS_SECONDS="$${SECURE_HSTS_SECONDS:-0}" \
 	$(BIN)/uvicorn config.asgi:application --host 0.0.0.0 --port $(PORT) --workers $(WORKERS) \
-	  --ws-per-message-deflate false
+	  --ws-per-message-deflate false \
+	  $(if $(TLS_ON),--ssl-keyfile var/tls/key.pem --ssl-certfile var/tls/cert.pem)
+
+serve-tls:
+	$(MAKE) serve TLS=1
 
 ## bench: every benchmark; each prints a JSON line last
 bench: $(VENV)/.dev-stamp
