@@ -552,10 +552,10 @@ def _restore(
     AuditEvent.objects.bulk_create(events)
     for event, ev in zip(events, doc["audit"], strict=True):
         # The original time, not now (every event of a backup has one).
-        at = _parse_when(ev["at"])
-        if at is None:
+        when = _parse_when(ev["at"])
+        if when is None:
             raise Damaged(_("Das Protokoll: ein Eintrag ohne Zeitpunkt."))
-        event.at = at
+        event.at = when
     AuditEvent.objects.bulk_update(events, ["at"], batch_size=500)
     audit_record(
         actor=actor,
