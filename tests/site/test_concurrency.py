@@ -5,7 +5,7 @@ in-memory test database does not share well between threads."""
 import threading
 
 import pytest
-from django.db import connection
+from django.db import connection, connections
 
 from tests.support.factories import make_series, make_user
 from tournament.core.errors import ConflictError, UserError
@@ -140,3 +140,81 @@ def test_two_phones_and_a_bot_moving_at_once_make_exactly_one_move(tournament):
     assert digital.version == version + 1
     hand = digital_adapter.current_game(digital).hand
     assert len(hand.history) == 1
+
+
+def test_a_rule_change_and_a_first_result_at_once_never_both_count(tournament):
+    """The organizer lowers the games per series while a referee saves the
+    table's first result (five games). Either the change is refused (a
+    result exists) or the entry is checked by the new rule; never a result
+    of five games under a rule of three. (The entry's table lock takes the
+    tournament's row with it, which the change holds.)"""
+    from tournament.tournaments import services as tournaments_services
+
+    series = make_series(tournament, sizes=(4,))
+    table = Table.objects.get(series=series)
+    referee = make_user("r", "referee")
+    organizer = make_user("o", "organizer")
+    entering = threading.Event()
+    locked = threading.Event()
+    real_lock = results_services._lock_table
+    real_check = tournaments_services.settings_refusals
+
+    def lock_table(*args, **kwargs):
+        entering.set()  # the entry is about to ask for its table's lock
+        return real_lock(*args, **kwargs)
+
+    def check(**kwargs):
+        # The change holds its locks now: it checks only once the entry is
+        # seen waiting for the table (proof that both are in flight at once).
+        locked.set()
+        assert entering.wait(timeout=30)
+        with connections["default"].cursor() as cursor:
+            for _ in range(300):
+                cursor.execute(
+                    "SELECT count(*) FROM pg_stat_activity "
+                    "WHERE wait_event_type = 'Lock' AND datname = current_database()"
+                )
+                if cursor.fetchone()[0]:
+                    break
+                threading.Event().wait(0.05)
+            else:
+                raise AssertionError("the entry never waited for the table")
+        return real_check(**kwargs)
+
+    def change():
+        fresh = type(tournament).objects.get(pk=tournament.pk)
+        fresh.games_per_series = 3
+        return tournaments_services.tournament_save(
+            actor=organizer, tournament=fresh, created=False
+        )
+
+    def enter():
+        return result_enter(
+            actor=referee, table=table, games=GAMES, mode="quick", revision=0
+        )
+
+    results: list[object] = [None, None]
+
+    def worker(i, call):
+        try:
+            results[i] = call()
+        except Exception as error:  # collected for the asserts
+            results[i] = error
+        finally:
+            connections.close_all()
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(results_services, "_lock_table", lock_table)
+        patch.setattr(tournaments_services, "settings_refusals", check)
+        first = threading.Thread(target=worker, args=(0, change))
+        first.start()
+        assert locked.wait(timeout=30)  # the change holds its locks; now the entry
+        second = threading.Thread(target=worker, args=(1, enter))
+        second.start()
+        first.join()
+        second.join()
+    tournament.refresh_from_db()
+    stored = ResultVersion.objects.filter(table=table)
+    assert not (tournament.games_per_series == 3 and stored.exists()), results
+    assert isinstance(results[1], UserError), results
+    assert "3 Spiele" in results[1].message

@@ -34,6 +34,9 @@ from tournament.results.adapter import GameInput as GameInput
 
 
 def _lock_table(table: Table, revision: int | None) -> Table:
+    # FOR UPDATE locks the joined series and tournament rows too: a change of
+    # the tournament's rules (tournament_save locks its row) waits for an
+    # entry in flight, and an entry for the change, which it then obeys.
     table = (
         Table.objects.select_for_update()
         .select_related("series__tournament")
