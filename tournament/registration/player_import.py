@@ -8,12 +8,18 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from openpyxl import Workbook
 from openpyxl.worksheet._read_only import ReadOnlyWorksheet
+from openpyxl.worksheet.datavalidation import DataValidation
+from openpyxl.worksheet.worksheet import Worksheet
 
 from tournament.core.errors import UserError
 from tournament.core.text import visible_text
 from tournament.core.upload import open_uploaded_workbook, upload_rows
+from tournament.core.workbook import workbook_bytes, write_table
 from tournament.models import Entry, Player, Tournament
+from tournament.registration.selectors import name_key
 from tournament.registration.services import PlayerData
 
 MAX_ROWS = 5000
@@ -59,18 +65,41 @@ CATEGORIES = {
 }
 
 
+# The columns the import reads, in the order the preview and the template
+# workbook show them, with their headings.
+COLUMNS = {
+    "start_number": gettext_lazy("Startnummer"),
+    "first_name": gettext_lazy("Vorname"),
+    "last_name": gettext_lazy("Nachname"),
+    "club": gettext_lazy("Verein"),
+    "town": gettext_lazy("Ort"),
+    "category": gettext_lazy("Kategorie"),
+}
+
+
 @dataclass
 class PreviewRow:
     line: int  # the row number in the sheet, as Excel shows it
     data: PlayerData | None
     errors: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # What was read, per column of the preview (`ImportPreview.columns`),
+    # also for a row with errors: the organizer sees what the file says.
+    shown: list[str] = field(default_factory=list)
 
 
 @dataclass
 class ImportPreview:
     file_errors: list[str] = field(default_factory=list)
     rows: list[PreviewRow] = field(default_factory=list)
+    # The columns read from the file (keys of COLUMNS, in COLUMNS' order)
+    # and the headings of those left aside (our export's extra columns).
+    columns: list[str] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)
+
+    @property
+    def headings(self) -> list[str]:
+        return [str(COLUMNS[c]) for c in self.columns]
 
     @property
     def ok(self) -> bool:
@@ -141,6 +170,8 @@ def _read_sheet(
             columns.append(None)
             continue
         key = HEADERS.get(_norm_header(text))
+        if key == "_ignored":
+            preview.ignored.append(text)
         if key is None:
             preview.file_errors.append(
                 _(
@@ -163,16 +194,17 @@ def _read_sheet(
             )
     if preview.file_errors:
         return
+    preview.columns = [c for c in COLUMNS if c in columns]
 
     taken = set(tournament.entries.values_list("start_number", flat=True))
     known_names = {
-        (f.lower(), last.lower())
-        for f, last in tournament.entries.values_list(
+        name_key(first, last)
+        for first, last in tournament.entries.values_list(
             "player__first_name", "player__last_name"
         )
     }
     seen_numbers: dict[int, int] = {}
-    seen_names: dict[tuple[str, str], int] = {}
+    seen_names: dict[str, int] = {}
     for line, values in enumerate(rows, start=2):
         cells = {
             key: _cell_text(values[i]) if i < len(values) else ""
@@ -187,20 +219,28 @@ def _read_sheet(
                 % {"max": MAX_ROWS}
             )
             return
-        preview.rows.append(
-            _read_row(line, cells, taken, known_names, seen_numbers, seen_names)
-        )
+        row = _read_row(line, cells, taken, known_names, seen_numbers, seen_names)
+        row.shown = [_shown(key, cells.get(key, ""), row) for key in preview.columns]
+        preview.rows.append(row)
     if not preview.rows:
         preview.file_errors.append(_("Das Blatt enthält keine Spieler."))
+
+
+def _shown(key: str, raw: str, row: PreviewRow) -> str:
+    """A cell as the preview shows it: the category as it will be stored
+    ("Damen" for "dame"), everything else as read."""
+    if key == "category" and row.data is not None:
+        return str(Player.Category(row.data.category).label)
+    return raw
 
 
 def _read_row(
     line: int,
     cells: dict[str, str],
     taken: set[int],
-    known_names: set[tuple[str, str]],
+    known_names: set[str],
     seen_numbers: dict[int, int],
-    seen_names: dict[tuple[str, str], int],
+    seen_names: dict[str, int],
 ) -> PreviewRow:
     row = PreviewRow(line=line, data=None)
     first, last = cells.get("first_name", ""), cells.get("last_name", "")
@@ -259,16 +299,15 @@ def _read_row(
             % {"value": raw_category}
         )
 
-    name_key = (first.lower(), last.lower())
     if first and last:
-        if name_key in known_names:
+        key = name_key(first, last)
+        if key in known_names:
             row.warnings.append(_("Ein Spieler mit diesem Namen ist schon gemeldet."))
-        elif name_key in seen_names:
+        elif key in seen_names:
             row.warnings.append(
-                _("Gleicher Name wie in Zeile %(line)d.")
-                % {"line": seen_names[name_key]}
+                _("Gleicher Name wie in Zeile %(line)d.") % {"line": seen_names[key]}
             )
-        seen_names.setdefault(name_key, line)
+        seen_names.setdefault(key, line)
 
     if not row.errors:
         row.data = PlayerData(
@@ -280,3 +319,61 @@ def _read_row(
             start_number=number,
         )
     return row
+
+
+def player_template_workbook() -> bytes:
+    """An empty player list to fill in: the import's columns on the first
+    sheet (the category as a choice), what each column takes on a second."""
+    workbook = Workbook()
+    sheet = workbook.active
+    assert isinstance(sheet, Worksheet)
+    sheet.title = _("Spieler")[:31]
+    write_table(sheet, [str(label) for label in COLUMNS.values()], [])
+    for column in "BCDE":
+        sheet.column_dimensions[column].width = 22
+    categories = [str(label) for _value, label in Player.Category.choices]
+    choice = DataValidation(
+        type="list",
+        formula1='"{}"'.format(",".join(categories)),
+        allow_blank=True,
+        showErrorMessage=True,
+        errorTitle=_("Kategorie"),
+        error=_("Bitte eine der Kategorien wählen: %(choices)s.")
+        % {"choices": ", ".join(categories)},
+    )
+    sheet.add_data_validation(choice)
+    choice.add(f"F2:F{MAX_ROWS + 1}")
+    notes = workbook.create_sheet(_("Hinweise")[:31])
+    write_table(
+        notes,
+        [_("Spalte"), _("Pflicht"), _("Was hinein gehört")],
+        [
+            [
+                str(COLUMNS["start_number"]),
+                _("nein"),
+                _(
+                    "Ganze Zahl ab 1. Leer lassen: die Seite vergibt die nächste "
+                    "freie Nummer."
+                ),
+            ],
+            [str(COLUMNS["first_name"]), _("ja"), _("z. B. Anna")],
+            [str(COLUMNS["last_name"]), _("ja"), _("z. B. Jöbges")],
+            [str(COLUMNS["club"]), _("nein"), _("z. B. Schrämclub Daun")],
+            [str(COLUMNS["town"]), _("nein"), _("z. B. Daun")],
+            [
+                str(COLUMNS["category"]),
+                _("nein"),
+                _("%(choices)s; leer: Offen") % {"choices": ", ".join(categories)},
+            ],
+        ],
+    )
+    notes.append([])
+    notes.append(
+        [
+            _(
+                "Eingelesen wird nur das erste Blatt; eine Zeile pro Spieler, "
+                "die erste Zeile bleibt die Überschrift."
+            )
+        ]
+    )
+    return workbook_bytes(workbook)

@@ -1,37 +1,113 @@
-"""Reads of the registration: entries, players, teams."""
+"""Reads of the registration: entries, players, teams.
+
+Every player search (the desk's list, "Wo sitze ich?", the standings) goes
+through `PlayerQuery`: it ignores case, accents and how an umlaut or ß was
+typed ("joebges" and "jobges" find Jöbges, "Weissgerber" finds Weißgerber),
+and takes a start number ("12", "Nr. 12", "#12"). Neither SQLite nor
+PostgreSQL folds "ö" to "oe" the same way, so names are folded here, in
+Python, over the tournament's entries: one read of a few short columns,
+whatever the query, so the number of queries stays constant.
+"""
+
+import re
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
 
 from django.db.models import Count, Q, QuerySet
 
 from tournament.models import Entry, Team, Tournament
 
+_SPELLED = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue"})
+# "12", "Nr. 12", "Nr12", "#12", "Startnummer 12".
+_NUMBER = re.compile(r"^(?:(?:start)?(?:nr|nummer)\.?|#)?\s*(\d{1,9})$")
+
+
+def _strip_marks(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def fold(text: str) -> tuple[str, str]:
+    """Two search forms of a text, lower case without accents: umlauts as
+    plain vowels and umlauts spelled out (ß is "ss" in both).
+    `fold("Jöbges") == ("jobges", "joebges")`."""
+    # casefold() makes ß "ss"; NFC first, so a decomposed "ö" is one letter.
+    lowered = unicodedata.normalize("NFC", text).casefold()
+    return _strip_marks(lowered), _strip_marks(lowered.translate(_SPELLED))
+
+
+def name_key(first_name: str, last_name: str) -> str:
+    """One key for names that are the same however they were typed:
+    "Jöbges" and "Joebges", "Weiß" and "WEISS" (not "Jobges": that is
+    another spelling, not another way of typing it)."""
+    return " ".join(fold(f"{first_name} {last_name}")[1].split())
+
+
+@dataclass(frozen=True)
+class PlayerQuery:
+    """What somebody typed into a player search, ready to compare.
+
+    A start number matches that start number only; otherwise every word
+    must be found in the player's texts (name, club, town), in any order."""
+
+    number: int | None
+    words: tuple[tuple[str, str], ...]
+
+    @classmethod
+    def parse(cls, text: str) -> "PlayerQuery | None":
+        """None for an empty search (nothing but spaces and punctuation)."""
+        # No name holds a NUL (forms refuse it): a search for it is a search
+        # for the rest.
+        text = text.replace("\x00", "").strip()
+        plain = fold(text)[0]
+        number = _NUMBER.match(plain)
+        if number is not None:
+            return cls(number=int(number.group(1)), words=())
+        words = tuple(
+            fold(word) for word in text.split() if any(ch.isalnum() for ch in word)
+        )
+        if not words:
+            return None
+        return cls(number=None, words=words)
+
+    def matches(self, start_number: int, texts: Iterable[str]) -> bool:
+        if self.number is not None:
+            return start_number == self.number
+        plain, spelled = fold(" ".join(t for t in texts if t))
+        return all(
+            w[0] in plain or w[0] in spelled or w[1] in spelled for w in self.words
+        )
+
 
 def entries_for(tournament: Tournament, *, query: str = "") -> QuerySet[Entry]:
-    """Entries with player and team, filtered by name, club or start number."""
+    """Entries with player and team, by start number; with a `query`, those
+    it matches (`PlayerQuery`). Two queries with a search, one without."""
     entries = Entry.objects.filter(tournament=tournament).select_related(
         "player", "team"
     )
-    # No name holds a NUL (forms refuse it), and PostgreSQL refuses to
-    # compare with one: a search for it is a search for the rest.
-    query = query.replace("\x00", "").strip()
-    if query:
-        condition = (
-            Q(player__first_name__icontains=query)
-            | Q(player__last_name__icontains=query)
-            | Q(player__club__icontains=query)
-            | Q(player__town__icontains=query)
-        )
-        if query.isdecimal() and len(query) <= 9:  # int() refuses "²"
-            condition |= Q(start_number=int(query))
-        words = query.split()
-        if len(words) == 2:  # "Anna Schmitz" or "Schmitz Anna"
-            a, b = words
-            condition |= Q(
-                player__first_name__icontains=a, player__last_name__icontains=b
+    if query.strip():
+        search = PlayerQuery.parse(query)
+        if search is None:
+            return entries.none()
+        if search.number is not None:
+            entries = entries.filter(start_number=search.number)
+        else:
+            candidates = Entry.objects.filter(tournament=tournament).values_list(
+                "pk",
+                "start_number",
+                "player__first_name",
+                "player__last_name",
+                "player__club",
+                "player__town",
             )
-            condition |= Q(
-                player__first_name__icontains=b, player__last_name__icontains=a
+            entries = entries.filter(
+                pk__in=[
+                    pk
+                    for pk, number, *texts in candidates
+                    if search.matches(number, texts)
+                ]
             )
-        entries = entries.filter(condition)
     return entries.order_by("start_number")
 
 
@@ -46,12 +122,17 @@ def entry_counts(tournament: Tournament) -> dict[str, int]:
 
 def same_name_entries(
     tournament: Tournament, first_name: str, last_name: str
-) -> QuerySet[Entry]:
-    return Entry.objects.filter(
-        tournament=tournament,
-        player__first_name__iexact=first_name.strip(),
-        player__last_name__iexact=last_name.strip(),
-    ).select_related("player")
+) -> list[Entry]:
+    """Entries of the tournament with this name however it was typed
+    (`name_key`: "Jöbges" is "JOEBGES"), by start number."""
+    key = name_key(first_name, last_name)
+    return [
+        entry
+        for entry in Entry.objects.filter(tournament=tournament)
+        .select_related("player")
+        .order_by("start_number")
+        if name_key(entry.player.first_name, entry.player.last_name) == key
+    ]
 
 
 def teams_for(tournament: Tournament) -> QuerySet[Team]:

@@ -27,7 +27,10 @@ from tournament.registration.forms import (
     TeamForm,
     WithdrawForm,
 )
-from tournament.registration.player_import import parse_player_workbook
+from tournament.registration.player_import import (
+    parse_player_workbook,
+    player_template_workbook,
+)
 from tournament.registration.services import PlayerData
 from tournament.registration.tables import EntryTable
 
@@ -256,6 +259,15 @@ SESSION_KEY = "player_import"
 @organizer_required
 def import_upload(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
+    if request.method == "GET" and "vorlage" in request.GET:
+        # The empty list to fill in: the same columns the import reads.
+        response = HttpResponse(
+            player_template_workbook(), content_type=XLSX_CONTENT_TYPE
+        )
+        response["Content-Disposition"] = (
+            'attachment; filename="spielerliste-vorlage.xlsx"'
+        )
+        return response
     form = PlayerImportForm(request.POST or None, request.FILES or None)
     preview = None
     token = ""
