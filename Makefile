@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test serve serve-tls lint bench check-deploy messages clean
+.PHONY: run dev test serve serve-tls secret-key lint bench check-deploy messages clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,16 +22,40 @@ $(VENV)/.dev-stamp: requirements.txt requirements-dev.txt | $(BIN)/python
 	$(BIN)/pip install --quiet -r requirements-dev.txt
 	touch $@ $(VENV)/.run-stamp
 
+# A key kept under var/ for the runs with DEBUG off (run, serve): made once,
+# unless SECRET_KEY is given.
+SERVE_ENV = SECRET_KEY="$${SECRET_KEY:-$$(cat var/secret_key)}" DEBUG=0
+secret-key: | $(BIN)/python
+	@mkdir -p var
+	@test -n "$$SECRET_KEY" || test -s var/secret_key || $(BIN)/python -c "import secrets; print(secrets.token_urlsafe(50))" > var/secret_key
+
 ## run: create .venv, install, migrate, load the demo championship, serve it
-run: $(VENV)/.run-stamp
-	DEBUG=1 $(BIN)/python manage.py migrate --noinput -v0
-	DEBUG=1 $(BIN)/python manage.py demo --complete 3
+## as the hall does (uvicorn, DEBUG off, WhiteNoise) on HOST:PORT
+# (127.0.0.1:8000). Errors are the site's own German pages, never Django's
+# debug page. For developers: make dev.
+LOCAL_HOSTS := localhost,127.0.0.1,[::1]
+run: $(VENV)/.run-stamp secret-key
+	$(SERVE_ENV) $(BIN)/python manage.py migrate --noinput -v0
+	$(SERVE_ENV) $(BIN)/python manage.py demo --complete 3
+	$(SERVE_ENV) $(BIN)/python manage.py collectstatic --noinput -v0
 	@echo ""
 	@echo "  Siebenschräm läuft auf http://$(HOST):$(PORT)/"
 	@echo "  Demo-Logins: organizer / organizer-demo (Turnierleitung)"
 	@echo "               referee / referee-demo, referee2 / referee2-demo (Schiedsrichter)"
 	@echo "  Üben gegen Bots: http://$(HOST):$(PORT)/ueben/"
+	@echo "  Beenden mit Strg+C."
 	@echo ""
+	$(SERVE_ENV) \
+	ALLOWED_HOSTS="$${ALLOWED_HOSTS:-$(if $(filter 127.0.0.1 localhost ::1,$(HOST)),$(LOCAL_HOSTS),$$($(SERVE_ENV) $(BIN)/python manage.py hall hosts))}" \
+	SECURE_SSL_REDIRECT=0 SECURE_COOKIES=0 SECURE_HSTS_SECONDS=0 \
+	$(BIN)/uvicorn config.asgi:application --host $(HOST) --port $(PORT) \
+	  --ws-per-message-deflate false --log-level warning
+
+## dev: the same demo on Django's development server, for developers:
+## DEBUG on (the debug page on errors) and reloading on every code change
+dev: $(VENV)/.run-stamp
+	DEBUG=1 $(BIN)/python manage.py migrate --noinput -v0
+	DEBUG=1 $(BIN)/python manage.py demo --complete 3
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 ## test: create .venv, install dev requirements, the checks, the whole suite
@@ -58,10 +82,7 @@ lint: $(VENV)/.dev-stamp
 WORKERS ?= $(if $(REDIS_URL),4,1)
 TLS ?=
 TLS_ON := $(filter 1 yes true on,$(TLS))
-SERVE_ENV = SECRET_KEY="$${SECRET_KEY:-$$(cat var/secret_key)}" DEBUG=0
-serve: $(VENV)/.run-stamp
-	@mkdir -p var
-	@test -s var/secret_key || $(BIN)/python -c "import secrets; print(secrets.token_urlsafe(50))" > var/secret_key
+serve: $(VENV)/.run-stamp secret-key
 	$(SERVE_ENV) $(BIN)/python manage.py collectstatic --noinput -v0
 	$(SERVE_ENV) $(BIN)/python manage.py migrate --noinput -v0
 	$(if $(TLS_ON),$(SERVE_ENV) $(BIN)/python manage.py hall certificate var/tls)
