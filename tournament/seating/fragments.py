@@ -32,10 +32,12 @@ def where_context(
     request: HttpRequest, tournament: Tournament, params: Params
 ) -> Context:
     query = params.get("q", "")
+    found = selectors.seat_search(tournament, query)
     return {
         "tournament": tournament,
         "query": query,
-        "results": selectors.seat_search(tournament, query),
+        "results": found["results"],
+        "more": found["more"],
     }
 
 

@@ -1,8 +1,9 @@
 """Reads of series and their seating; each selector owns its query shape."""
 
+from itertools import combinations
 from typing import TYPE_CHECKING, TypeAlias, TypedDict
 
-from django.db.models import Count, Prefetch
+from django.db.models import Count, Exists, OuterRef, Prefetch, Q
 from django.shortcuts import get_object_or_404
 
 from tournament.models import Entry, Seat, Series, Table, Tournament
@@ -50,10 +51,27 @@ def series_tables(series: Series) -> list[Table]:
     )
 
 
-def seat_search(tournament: Tournament, query: str) -> list[dict[str, object]]:
-    """ "Where do I sit?": the matching players and their table and seat in
-    every public series."""
-    entries = list(entries_for(tournament, query=query)[:20]) if query.strip() else []
+# "Wo sitze ich?" shows at most this many players; more ask for a closer search.
+SEAT_SEARCH_LIMIT = 20
+
+
+class SeatSearch(TypedDict):
+    """ "Where do I sit?" (`seat_search`): the players found, each with their
+    seats in the public series, and whether there were more."""
+
+    results: list[dict[str, object]]
+    more: bool
+
+
+def seat_search(tournament: Tournament, query: str) -> SeatSearch:
+    """ "Where do I sit?": the players the query finds (as every player
+    search: umlauts, case and start numbers, see `entries_for`) and their
+    table and seat in every public series; three queries."""
+    entries: list[Entry] = []
+    if query.strip():
+        entries = list(entries_for(tournament, query=query)[: SEAT_SEARCH_LIMIT + 1])
+    more = len(entries) > SEAT_SEARCH_LIMIT
+    entries = entries[:SEAT_SEARCH_LIMIT]
     seats = (
         Seat.objects.filter(
             entry__in=entries,
@@ -65,27 +83,148 @@ def seat_search(tournament: Tournament, query: str) -> list[dict[str, object]]:
     by_entry: dict[int, list[Seat]] = {}
     for seat in seats:
         by_entry.setdefault(seat.entry_id, []).append(seat)
-    return [{"entry": e, "seats": by_entry.get(e.pk, [])} for e in entries]
+    return {
+        "results": [{"entry": e, "seats": by_entry.get(e.pk, [])} for e in entries],
+        "more": more,
+    }
 
 
-def repeated_meetings(series: Series) -> list[tuple[int, int, int]]:
-    """Start numbers of pairs that meet more than once in the series seated
-    so far (up to this one), with how often."""
-    from tournament.seating import adapter
+class FieldChanges(TypedDict):
+    """How the field differs from a series' seating (`field_changes`)."""
 
-    seated = [
-        adapter.stored_series(s)
-        for s in Series.objects.filter(
-            tournament_id=series.tournament_id, number__lte=series.number
-        ).exclude(status=Series.Status.DRAFT)
-    ]
-    pairs = adapter.repeated_pairs(seated)
-    numbers = dict(
-        Entry.objects.filter(tournament_id=series.tournament_id).values_list(
-            "id", "start_number"
-        )
+    # Present (checked in, not withdrawn) but without a seat in the series.
+    late: list[Entry]
+    # Seated in the series but withdrawn or no longer checked in.
+    gone: list[Entry]
+
+
+def field_changes(series: Series) -> FieldChanges:
+    """Who arrived, left or was withdrawn since the series was seated; by
+    start number, with their players (one query)."""
+    seated = Seat.objects.filter(series=series, entry=OuterRef("pk"))
+    present = Q(checked_in=True, withdrawn_at__isnull=True)
+    entries = (
+        Entry.objects.filter(tournament_id=series.tournament_id)
+        .filter(present | Exists(seated))
+        .annotate(is_seated=Exists(seated))
+        .select_related("player")
+        .order_by("start_number")
     )
-    return [(numbers[a], numbers[b], n) for a, b, n in pairs]
+    changes: FieldChanges = {"late": [], "gone": []}
+    for entry in entries:
+        here = entry.checked_in and entry.withdrawn_at is None
+        if here and not entry.is_seated:
+            changes["late"].append(entry)
+        elif entry.is_seated and not here:
+            changes["gone"].append(entry)
+    return changes
+
+
+class ClubTable(TypedDict):
+    table: int
+    club: str
+    names: list[str]
+
+
+class ThreeAgain(TypedDict):
+    table: int
+    name: str
+    times: int  # tables of three so far, this one included
+
+
+class RepeatedPair(TypedDict):
+    table: int
+    names: list[str]
+    times: int  # meetings so far, this one included
+
+
+class SeatingReport(TypedDict):
+    """Where the quality report's figures come from, in this series."""
+
+    club_tables: list[ClubTable]
+    three_again: list[ThreeAgain]
+    repeats: list[RepeatedPair]
+    # Pairs that met more than once in the earlier series only.
+    earlier_repeats: int
+
+
+def seating_report(series: Series, tables: list[Table]) -> SeatingReport:
+    """The places behind the quality figures of a seated series: tables
+    with members of one club, players at a table of three more often than
+    the arithmetic forces (`quality["three_bound"]`), pairs meeting again.
+    `tables` are the series' tables with seats and players
+    (`series_tables`); one query reads the earlier series."""
+    earlier = (
+        Seat.objects.filter(
+            series__tournament_id=series.tournament_id,
+            series__number__lt=series.number,
+        )
+        .exclude(series__status=Series.Status.DRAFT)
+        .values_list("table_id", "table__size", "entry_id")
+    )
+    met: dict[tuple[int, int], int] = {}
+    three: dict[int, int] = {}
+    earlier_tables: dict[int, list[int]] = {}
+    for table_id, size, entry_id in earlier:
+        earlier_tables.setdefault(table_id, []).append(entry_id)
+        if size == 3:
+            three[entry_id] = three.get(entry_id, 0) + 1
+    for players in earlier_tables.values():
+        for pair in combinations(sorted(players), 2):
+            met[pair] = met.get(pair, 0) + 1
+    bound = int((series.quality or {}).get("three_bound") or 1)
+    report: SeatingReport = {
+        "club_tables": [],
+        "three_again": [],
+        "repeats": [],
+        "earlier_repeats": sum(1 for times in met.values() if times > 1),
+    }
+    for table in tables:
+        seats = list(table.seats.all())
+        clubs: dict[str, list[str]] = {}
+        for seat in seats:
+            if seat.entry.player.club:
+                clubs.setdefault(seat.entry.player.club, []).append(
+                    seat.entry.player.full_name
+                )
+        report["club_tables"] += [
+            {"table": table.number, "club": club, "names": names}
+            for club, names in clubs.items()
+            if len(names) > 1
+        ]
+        if table.size == 3:
+            for seat in seats:
+                times = three.get(seat.entry_id, 0) + 1
+                if times > bound:
+                    report["three_again"].append(
+                        {
+                            "table": table.number,
+                            "name": seat.entry.player.full_name,
+                            "times": times,
+                        }
+                    )
+        for a, b in combinations(sorted(seats, key=lambda s: s.entry_id), 2):
+            times = met.get((a.entry_id, b.entry_id), 0) + 1
+            if times > 1:
+                report["repeats"].append(
+                    {
+                        "table": table.number,
+                        "names": [a.entry.player.full_name, b.entry.player.full_name],
+                        "times": times,
+                    }
+                )
+    return report
+
+
+def seats_of(series: Series, start_numbers: list[int]) -> dict[int, Seat]:
+    """The seats of some players in a series, by start number, with table,
+    entry and player (one query)."""
+    return {
+        seat.entry.start_number: seat
+        for seat in Seat.objects.filter(
+            series=series, entry__start_number__in=start_numbers
+        ).select_related("table", "entry__player")
+    }
 
 
 def public_series_or_404(tournament: Tournament, number: int) -> Series:

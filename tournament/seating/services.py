@@ -11,7 +11,7 @@ from tournament.core.errors import ConflictError, UserError
 from tournament.core.roles import Actor
 from tournament.live import invalidation
 from tournament.models import Entry, Seat, Series, Table, Tournament
-from tournament.seating import adapter
+from tournament.seating import adapter, selectors
 
 EDITABLE = (Series.Status.DRAFT, Series.Status.SEATED)
 SWAPPABLE = (Series.Status.SEATED, Series.Status.RELEASED)
@@ -193,6 +193,19 @@ def series_swap(
                 _("Beide Spieler müssen in dieser Serie sitzen."), code="not_seated"
             )
         a, b = seats[entry_a.pk], seats[entry_b.pk]
+        if a.table_id == b.table_id:
+            raise UserError(
+                _(
+                    "%(a)s und %(b)s sitzen beide an Tisch %(t)d: ein Tausch am "
+                    "selben Tisch änderte nur die Plätze, nicht die Gegner."
+                )
+                % {
+                    "a": entry_a.player.full_name,
+                    "b": entry_b.player.full_name,
+                    "t": a.table.number,
+                },
+                code="same_table",
+            )
         # Table number and seat of each, for the audit's before and after.
         place_a = [a.table.number, a.number]
         place_b = [b.table.number, b.number]
@@ -243,10 +256,47 @@ def series_swap(
     return series
 
 
+def _names(entries: list[Entry]) -> str:
+    return ", ".join(
+        _("%(name)s (Nr. %(n)d)") % {"name": e.player.full_name, "n": e.start_number}
+        for e in entries
+    )
+
+
+def field_changed_message(series: Series, changes: selectors.FieldChanges) -> str:
+    """What changed in the field since `series` was seated, in a sentence
+    the organizer can act on."""
+    parts = []
+    if changes["late"]:
+        parts.append(
+            _("Anwesend, aber nicht gesetzt: %(names)s.")
+            % {"names": _names(changes["late"])}
+        )
+    if changes["gone"]:
+        parts.append(
+            _("Gesetzt, aber abgemeldet oder nicht mehr anwesend: %(names)s.")
+            % {"names": _names(changes["gone"])}
+        )
+    return " ".join(
+        [
+            _("Seit der Auslosung von Serie %(n)d hat sich das Feld geändert.")
+            % {"n": series.number},
+            *parts,
+        ]
+    )
+
+
 def series_release(
-    *, actor: Actor, series: Series, version: int | None = None
+    *, actor: Actor, series: Series, version: int | None = None, reason: str = ""
 ) -> Series:
-    """Make a seated series public ("where do I sit?" and the table lists)."""
+    """Make a seated series public ("where do I sit?" and the table lists).
+
+    A player checked in, withdrawn or checked out since the series was
+    seated would be left out of it (or keep a seat nobody takes): the
+    release is refused until the series is seated anew, unless the
+    organizer gives a `reason` to release it anyway, which the audit keeps
+    with the players concerned."""
+    reason = reason.strip()
     with transaction.atomic():
         series, tournament = _lock(series)
         _check_version(series, version)
@@ -258,6 +308,18 @@ def series_release(
                 ),
                 code="not_seated",
             )
+        changes = selectors.field_changes(series)
+        changed = bool(changes["late"] or changes["gone"])
+        if changed and not reason:
+            raise UserError(
+                field_changed_message(series, changes)
+                + " "
+                + _(
+                    "Bitte neu auslosen oder einen Grund angeben und trotzdem "
+                    "veröffentlichen."
+                ),
+                code="field_changed",
+            )
         series.status = Series.Status.RELEASED
         series.released_at = timezone.now()
         series.version += 1
@@ -267,12 +329,22 @@ def series_release(
             tournament.status = Tournament.Status.RUNNING
             tournament.save(update_fields=["status"])
         invalidation.seating_changed(tournament.pk)
+        after: dict[str, object] = {
+            "status": series.status,
+            "tournament_status": tournament.status,
+        }
+        if changed:
+            after["released_anyway"] = {
+                "not_seated": [e.start_number for e in changes["late"]],
+                "seated_but_gone": [e.start_number for e in changes["gone"]],
+            }
         audit_record(
             actor=actor,
             action="series.release",
             obj=series,
             tournament=tournament,
             before={"status": Series.Status.SEATED, "tournament_status": status_before},
-            after={"status": series.status, "tournament_status": tournament.status},
+            after=after,
+            note=reason if changed else "",
         )
     return series

@@ -7,7 +7,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from tournament.core.errors import UserError
@@ -22,7 +22,18 @@ class VersionForm(forms.Form):
     version = forms.IntegerField(min_value=0)
 
 
-class SwapForm(VersionForm):
+class ReleaseForm(VersionForm):
+    reason = forms.CharField(
+        label=gettext_lazy("Grund"),
+        max_length=300,
+        required=False,
+        help_text=gettext_lazy("Wird im Protokoll festgehalten."),
+    )
+
+
+class SwapPickForm(forms.Form):
+    """The swap's first step: which two players (start numbers)."""
+
     a = forms.IntegerField(
         label=gettext_lazy("Startnummer"),
         min_value=1,
@@ -33,6 +44,10 @@ class SwapForm(VersionForm):
         min_value=1,
         max_value=Entry.MAX_START_NUMBER,
     )
+
+
+class SwapForm(VersionForm, SwapPickForm):
+    """The swap's second step, after the page named both players."""
 
 
 def _series(slug: str, number: int) -> Series:
@@ -58,18 +73,60 @@ def series_overview(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+def _swap_preview(series: Series, form: SwapPickForm) -> dict[str, object] | None:
+    """Both players of a swap with their table and seat, or why the swap
+    cannot be (for the page to say before anything is changed)."""
+    if not form.is_bound:
+        return None
+    if not form.is_valid():
+        return {"error": _("Bitte zwei Startnummern angeben.")}
+    a, b = form.cleaned_data["a"], form.cleaned_data["b"]
+    if a == b:
+        return {"error": _("Bitte zwei verschiedene Spieler wählen.")}
+    seats = selectors.seats_of(series, [a, b])
+    for number in (a, b):
+        if number not in seats:
+            return {
+                "error": _("Startnummer %(n)d sitzt nicht in Serie %(s)d.")
+                % {"n": number, "s": series.number}
+            }
+    if seats[a].table_id == seats[b].table_id:
+        return {
+            "error": _(
+                "%(a)s und %(b)s sitzen beide an Tisch %(t)d: ein Tausch am "
+                "selben Tisch änderte nur die Plätze, nicht die Gegner."
+            )
+            % {
+                "a": seats[a].entry.player.full_name,
+                "b": seats[b].entry.player.full_name,
+                "t": seats[a].table.number,
+            }
+        }
+    return {"a": seats[a], "b": seats[b]}
+
+
 @organizer_required
 def series_manage(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     series = _series(slug, number)
+    tables = selectors.series_tables(series)
+    seated = series.status != Series.Status.DRAFT
+    # Only a seated series can still be drawn again; a released one is
+    # played as it is (the next series seats the late arrivals).
+    watch = (Series.Status.SEATED, Series.Status.RELEASED, Series.Status.PLAYING)
+    changes = selectors.field_changes(series) if series.status in watch else None
+    pick = SwapPickForm(request.GET if "a" in request.GET else None)
     return render(
         request,
         "tournament/seating/series_manage.html",
         {
             "tournament": series.tournament,
             "series": series,
-            "tables": selectors.series_tables(series),
-            "swap_form": SwapForm(initial={"version": series.version}),
-            "repeated": selectors.repeated_meetings(series),
+            "tables": tables,
+            "swap_form": pick,
+            "swap": _swap_preview(series, pick),
+            "report": selectors.seating_report(series, tables) if seated else None,
+            "changes": changes if changes and any(changes.values()) else None,
+            "release_form": ReleaseForm(initial={"version": series.version}),
             "players": len(seating_service.seated_players(series.tournament)),
         },
     )
@@ -111,7 +168,7 @@ def series_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         return redirect("tournament:series_manage", slug=slug, number=number)
     entries = {
         e.start_number: e
-        for e in Entry.objects.filter(
+        for e in Entry.objects.select_related("player").filter(
             tournament=series.tournament,
             start_number__in=[form.cleaned_data["a"], form.cleaned_data["b"]],
         )
@@ -124,23 +181,30 @@ def series_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             request, _("Startnummer %(n)d gibt es nicht.") % {"n": missing[0]}
         )
         return redirect("tournament:series_manage", slug=slug, number=number)
+    a, b = entries[form.cleaned_data["a"]], entries[form.cleaned_data["b"]]
     _run(
         request,
         lambda: seating_service.series_swap(
             actor=request.user,
             series=series,
-            entry_a=entries[form.cleaned_data["a"]],
-            entry_b=entries[form.cleaned_data["b"]],
+            entry_a=a,
+            entry_b=b,
             version=form.cleaned_data["version"],
         ),
-        _("Plätze getauscht."),
+        _("%(a)s und %(b)s haben die Plätze getauscht.")
+        % {"a": a.player.full_name, "b": b.player.full_name},
     )
     series.refresh_from_db()
     repeats = (series.quality or {}).get("repeated_pairs") or 0
     if repeats:
         messages.warning(
             request,
-            _("Achtung: %(n)d Paare treffen sich mehr als einmal.") % {"n": repeats},
+            ngettext(
+                "Achtung: %(n)d Paar trifft sich mehr als einmal.",
+                "Achtung: %(n)d Paare treffen sich mehr als einmal.",
+                repeats,
+            )
+            % {"n": repeats},
         )
     return redirect("tournament:series_manage", slug=slug, number=number)
 
@@ -149,12 +213,14 @@ def series_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @require_POST
 def series_release(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     series = _series(slug, number)
-    form = VersionForm(request.POST)
-    version = form.cleaned_data["version"] if form.is_valid() else None
+    form = ReleaseForm(request.POST)
+    valid = form.is_valid()
+    version = form.cleaned_data["version"] if valid else None
+    reason = form.cleaned_data["reason"] if valid else ""
     _run(
         request,
         lambda: seating_service.series_release(
-            actor=request.user, series=series, version=version
+            actor=request.user, series=series, version=version, reason=reason
         ),
         _("Serie %(n)d ist veröffentlicht.") % {"n": number},
     )
