@@ -69,4 +69,3 @@ def test_the_500_page_stands_alone_in_german():
     assert '<html lang="de">' in page
     assert "Ein Fehler ist aufgetreten" in page
     assert "Turnierleitung" in page and 'href="/"' in page
-
