@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tournament.auditlog.selectors import SYSTEM_ACTOR
-from tournament.core.audit import action_prefixes, object_type_label
+from tournament.core.audit import ACTION_LABELS, action_prefixes
 from tournament.core.roles import ROLE_GROUPS
 from tournament.models import Tournament
 
@@ -23,25 +23,29 @@ ACTION_SUGGESTIONS = [
     ("tournament.*", _("Turnier")),
     ("tiebreak.*", _("Gleichstand")),
     ("job.*", _("Aufträge")),
+    # Each single action, by what the log calls it.
+    *ACTION_LABELS.items(),
 ]
 
 
-# The kinds of rows the services write audit events about.
-OBJECT_TYPES = (
-    "tournament",
-    "entry",
-    "team",
-    "series",
-    "resultversion",
-    "tiebreak",
-    "job",
-    "digitaltable",
-)
+# The kinds of rows the services write audit events about, as the filter
+# offers them.
+OBJECT_TYPES = {
+    "tournament": _("Turnier"),
+    "entry": _("Spieler"),
+    "team": _("Mannschaft"),
+    "series": _("Serie"),
+    "resultversion": _("Tischergebnis"),
+    "tiebreak": _("Gleichstand"),
+    "job": _("Druck und Export"),
+    "digitaltable": _("Digitaler Tisch"),
+    "digitalseat": _("Platz an einem digitalen Tisch"),
+}
 
 
 def _object_types() -> list[tuple[str, str]]:
     return sorted(
-        ((name, object_type_label(name)) for name in OBJECT_TYPES),
+        ((name, str(label)) for name, label in OBJECT_TYPES.items()),
         key=lambda choice: choice[1].lower(),
     )
 
@@ -59,7 +63,7 @@ class AuditFilterForm(forms.Form):
         label=_("Aktion"),
         max_length=60,
         required=False,
-        help_text=_("z. B. result.* oder entry.check_in"),
+        help_text=_("eine Gruppe wie result.*, eine Aktion oder ihr Name"),
         widget=forms.TextInput(attrs={"list": "audit-actions"}),
     )
     object_type = forms.ChoiceField(label=_("Objekt"), required=False)

@@ -1,8 +1,8 @@
-"""The audit log's table (django-tables2): each event with its changed
-keys."""
+"""The audit log's table (django-tables2): each event as people say it --
+who, what ("Ergebnis bestätigt"), about what ("Serie 1, Tisch 4"), and
+what changed, line by line (`readable.readable_changes`)."""
 
 import datetime
-import json
 from typing import Any
 
 import django_tables2 as tables
@@ -13,37 +13,21 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 
+from tournament.auditlog.readable import ChangeLine, readable_changes
 from tournament.auditlog.selectors import LoggedEvent
-from tournament.core.audit import AuditChange, audit_diff, object_type_label
+from tournament.core.audit import action_label, object_type_label
 from tournament.models import AuditEvent
 
 
-def _audit_value(value: Any) -> str:
-    """A before/after value as a person reads it, at most a line long."""
-    if value is None:
-        return "–"
-    if isinstance(value, bool):
-        return str(_("ja") if value else _("nein"))
-    if isinstance(value, list) and all(
-        isinstance(v, str | int | float) and not isinstance(v, bool) for v in value
-    ):
-        text = ", ".join(map(str, value))
-    elif isinstance(value, dict | list):
-        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    else:
-        text = str(value)
-    return text if len(text) <= 120 else text[:119] + "…"
-
-
-def _audit_change(change: AuditChange) -> tuple[str, SafeString]:
+def _change(line: ChangeLine) -> tuple[str, SafeString]:
     parts = []
-    if change.has_old:
-        parts.append(format_html("<del>{}</del>", _audit_value(change.old)))
-    if change.has_old and change.has_new:
+    if line.old is not None:
+        parts.append(format_html("<del>{}</del>", line.old))
+    if line.old is not None and line.new is not None:
         parts.append(mark_safe(" → "))
-    if change.has_new:
-        parts.append(format_html("<ins>{}</ins>", _audit_value(change.new)))
-    return change.key, mark_safe("".join(parts))
+    if line.new is not None:
+        parts.append(format_html("<ins>{}</ins>", line.new))
+    return line.label, mark_safe("".join(parts))
 
 
 def _label(text: str | Promise) -> dict[str, dict[str, Any]]:
@@ -52,8 +36,10 @@ def _label(text: str | Promise) -> dict[str, dict[str, Any]]:
 
 
 class AuditTable(tables.Table):
-    """The audit log, newest first; before/after as the changed keys only.
-    Rows come from `selectors.audit_events` (names joined in, no rows)."""
+    """The audit log, newest first; before/after as what changed only.
+    Rows come from `selectors.audit_events` (names joined in, no rows);
+    `object_labels` (`selectors.audit_object_labels`, by event id) names
+    what each event of the page is about."""
 
     MAX_CHANGES = 20
 
@@ -91,6 +77,10 @@ class AuditTable(tables.Table):
         per_page = 50
         empty_text = _("Keine Einträge.")
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.object_labels: dict[int, str] = {}
+
     def render_at(self, value: datetime.datetime) -> str:
         return formats.date_format(timezone.localtime(value), "d.m.Y H:i:s")
 
@@ -98,23 +88,28 @@ class AuditTable(tables.Table):
         url = reverse("tournament:audit_log", kwargs={"slug": record.tournament_slug})
         return format_html('<a href="{}">{}</a>', url, value)
 
+    def render_actor(self, value: str, record: LoggedEvent) -> str:
+        name = f"{record.actor_first_name or ''} {record.actor_last_name or ''}"
+        return f"{name.strip()} ({value})" if name.strip() else value
+
     def render_action(self, value: str) -> SafeString:
-        return format_html("<code>{}</code>", value)
+        # The recorded action stays at hand for the filter (title).
+        return format_html('<span title="{}">{}</span>', value, action_label(value))
 
     def render_object(self, value: str, record: AuditEvent) -> str:
-        label = object_type_label(value)
-        return f"{label} {record.object_id}".strip()
+        label = self.object_labels.get(record.pk)
+        return label or f"{object_type_label(value)} {record.object_id}".strip()
 
     def render_changes(self, record: AuditEvent) -> SafeString:
-        changes = audit_diff(record.before, record.after)
+        changes = readable_changes(
+            object_type=record.object_type, before=record.before, after=record.after
+        )
         if not changes:
             return mark_safe("")
         shown = changes[: self.MAX_CHANGES]
         html = format_html(
             '<dl class="diff">{}</dl>',
-            format_html_join(
-                "", "<dt>{}</dt><dd>{}</dd>", (_audit_change(c) for c in shown)
-            ),
+            format_html_join("", "<dt>{}</dt><dd>{}</dd>", (_change(c) for c in shown)),
         )
         hidden = len(changes) - len(shown)
         if hidden:

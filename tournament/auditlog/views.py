@@ -27,6 +27,10 @@ def audit_log(request: HttpRequest, slug: str | None = None) -> HttpResponse:
         )
     table = AuditTable(events, exclude=("tournament",) if tournament else ())
     RequestConfig(request, paginate={"per_page": 50}).configure(table)
+    # The page's rows, read once (the table renders these same rows).
+    table.object_labels = selectors.audit_object_labels(
+        row.record for row in table.page.object_list
+    )
     return render(
         request,
         "tournament/auditlog/audit_log.html",

@@ -5,6 +5,8 @@ from typing import Any
 
 from django.apps import apps
 from django.db import models
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
 from tournament.core.roles import Actor, acting_user
 from tournament.models import AuditEvent, Tournament
@@ -57,6 +59,50 @@ def audit_record(
 
 # --- Reading the trail --------------------------------------------------------
 
+# What each action the services record did, as the log says it. An action
+# not named here (a new one) shows as it is recorded.
+ACTION_LABELS: dict[str, Promise] = {
+    "tournament.create": _("Turnier angelegt"),
+    "tournament.update": _("Turnier-Einstellungen geändert"),
+    "tournament.delete": _("Turnier gelöscht"),
+    "tournament.restore": _("Turnier aus einer Sicherung wiederhergestellt"),
+    "entry.register": _("Spieler angemeldet"),
+    "entry.import": _("Spieler importiert"),
+    "entry.update": _("Spielerdaten geändert"),
+    "entry.check_in": _("Spieler ist anwesend"),
+    "entry.check_out": _("Anwesenheit zurückgenommen"),
+    "entry.withdraw": _("Spieler abgemeldet"),
+    "entry.reinstate": _("Abmeldung zurückgenommen"),
+    "team.create": _("Mannschaft angelegt"),
+    "team.update": _("Mannschaft geändert"),
+    "team.delete": _("Mannschaft gelöscht"),
+    "series.create": _("Serie angelegt"),
+    "series.seat": _("Serie ausgelost"),
+    "series.swap": _("Zwei Spieler getauscht"),
+    "series.release": _("Serie veröffentlicht"),
+    "series.delete": _("Serie gelöscht"),
+    "result.enter": _("Ergebnis eingegeben"),
+    "result.confirm": _("Ergebnis bestätigt"),
+    "result.reject": _("Ergebnis abgelehnt"),
+    "result.correct": _("Ergebnis korrigiert"),
+    "result.digital": _("Ergebnis vom digitalen Tisch"),
+    "results.import": _("Spiele aus Excel importiert"),
+    "tiebreak.lot": _("Gleichstand durch Los entschieden"),
+    "tiebreak.playoff": _("Gleichstand durch Stechen entschieden"),
+    "job.start": _("Druck oder Export gestartet"),
+    "digital.create": _("Tisch wird digital gespielt"),
+    "digital.seat": _("Platz an Bot oder Spieler übergeben"),
+    "digital.link": _("Neuer Link für einen Platz"),
+    "digital.stop": _("Digitales Spiel beendet"),
+}
+
+
+def action_label(action: str) -> str:
+    """An action as the log says it (`result.confirm` → Ergebnis bestätigt)."""
+    label = ACTION_LABELS.get(action)
+    return str(label) if label is not None else action
+
+
 # The filter's action groups: a word a person types (or picks) and the action
 # prefixes it stands for. Anything else typed is taken as a prefix itself.
 ACTION_GROUPS: dict[str, tuple[str, ...]] = {
@@ -72,11 +118,17 @@ ACTION_GROUPS: dict[str, tuple[str, ...]] = {
 
 def action_prefixes(text: str) -> tuple[str, ...]:
     """The prefixes a typed action filter means: ``result.*``, ``result``
-    and ``result.`` all mean the result group; ``entry.check_in`` itself."""
+    and ``result.`` all mean the result group; ``entry.check_in`` itself,
+    and so does what the log calls it (``Spieler ist anwesend``)."""
     text = text.strip().rstrip("*")
     group = ACTION_GROUPS.get(text.rstrip("."))
     if group is not None:
         return group
+    named = [
+        a for a, label in ACTION_LABELS.items() if str(label).lower() == text.lower()
+    ]
+    if named:
+        return tuple(named)
     return (text,) if text else ()
 
 

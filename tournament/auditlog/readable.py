@@ -1,0 +1,315 @@
+"""What an audit event changed, in words people use: a line per game of a
+result ("Spiel 2: Platz 1 gewinnt, 5 Schräm übrig · 12 Punkte"), per table
+of a seating, per player of a swap, per field of a form, with the fields'
+own names and values as they are read (ja/nein, 05.12.2026, bestätigt,
+Startnummern 1–40). Pure: it reads only the event's before and after."""
+
+import datetime
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.exceptions import FieldDoesNotExist
+from django.db import models
+from django.utils import formats, timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
+from tournament.core.audit import audit_diff
+from tournament.models import (
+    DigitalSeat,
+    DigitalTable,
+    Entry,
+    Job,
+    Player,
+    ResultVersion,
+    Series,
+    Team,
+    TieBreak,
+    Tournament,
+)
+
+# A value longer than this is cut (a log line, not a document).
+MAX_VALUE = 120
+
+# The rows each kind of event is about, whose fields name the keys.
+MODELS: dict[str, tuple[type[models.Model], ...]] = {
+    "tournament": (Tournament,),
+    "entry": (Player, Entry),
+    "team": (Team,),
+    "series": (Series,),
+    "resultversion": (ResultVersion,),
+    "tiebreak": (TieBreak,),
+    "job": (Job,),
+    "digitaltable": (DigitalTable,),
+    "digitalseat": (DigitalSeat,),
+}
+
+# Keys the services record that are no field of the row, or whose field
+# has no name of its own.
+KEY_LABELS = {
+    "": gettext_lazy("Wert"),
+    "status": gettext_lazy("Status"),
+    "tournament_status": gettext_lazy("Turnier"),
+    "version": gettext_lazy("Version"),
+    "seed": gettext_lazy("Los (Startwert)"),
+    "count": gettext_lazy("Anzahl"),
+    "start_numbers": gettext_lazy("Startnummern"),
+    "members": gettext_lazy("Mitglieder (Startnummern)"),
+    "order": gettext_lazy("Reihenfolge (Startnummern)"),
+    "file": gettext_lazy("Datei"),
+    "tables": gettext_lazy("Tische"),
+    "kind": gettext_lazy("Art"),
+    "label": gettext_lazy("Dokument"),
+    "bot": gettext_lazy("Gespielt von"),
+    "bots": gettext_lazy("Bots auf den Plätzen"),
+    "seat": gettext_lazy("Platz"),
+    "series": gettext_lazy("Serie"),
+    "table": gettext_lazy("Tisch"),
+    "number": gettext_lazy("Nummer"),
+}
+# Whose status a "tournament_status" is.
+STATUS_OF = {"tournament_status": Tournament}
+# Lists of start numbers: runs shown as ranges (1–40).
+NUMBER_LISTS = {"start_numbers", "members", "order", "bots"}
+
+
+@dataclass(frozen=True)
+class ChangeLine:
+    """One thing an event changed: what, how it was (None: nothing before),
+    how it is (None: gone)."""
+
+    label: str
+    old: str | None
+    new: str | None
+
+
+def readable_changes(*, object_type: str, before: Any, after: Any) -> list[ChangeLine]:
+    """Everything `before` → `after` changed, in the order it was recorded:
+    a result's games one by one, a seating's tables, a swap's two players,
+    then the other keys as the fields are named."""
+    old = before if isinstance(before, dict) else {}
+    new = after if isinstance(after, dict) else {}
+    lines: list[ChangeLine] = []
+    handled: set[str] = set()
+    if isinstance(old.get("games"), list) or isinstance(new.get("games"), list):
+        lines += _games(old.get("games"), new.get("games"))
+        handled.add("games")
+    if isinstance(old.get("tables"), list) or isinstance(new.get("tables"), list):
+        lines += _tables(old.get("tables"), new.get("tables"))
+        handled.add("tables")
+    if object_type == "series" and ("a" in old or "a" in new):
+        lines += _swap([old.get("a"), old.get("b")], [new.get("a"), new.get("b")])
+        handled |= {"a", "b"}
+    rest_old: Any = {k: v for k, v in old.items() if k not in handled}
+    rest_new: Any = {k: v for k, v in new.items() if k not in handled}
+    if not isinstance(before, dict):
+        rest_old = before
+    if not isinstance(after, dict):
+        rest_new = after
+    for change in audit_diff(rest_old, rest_new):
+        lines.append(
+            ChangeLine(
+                label=field_label(object_type, change.key),
+                old=value_text(object_type, change.key, change.old)
+                if change.has_old
+                else None,
+                new=value_text(object_type, change.key, change.new)
+                if change.has_new
+                else None,
+            )
+        )
+    return lines
+
+
+def field_label(object_type: str, key: str) -> str:
+    """A recorded key as the form names it (`checked_in` → anwesend)."""
+    if key in KEY_LABELS:
+        return str(KEY_LABELS[key])
+    field = _field(object_type, key)
+    if field is not None and field.verbose_name != field.name.replace("_", " "):
+        return str(field.verbose_name)
+    return key
+
+
+def value_text(object_type: str, key: str, value: Any) -> str:
+    """A recorded value as people read it, at most a line long."""
+    return _cut(_value_text(object_type, key, value))
+
+
+def _value_text(object_type: str, key: str, value: Any) -> str:
+    if value is None or (value == "" and key != "bot"):
+        return "–"
+    if isinstance(value, bool):
+        return _("ja") if value else _("nein")
+    if key == "bot":
+        return _("Bot (%(name)s)") % {"name": value} if value else _("Spieler")
+    field = _field(object_type, key)
+    if key in STATUS_OF:
+        field = STATUS_OF[key]._meta.get_field("status")
+    if field is not None and field.choices and isinstance(value, str):
+        return str(dict(field.flatchoices).get(value, value))
+    if isinstance(field, models.DateTimeField) and isinstance(value, str):
+        return _when(value)
+    if isinstance(field, models.DateField) and isinstance(value, str):
+        return _day(value)
+    if key in NUMBER_LISTS and _numbers(value):
+        return number_ranges(value)
+    if isinstance(value, list) and all(_plain(v) for v in value):
+        return ", ".join(map(str, value))
+    if isinstance(value, dict | list):
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return str(value)
+
+
+def number_ranges(numbers: Iterable[int]) -> str:
+    """Start numbers with runs of three or more as ranges: 1–40, 43, 45."""
+    out: list[str] = []
+    ordered = list(numbers)
+    i = 0
+    while i < len(ordered):
+        j = i
+        while j + 1 < len(ordered) and ordered[j + 1] == ordered[j] + 1:
+            j += 1
+        if j - i >= 2:
+            out.append(f"{ordered[i]}–{ordered[j]}")
+        else:
+            out += [str(n) for n in ordered[i : j + 1]]
+        i = j + 1
+    return ", ".join(out)
+
+
+# --- results, seatings, swaps ------------------------------------------------
+
+
+def game_text(game: Any) -> str:
+    """A game of a stored result: who won, with how many marks kept, for
+    how many points (and, entered from the sheet, how many hands)."""
+    if not isinstance(game, dict) or "winner" not in game:
+        return _cut(json.dumps(game, ensure_ascii=False))
+    text = _("Platz %(seat)s gewinnt, %(marks)s Schräm übrig") % {
+        "seat": game["winner"],
+        "marks": game.get("marks", "?"),
+    }
+    points = game.get("points")
+    if isinstance(points, int):
+        text += " · " + ngettext("%(n)d Punkt", "%(n)d Punkte", points) % {"n": points}
+    hands = game.get("hands")
+    if isinstance(hands, list) and hands:
+        text += " · " + ngettext(
+            "%(n)d Einzelspiel", "%(n)d Einzelspiele", len(hands)
+        ) % {"n": len(hands)}
+    return text
+
+
+def _games(before: Any, after: Any) -> list[ChangeLine]:
+    old = before if isinstance(before, list) else []
+    new = after if isinstance(after, list) else []
+    lines = []
+    for index in range(max(len(old), len(new))):
+        was = old[index] if index < len(old) else None
+        now = new[index] if index < len(new) else None
+        if was == now:
+            continue
+        lines.append(
+            ChangeLine(
+                label=_("Spiel %(n)d") % {"n": index + 1},
+                old=None if was is None else game_text(was),
+                new=None if now is None else game_text(now),
+            )
+        )
+    return lines
+
+
+def _seated(numbers: Any) -> str:
+    if _numbers(numbers):
+        return _("Nr. %(numbers)s") % {"numbers": ", ".join(map(str, numbers))}
+    return _cut(json.dumps(numbers, ensure_ascii=False))
+
+
+def _tables(before: Any, after: Any) -> list[ChangeLine]:
+    """A seating: the start numbers at each table, seat by seat."""
+    old = before if isinstance(before, list) else []
+    new = after if isinstance(after, list) else []
+    lines = []
+    for index in range(max(len(old), len(new))):
+        was = old[index] if index < len(old) else None
+        now = new[index] if index < len(new) else None
+        if was == now:
+            continue
+        lines.append(
+            ChangeLine(
+                label=_("Tisch %(n)d") % {"n": index + 1},
+                old=None if was is None else _seated(was),
+                new=None if now is None else _seated(now),
+            )
+        )
+    return lines
+
+
+def _place(place: Any) -> str:
+    table, seat = place
+    return _("Tisch %(table)s, Platz %(seat)s") % {"table": table, "seat": seat}
+
+
+def _swap(before: list[Any], after: list[Any]) -> list[ChangeLine]:
+    """Two players swapped: each one's place before and after, recorded as
+    [start number, table, seat]."""
+    lines = []
+    for was, now in zip(before, after, strict=True):
+        if not (_numbers(was) and _numbers(now) and len(was) == len(now) == 3):
+            continue
+        lines.append(
+            ChangeLine(
+                label=_("Nr. %(n)d") % {"n": was[0]},
+                old=_place(was[1:]),
+                new=_place(now[1:]),
+            )
+        )
+    return lines
+
+
+# --- helpers -------------------------------------------------------------------
+
+
+def _field(object_type: str, key: str) -> "models.Field[Any, Any] | None":
+    for model in MODELS.get(object_type, ()):
+        try:
+            field = model._meta.get_field(key)
+        except FieldDoesNotExist:  # a key of the service's own
+            continue
+        if isinstance(field, models.Field):
+            return field
+    return None
+
+
+def _plain(value: Any) -> bool:
+    return isinstance(value, str | int | float) and not isinstance(value, bool)
+
+
+def _numbers(value: Any) -> bool:
+    return isinstance(value, list) and all(
+        isinstance(v, int) and not isinstance(v, bool) for v in value
+    )
+
+
+def _day(text: str) -> str:
+    try:
+        return formats.date_format(datetime.date.fromisoformat(text[:10]), "d.m.Y")
+    except ValueError:
+        return text
+
+
+def _when(text: str) -> str:
+    try:
+        moment = datetime.datetime.fromisoformat(text)
+    except ValueError:
+        return text
+    if timezone.is_aware(moment):
+        moment = timezone.localtime(moment)
+    return formats.date_format(moment, "d.m.Y H:i")
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= MAX_VALUE else text[: MAX_VALUE - 1] + "…"
