@@ -179,6 +179,22 @@ def test_the_object_names_cost_one_query_per_kind_not_per_row(
     assert len(labels) == len(events)
 
 
+def test_a_series_released_anyway_names_who_was_left_out():
+    lines = readable_changes(
+        object_type="series",
+        before={"status": "seated"},
+        after={
+            "status": "released",
+            "released_anyway": {"not_seated": [41, 42, 43], "seated_but_gone": [7]},
+        },
+    )
+    assert [(line.label, line.new) for line in lines] == [
+        ("Status", "veröffentlicht"),
+        ("trotzdem veröffentlicht, nicht gesetzt (Startnummern)", "41–43"),
+        ("trotzdem veröffentlicht, gesetzt, aber nicht mehr da (Startnummern)", "7"),
+    ]
+
+
 def test_unknown_actions_and_keys_still_show():
     assert action_label("result.confirm") == "Ergebnis bestätigt"
     assert action_label("neu.etwas") == "neu.etwas"

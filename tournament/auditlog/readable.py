@@ -68,11 +68,25 @@ KEY_LABELS = {
     "series": gettext_lazy("Serie"),
     "table": gettext_lazy("Tisch"),
     "number": gettext_lazy("Nummer"),
+    # A series released although the field changed since its draw.
+    "released_anyway.not_seated": gettext_lazy(
+        "trotzdem veröffentlicht, nicht gesetzt (Startnummern)"
+    ),
+    "released_anyway.seated_but_gone": gettext_lazy(
+        "trotzdem veröffentlicht, gesetzt, aber nicht mehr da (Startnummern)"
+    ),
 }
 # Whose status a "tournament_status" is.
 STATUS_OF = {"tournament_status": Tournament}
 # Lists of start numbers: runs shown as ranges (1–40).
-NUMBER_LISTS = {"start_numbers", "members", "order", "bots"}
+NUMBER_LISTS = {
+    "start_numbers",
+    "members",
+    "order",
+    "bots",
+    "released_anyway.not_seated",
+    "released_anyway.seated_but_gone",
+}
 
 
 @dataclass(frozen=True)
