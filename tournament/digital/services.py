@@ -40,16 +40,21 @@ from tournament.models import (
 BOT_NAMES = ("greedy", "random")
 PLAYABLE_SERIES = (Series.Status.RELEASED, Series.Status.PLAYING)
 
-# What the rules say, in the players' words (codes of scoring.errors).
+# What the rules say, in the players' words (codes of scoring.errors): what
+# happened, and the rule behind it in words (never a paragraph number).
 ILLEGAL_MESSAGES = {
     "hand_finished": gettext_lazy("Das Einzelspiel ist schon vorbei."),
+    "unknown_seat": gettext_lazy("Diesen Platz gibt es an diesem Tisch nicht."),
     "seat_out_of_game": gettext_lazy("Sie sind in diesem Spiel schon ausgeschieden."),
     "seat_folded": gettext_lazy("Sie haben in diesem Einzelspiel gepasst."),
     "hammer_must_knock": gettext_lazy(
-        "Auf dem Hammer muss zuerst geklopft werden (auf 2)."
+        "Zuerst muss der Spieler auf dem Hammer klopfen (auf 2)."
     ),
+    "bad_action": gettext_lazy("Diese Nachricht ist kein gültiger Spielzug."),
+    "no_hand_dealt": gettext_lazy("Es ist noch nicht gegeben."),
+    "hand_in_progress": gettext_lazy("Das Einzelspiel läuft noch."),
     "already_looked": gettext_lazy("Sie haben Ihre Karten schon angesehen."),
-    "knock_twice_in_a_row": gettext_lazy("Niemand klopft zweimal hintereinander."),
+    "knock_twice_in_a_row": gettext_lazy("Sie haben zuletzt geklopft."),
     "knock_above_max_value": gettext_lazy("Höher als 7 kann nicht geklopft werden."),
     "knock_above_marks": gettext_lazy(
         "Sie können nicht höher klopfen, als Sie Schräm haben."
@@ -70,6 +75,50 @@ ILLEGAL_MESSAGES = {
     "card_not_in_hand": gettext_lazy("Diese Karte haben Sie nicht."),
     "must_follow_suit": gettext_lazy("Farbe muss bedient werden."),
     "game_over": gettext_lazy("Das Spiel ist vorbei."),
+}
+ILLEGAL_RULES = {
+    "hand_finished": gettext_lazy(
+        "wer den letzten Stich macht, gewinnt das Einzelspiel; dann wird neu gegeben"
+    ),
+    "seat_out_of_game": gettext_lazy(
+        "wer keinen Schräm mehr hat, spielt bis zum Ende des Spiels nicht mit"
+    ),
+    "seat_folded": gettext_lazy(
+        "wer passt, spielt bis zum Ende des Einzelspiels nicht mehr mit"
+    ),
+    "hammer_must_knock": gettext_lazy(
+        "wer nur noch 1 Schräm hat, klopft vor allem anderen blind auf 2"
+    ),
+    "already_looked": gettext_lazy(
+        "blind klopft nur, wer seine Karten noch nicht angesehen hat"
+    ),
+    "knock_twice_in_a_row": gettext_lazy("niemand klopft zweimal hintereinander"),
+    "knock_above_max_value": gettext_lazy("ein Einzelspiel ist höchstens 7 wert"),
+    "knock_above_marks": gettext_lazy(
+        "man klopft höchstens bis zu den eigenen Schräm; mit 2 Schräm bis 3"
+    ),
+    "knock_during_answers": gettext_lazy(
+        "auf ein Klopfen antworten die anderen reihum, bevor weitergespielt wird"
+    ),
+    "blind_knock_limit": gettext_lazy(
+        "in einem Einzelspiel wird höchstens dreimal blind geklopft"
+    ),
+    "no_knock_to_answer": gettext_lazy(
+        "halten oder passen ist die Antwort auf ein Klopfen"
+    ),
+    "answer_out_of_turn": gettext_lazy(
+        "auf ein Klopfen wird reihum geantwortet, links vom Klopfenden beginnend"
+    ),
+    "play_during_answers": gettext_lazy(
+        "auf ein Klopfen antworten die anderen reihum, bevor weitergespielt wird"
+    ),
+    "play_out_of_turn": gettext_lazy(
+        "gespielt wird reihum im Uhrzeigersinn; wer den Stich macht, spielt aus"
+    ),
+    "must_follow_suit": gettext_lazy(
+        "wer die ausgespielte Farbe hat, muss sie bedienen"
+    ),
+    "game_over": gettext_lazy("wer als Letzter noch Schräm hat, gewinnt das Spiel"),
 }
 
 
@@ -296,11 +345,15 @@ def _practice_stop(which: Q) -> None:
 
 
 def illegal_message(error: IllegalAction) -> str:
+    """A refused move in the players' words: what happened and the rule in
+    words. Never the engine's code or paragraph (`error.rule`): players
+    know the rules, not our files."""
     message: str | Promise | None = ILLEGAL_MESSAGES.get(error.code)
     if message is None:
         message = _("Das erlauben die Regeln hier nicht.")
-    # Players know the rules by section, not by the file we keep them in.
-    rule = error.rule.removeprefix("RULES.md ")
+    rule = ILLEGAL_RULES.get(error.code)
+    if rule is None:
+        return str(message)
     return _("%(message)s (Regel: %(rule)s)") % {"message": message, "rule": rule}
 
 
