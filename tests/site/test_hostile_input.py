@@ -330,6 +330,12 @@ def test_team_form(world, data, edit):
 SHEET_TOKENS = st.sampled_from(
     [
         "3",
+        "G1",
+        "g3",
+        "P2:1",
+        "S4:1",
+        "s1:9",
+        "X2:1",
         "W1",
         "W4",
         "F2:1",

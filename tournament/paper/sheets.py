@@ -14,6 +14,7 @@ grid's rules are backgrounds (templates/pdf/css/sheet.css, bench/paper.py).
 from dataclasses import dataclass
 
 from tournament.models import GameScore, ResultVersion, Series, Table, Tournament
+from tournament.results.selectors import hand_notation
 from tournament.seating.selectors import series_tables
 
 # One chalk stroke per mark; a lost mark is struck through: the keeper draws
@@ -192,13 +193,9 @@ class SheetsData:
 
 
 def _hand_text(hand: dict[str, object]) -> str:
-    """A stored sheet line in the referee's short notation (`3 W1 F2:1`)."""
-    line = hand.get("sheet", hand)
-    assert isinstance(line, dict)
-    parts = [str(line["value"]), f"W{line['winner']}"]
-    parts += [f"F{s}:{v}" for s, v in sorted(line.get("folded", {}).items())]
-    parts += [f"P{s}:{v}" for s, v in sorted(line.get("penalty", {}).items())]
-    return " ".join(parts)
+    """A stored sheet line in the referee's short notation (`3 G1 P2:1`):
+    the letters the result form reads, from results itself."""
+    return hand_notation(hand)
 
 
 def score_sheets(*, tournament: Tournament, series: Series, filled: bool) -> SheetsData:

@@ -1,15 +1,21 @@
 """The adapter between a table's entered games and `scoring`: quick
-games are checked, sheet lines replayed through the rules."""
+games are checked, sheet lines replayed through the rules.
+
+Every game is checked, whatever the others hold, and every mistake is
+reported at once (`GameErrors`), each naming its game and, for sheets, its
+hand: a referee corrects the whole table in one go. The rules are named in
+words; the engine's codes and paragraphs stay inside."""
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from scoring.errors import SheetError
-from scoring.game import game_from_sheet
+from scoring.game import GameState, game_from_sheet
 from scoring.sheet import SheetLine
 from tournament.core.errors import UserError
 from tournament.core.rules import game_points, tournament_rules
@@ -19,85 +25,184 @@ from tournament.models import Tournament
 @dataclass(frozen=True)
 class GameInput:
     """One game as entered: the quick way (winner seat and marks kept) or
-    the sheet way (the hands as sheet lines, from which both follow)."""
+    the sheet way (the hands as sheet lines, from which both follow).
+
+    `partial`: the hands are only those before a line the form could not
+    read; they are checked, but the game cannot be decided from them."""
 
     winner: int | None = None
     marks: int | None = None
     hands: tuple[dict[str, Any], ...] | None = None
+    partial: bool = False
+
+
+@dataclass(frozen=True)
+class GameError:
+    """One mistake in one game: `text` says what is wrong (no game number,
+    no final stop: the form shows it inside the game's box), `field` which
+    part of the game ("winner", "marks" or "hands"), `hand` the 1-based hand
+    (non-empty sheet line) it is in, if any."""
+
+    game: int
+    text: str
+    field: str
+    hand: int | None = None
+    code: str = "invalid"
+
+    @property
+    def message(self) -> str:
+        """The whole sentence, for a list outside the form (an import)."""
+        if self.hand is not None:
+            return _("Spiel %(g)d, Einzelspiel %(h)d: %(text)s.") % {
+                "g": self.game,
+                "h": self.hand,
+                "text": self.text,
+            }
+        return _("Spiel %(g)d: %(text)s.") % {"g": self.game, "text": self.text}
+
+
+class GameErrors(UserError):
+    """Mistakes in the games of one entry, in game (and hand) order."""
+
+    def __init__(self, errors: Sequence[GameError]) -> None:
+        ordered = sorted(errors, key=lambda e: (e.game, e.hand or 0))
+        super().__init__(
+            " ".join(e.message for e in ordered),
+            code=ordered[0].code if ordered else "invalid",
+        )
+        self.errors = ordered
+
+
+def seats_text(seats: Sequence[int]) -> str:
+    """1 / 1 und 2 / 1, 2 und 3."""
+    names = [str(s) for s in seats]
+    if len(names) < 2:
+        return "".join(names)
+    return _("%(first)s und %(last)s") % {
+        "first": ", ".join(names[:-1]),
+        "last": names[-1],
+    }
 
 
 def _quick_game(
     number: int, game: GameInput, table_size: int, start_marks: int
 ) -> dict[str, Any]:
     winner, marks = game.winner, game.marks
+    errors = []
     if winner is None:
-        raise UserError(
-            _("Spiel %(g)d: bitte den Gewinner wählen.") % {"g": number},
-            code="no_winner",
+        errors.append(
+            GameError(
+                number, _("bitte den Gewinner wählen"), "winner", code="no_winner"
+            )
         )
-    if not 1 <= winner <= table_size:
-        raise UserError(
-            _("Spiel %(g)d: Platz %(s)d gibt es an diesem Tisch nicht.")
-            % {"g": number, "s": winner},
-            code="unknown_seat",
+    elif not 1 <= winner <= table_size:
+        errors.append(
+            GameError(
+                number,
+                _("Platz %(s)d gibt es an diesem Tisch nicht") % {"s": winner},
+                "winner",
+                code="unknown_seat",
+            )
         )
-    if marks is None or marks < 1:
-        raise UserError(
-            _("Spiel %(g)d: der Gewinner hat mindestens 1 Schräm übrig.")
-            % {"g": number},
-            code="winner_without_marks",
+    if marks is None:
+        errors.append(
+            GameError(
+                number,
+                _("bitte wählen, wie viele Schräm der Gewinner übrig hat"),
+                "marks",
+                code="no_marks",
+            )
         )
-    if marks > start_marks:
-        raise UserError(
-            _("Spiel %(g)d: höchstens %(m)d Schräm (so viele hat jeder zu Beginn).")
-            % {"g": number, "m": start_marks},
-            code="too_many_marks",
+    elif marks < 1:
+        errors.append(
+            GameError(
+                number,
+                _("der Gewinner hat mindestens 1 Schräm übrig"),
+                "marks",
+                code="winner_without_marks",
+            )
         )
+    elif marks > start_marks:
+        errors.append(
+            GameError(
+                number,
+                _("höchstens %(m)d Schräm (so viele hat jeder zu Beginn)")
+                % {"m": start_marks},
+                "marks",
+                code="too_many_marks",
+            )
+        )
+    if errors:
+        raise GameErrors(errors)
     return {"winner": winner, "marks": marks}
 
 
 def table_result_data(
-    *, games: Sequence[GameInput], table_size: int, tournament: Tournament
+    *,
+    games: Sequence[GameInput | None],
+    table_size: int,
+    tournament: Tournament,
 ) -> dict[str, Any]:
     """Validate a table's games (quick or sheet) and return the version data.
 
-    Raises UserError naming the game (and, for sheets, the hand and rule)."""
+    A game given as None was refused before (the form could not read it);
+    the others are still checked. Raises GameErrors with every mistake of
+    every game, or UserError when the games do not fit the tournament."""
     expected = tournament.games_per_series
     if len(games) != expected:
         raise UserError(
-            _("Bitte alle %(n)d Spiele eingeben (eingegeben: %(k)d).")
+            ngettext(
+                "Bitte %(n)d Spiel eingeben (eingegeben: %(k)d).",
+                "Bitte alle %(n)d Spiele eingeben (eingegeben: %(k)d).",
+                expected,
+            )
             % {"n": expected, "k": len(games)},
             code="game_count",
         )
     out: list[dict[str, Any]] = []
+    errors: list[GameError] = []
+    # The highest seat deals the series' first hand; then the winner of each
+    # game deals the first hand of the next (RULES.md §2). None: unknown,
+    # as the game before has a mistake.
+    dealer: int | None = table_size
     for number, game in enumerate(games, 1):
-        if game.hands is not None:
-            # The highest seat deals the series' first hand; then the winner
-            # of each game deals the first hand of the next (RULES.md §2).
-            dealer = out[-1]["winner"] if out else table_size
-            out.append(
-                sheet_game(
+        try:
+            if game is None:
+                raise GameErrors([])
+            if game.hands is not None:
+                result = sheet_game(
                     number=number,
-                    hands=list(game.hands),
+                    game=game,
                     table_size=table_size,
                     tournament=tournament,
                     first_dealer=dealer,
                 )
-            )
-        else:
-            out.append(_quick_game(number, game, table_size, tournament.start_marks))
-        out[-1]["points"] = game_points(out[-1]["marks"], tournament)
+            else:
+                result = _quick_game(number, game, table_size, tournament.start_marks)
+        except GameErrors as error:
+            errors += error.errors
+            dealer = None
+            continue
+        dealer = result["winner"]
+        result["points"] = game_points(result["marks"], tournament)
+        out.append(result)
+    if errors or len(out) != expected:
+        raise GameErrors(errors)
     return {"games": out}
 
 
-# The rules named in German for referees (codes from scoring.errors.RULE_OF).
-SHEET_RULE_MESSAGES = {
+# The rules in words, for referees (codes from scoring.errors.RULE_OF). A
+# message may use %(value)d (the line's value), %(fold_max)d (value − 1),
+# %(seats)d (seats at the table) and %(max_value)d.
+SHEET_RULE_MESSAGES: dict[str, Promise] = {
     "sheet_unknown_seat": gettext_lazy(
-        "einen solchen Platz gibt es an diesem Tisch nicht"
+        "einen solchen Platz gibt es an diesem Tisch nicht (Plätze 1 bis %(seats)d)"
     ),
-    "sheet_seat_out": gettext_lazy("dieser Spieler ist schon ausgeschieden (0 Schräm)"),
+    "sheet_seat_out": gettext_lazy(
+        "ein hier genannter Spieler ist schon ausgeschieden (0 Schräm)"
+    ),
     "sheet_value_range": gettext_lazy(
-        "der Wert eines Einzelspiels liegt zwischen 1 und 7"
+        "der Wert eines Einzelspiels liegt zwischen 1 und %(max_value)d"
     ),
     "sheet_winner_folded": gettext_lazy("der Gewinner kann nicht gepasst haben"),
     "sheet_winner_penalised": gettext_lazy(
@@ -105,9 +210,12 @@ SHEET_RULE_MESSAGES = {
     ),
     "sheet_fold_range": gettext_lazy(
         "wer passt, zahlt den Wert vor dem Klopfen: mindestens 1 und weniger als "
-        "der Endwert"
+        "der Endwert, hier also 1 bis %(fold_max)d"
     ),
-    "sheet_penalty_range": gettext_lazy("eine Strafe beträgt mindestens 1 Schräm"),
+    "sheet_penalty_range": gettext_lazy(
+        "eine Strafe beträgt mindestens 1 Schräm und höchstens den Wert, hier "
+        "also 1 bis %(value)d"
+    ),
     "sheet_fold_and_penalty": gettext_lazy(
         "ein Spieler kann nicht zugleich passen und bestraft werden"
     ),
@@ -116,16 +224,43 @@ SHEET_RULE_MESSAGES = {
         "mindestens 2 wert"
     ),
     "sheet_everyone_folded": gettext_lazy(
-        "wenn alle anderen passen, gewinnt der, der zuletzt geklopft hat"
+        "wenn alle anderen passen, gewinnt der, der zuletzt geklopft hat, und "
+        "das Einzelspiel ist 1 mehr wert als der höchste bezahlte Betrag"
     ),
     "game_over": gettext_lazy(
-        "das Spiel war schon entschieden – zu viele Zeilen eingetragen"
+        "das Spiel war da schon entschieden – zu viele Zeilen eingetragen"
     ),
     "sheet_no_knock_order": gettext_lazy(
         "so kann nicht geklopft worden sein (ein Klopfen je Passwert, niemand "
         "klopft zweimal hintereinander, höchstens bis zu den eigenen Schräm)"
     ),
 }
+# A fold at value 1: nobody knocked, so nobody can have folded.
+FOLD_WITHOUT_KNOCK = gettext_lazy(
+    "bei Wert 1 wurde nicht geklopft, also kann niemand gepasst haben"
+)
+UNKNOWN_RULE = gettext_lazy("so kann das Einzelspiel nach den Regeln nicht enden")
+
+
+def sheet_rule_text(
+    error: SheetError, hand: dict[str, Any] | None, *, seats: int, max_value: int
+) -> str:
+    """What a sheet line broke, in words, with the line's numbers."""
+    value = 1
+    if hand is not None:
+        try:
+            value = int(hand["sheet"]["value"])
+        except (KeyError, TypeError, ValueError):
+            value = 1
+    if error.code == "sheet_fold_range" and value <= 1:
+        return str(FOLD_WITHOUT_KNOCK)
+    message = SHEET_RULE_MESSAGES.get(error.code, UNKNOWN_RULE)
+    return str(message) % {
+        "value": value,
+        "fold_max": value - 1,
+        "seats": seats,
+        "max_value": max_value,
+    }
 
 
 def _sheet_line(line: dict[str, Any]) -> SheetLine:
@@ -141,46 +276,91 @@ def _sheet_line(line: dict[str, Any]) -> SheetLine:
 def sheet_game(
     *,
     number: int,
-    hands: list[dict[str, Any]],
+    game: GameInput,
     table_size: int,
     tournament: Tournament,
     first_dealer: int | None = None,
 ) -> dict[str, Any]:
     """Replay one game's sheet lines through the rules; return the game's
-    winner and marks (and the lines), or raise UserError naming game, hand
-    and rule."""
-    try:
-        game = game_from_sheet(
-            [_sheet_line(h) for h in hands],
-            seats=table_size,
-            rules=tournament_rules(tournament),
-            first_dealer=first_dealer,
+    winner and marks (and the lines), or raise GameErrors naming the hand
+    and the rule.
+
+    `first_dealer` None: the dealer is unknown (the game before has a
+    mistake). The lines are then tried with every seat dealing and refused
+    only if no dealer makes them legal: the dealer decides only which of
+    two hammers knocks, and the whole table is checked again when saved."""
+    hands = list(game.hands or ())
+    if not hands and not game.partial:
+        raise GameErrors(
+            [
+                GameError(
+                    number,
+                    _("bitte die Einzelspiele eintragen"),
+                    "hands",
+                    code="no_hands",
+                )
+            ]
         )
-    except SheetError as error:
-        reason = SHEET_RULE_MESSAGES.get(error.code, error.message)
-        raise UserError(
-            _("Spiel %(g)d, Einzelspiel %(h)s: %(reason)s (Regel: %(rule)s).")
-            % {
-                "g": number,
-                "h": error.line or "?",
-                "reason": reason,
-                "rule": error.rule,
-            },
-            code=error.code,
-        ) from error
-    outcome = game.outcome()
-    if outcome is None:
-        left = sorted(s for s, m in game.marks.items() if m > 0)
-        raise UserError(
-            _(
-                "Spiel %(g)d ist nach %(h)d Einzelspielen noch nicht entschieden: "
-                "Plätze %(seats)s haben noch Schräm."
+    rules = tournament_rules(tournament)
+    lines = [_sheet_line(h) for h in hands]
+    dealers: Sequence[int] = (
+        [first_dealer] if first_dealer is not None else range(table_size, 0, -1)
+    )
+    refused: list[SheetError] = []
+    state: GameState | None = None
+    for dealer in dealers:
+        try:
+            state = game_from_sheet(
+                lines, seats=table_size, rules=rules, first_dealer=dealer
             )
-            % {"g": number, "h": len(hands), "seats": ", ".join(map(str, left))},
-            code="game_unfinished",
+        except SheetError as error:
+            refused.append(error)
+        else:
+            break
+    if state is None:
+        # The dealer that got furthest is the likeliest.
+        refusal = max(refused, key=lambda e: e.line or 0)
+        at = refusal.line if refusal.line and refusal.line <= len(hands) else None
+        raise GameErrors(
+            [
+                GameError(
+                    number,
+                    sheet_rule_text(
+                        refusal,
+                        hands[at - 1] if at else None,
+                        seats=table_size,
+                        max_value=rules.max_value,
+                    ),
+                    "hands",
+                    hand=refusal.line,
+                    code=refusal.code,
+                )
+            ]
+        )
+    if game.partial:
+        raise GameErrors([])
+    outcome = state.outcome()
+    if outcome is None:
+        left = sorted(s for s, m in state.marks.items() if m > 0)
+        raise GameErrors(
+            [
+                GameError(
+                    number,
+                    ngettext(
+                        "nach %(h)d Einzelspiel ist das Spiel noch nicht "
+                        "entschieden: Plätze %(seats)s haben noch Schräm",
+                        "nach %(h)d Einzelspielen ist das Spiel noch nicht "
+                        "entschieden: Plätze %(seats)s haben noch Schräm",
+                        len(hands),
+                    )
+                    % {"h": len(hands), "seats": seats_text(left)},
+                    "hands",
+                    code="game_unfinished",
+                )
+            ]
         )
     return {
         "winner": outcome.winner,
         "marks": outcome.marks[outcome.winner],
-        "hands": [_sheet_line(h).to_json() for h in hands],
+        "hands": [line.to_json() for line in lines],
     }

@@ -1,90 +1,32 @@
 """The referee's result form: five games, quick or as sheet lines.
 
 Quick: per game the winner's seat and the marks they kept. Sheet: per game
-one hand per line in a short notation copied from the paper score sheet:
+one hand per line in the short notation of the paper score sheet
+(`tournament.results.notation`): ``3 G1 P2:1 P4:2``.
 
-    <value> W<seat> [F<seat>:<paid>]… [P<seat>:<marks>]…
-
-e.g. ``3 W1 F2:1 F4:2`` – value 3, seat 1 won, seat 2 folded paying 1, seat 4
-folded paying 2. ``P3:1`` records a penalty of 1 mark for seat 3.
+The form reads what it can of every game and keeps what it cannot read as
+`GameError`s; the view adds the rules' mistakes (`adapter.GameErrors`) and
+shows them all at once, each in its game's box (`add_game_errors`).
 """
 
-import re
+from collections.abc import Sequence
 from typing import Any
 
 from django import forms
 from django.forms import BoundField
 from django.utils.datastructures import MultiValueDict
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from tournament.models import ResultVersion
-from tournament.results.services import GameInput
+from tournament.results.adapter import GameError, GameInput
+from tournament.results.notation import NotationError, parse_hand, quote
 
-# Numbers of at most 9 digits: a value or seat beyond that is nonsense, and
-# int() refuses thousands of digits.
-TOKEN = re.compile(r"^(?:(\d{1,9})|([WwFfPp])(\d{1,9})(?::(\d{1,9}))?)$")
-
-
-def parse_sheet_line(text: str, *, game: int, hand: int) -> dict[str, Any]:
-    """One hand in the short notation → a FORMATS.md sheet line."""
-    value = None
-    winner = None
-    folded: dict[str, int] = {}
-    penalty: dict[str, int] = {}
-    for token in text.split():
-        match = TOKEN.match(token)
-        if not match:
-            raise forms.ValidationError(
-                _("Spiel %(g)d, Zeile %(h)d: „%(t)s“ ist unverständlich.")
-                % {"g": game, "h": hand, "t": token}
-            )
-        number, letter, seat, amount = match.groups()
-        if number is not None:
-            if value is not None:
-                raise forms.ValidationError(
-                    _("Spiel %(g)d, Zeile %(h)d: zwei Werte angegeben.")
-                    % {"g": game, "h": hand}
-                )
-            value = int(number)
-        elif letter.upper() == "W":
-            if winner is not None:
-                raise forms.ValidationError(
-                    _("Spiel %(g)d, Zeile %(h)d: zwei Gewinner angegeben.")
-                    % {"g": game, "h": hand}
-                )
-            winner = int(seat)
-        else:
-            if amount is None:
-                raise forms.ValidationError(
-                    _(
-                        "Spiel %(g)d, Zeile %(h)d: bei %(t)s fehlt der Betrag, z. B. "
-                        "%(t)s:1."
-                    )
-                    % {"g": game, "h": hand, "t": token}
-                )
-            target = folded if letter.upper() == "F" else penalty
-            target[str(int(seat))] = int(amount)
-    if value is None:
-        value = 1
-    if winner is None:
-        raise forms.ValidationError(
-            _("Spiel %(g)d, Zeile %(h)d: der Gewinner fehlt (z. B. W1).")
-            % {"g": game, "h": hand}
-        )
-    sheet: dict[str, Any] = {"value": value, "folded": folded, "winner": winner}
-    if penalty:
-        sheet["penalty"] = penalty
-    return {"sheet": sheet}
-
-
-def sheet_line_text(line: dict[str, Any]) -> str:
-    """The short notation of a stored sheet line (to prefill a correction)."""
-    sheet = line["sheet"]
-    parts = [str(sheet["value"]), f"W{sheet['winner']}"]
-    parts += [f"F{s}:{m}" for s, m in sorted(sheet.get("folded", {}).items())]
-    parts += [f"P{s}:{m}" for s, m in sorted(sheet.get("penalty", {}).items())]
-    return " ".join(parts)
+# Unreadable lines reported per game; the rest are counted.
+NOTATION_ERRORS_SHOWN = 5
+# A hand quoted beside its mistake.
+LINE_QUOTE_MAX = 40
 
 
 class ResultForm(forms.Form):
@@ -106,11 +48,23 @@ class ResultForm(forms.Form):
         seats: list[tuple[int, str]],
         games: int,
         start_marks: int,
+        correction: bool = False,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.games = games
-        self.seat_numbers = [number for number, _ in seats]
+        self.correction = correction
+        # What clean() read: per game its input (None: refused already), and
+        # the lines it could not read.
+        self.entered: list[GameInput | None] | None = None
+        self.game_errors: list[GameError] = []
+        self._lines: dict[int, list[str]] = {}
+        if correction:
+            self.fields["reason"].required = True
+            self.fields["reason"].error_messages["required"] = _(
+                "Für eine Korrektur eines bestätigten Ergebnisses bitte einen "
+                "Grund angeben."
+            )
         seat_choices = [(str(n), f"{n}: {name}") for n, name in seats]
         for g in range(1, games + 1):
             self.fields[f"g{g}_winner"] = forms.TypedChoiceField(
@@ -119,6 +73,9 @@ class ResultForm(forms.Form):
                 coerce=int,
                 required=False,
                 widget=forms.RadioSelect,
+                error_messages={
+                    "invalid_choice": _("Diesen Platz gibt es an diesem Tisch nicht.")
+                },
             )
             # Big tap targets 1..7 instead of a number field: one thumb.
             self.fields[f"g{g}_marks"] = forms.TypedChoiceField(
@@ -128,23 +85,38 @@ class ResultForm(forms.Form):
                 required=False,
                 widget=forms.RadioSelect,
                 error_messages={
-                    "invalid_choice": _(
-                        "Spiel %(g)d: der Gewinner hat 1 bis %(m)d Schräm übrig."
-                    )
-                    % {"g": g, "m": start_marks}
+                    "invalid_choice": _("Der Gewinner hat 1 bis %(m)d Schräm übrig.")
+                    % {"m": start_marks}
                 },
             )
             self.fields[f"g{g}_hands"] = forms.CharField(
                 label=_("Einzelspiele Spiel %(g)d") % {"g": g},
                 required=False,
-                widget=forms.Textarea(attrs={"rows": 4, "spellcheck": "false"}),
+                widget=forms.Textarea(
+                    attrs={
+                        "rows": 4,
+                        "spellcheck": "false",
+                        "autocapitalize": "characters",
+                        "autocomplete": "off",
+                        "aria-describedby": "sheet-help",
+                        "placeholder": _("z. B. 3 G1 P2:1 P4:2"),
+                    }
+                ),
             )
 
-    def game_fields(self) -> list[tuple[int, BoundField, BoundField, BoundField]]:
-        return [
-            (g, self[f"g{g}_winner"], self[f"g{g}_marks"], self[f"g{g}_hands"])
-            for g in range(1, self.games + 1)
-        ]
+    def game_fields(
+        self,
+    ) -> list[tuple[int, BoundField, BoundField, BoundField, bool]]:
+        """Per game: its number, winner, marks and hands fields, and whether
+        it has a mistake."""
+        out = []
+        for g in range(1, self.games + 1):
+            winner, marks, hands = (
+                self[f"g{g}_{p}"] for p in ("winner", "marks", "hands")
+            )
+            errors = bool(winner.errors or marks.errors or hands.errors)
+            out.append((g, winner, marks, hands, errors))
+        return out
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -153,32 +125,96 @@ class ResultForm(forms.Form):
             for g in range(1, self.games + 1):
                 if len(self.data.getlist(f"g{g}_winner")) > 1:
                     self.add_error(
-                        None,
-                        _("Spiel %(g)d: zwei Gewinner angegeben – es gibt genau einen.")
-                        % {"g": g},
+                        f"g{g}_winner",
+                        _("Zwei Gewinner angegeben – es gibt genau einen."),
                     )
+        mode = data.get("mode")
+        if mode == ResultVersion.Mode.SHEET:
+            self.entered = [self._sheet_game(g, data) for g in range(1, self.games + 1)]
+        elif mode == ResultVersion.Mode.QUICK:
+            self.entered = [self._quick_game(g, data) for g in range(1, self.games + 1)]
         return data
 
-    def game_inputs(self) -> list[GameInput]:
-        """The games as service input (call after is_valid)."""
-        d = self.cleaned_data
-        games = []
-        for g in range(1, self.games + 1):
-            if d["mode"] == ResultVersion.Mode.SHEET:
-                lines = [
-                    ln for ln in (d[f"g{g}_hands"] or "").splitlines() if ln.strip()
-                ]
-                if not lines:
-                    raise forms.ValidationError(
-                        _("Spiel %(g)d: bitte die Einzelspiele eintragen.") % {"g": g}
-                    )
-                hands = tuple(
-                    parse_sheet_line(line, game=g, hand=h)
-                    for h, line in enumerate(lines, 1)
+    def _quick_game(self, g: int, data: dict[str, Any]) -> GameInput | None:
+        if f"g{g}_winner" in self.errors or f"g{g}_marks" in self.errors:
+            return None
+        return GameInput(
+            winner=data.get(f"g{g}_winner") or None,
+            marks=data.get(f"g{g}_marks") or None,
+        )
+
+    def _sheet_game(self, g: int, data: dict[str, Any]) -> GameInput:
+        """The hands of game `g` up to the first line that is not in the
+        notation; every such line becomes a GameError."""
+        text = data.get(f"g{g}_hands") or ""
+        lines = [line for line in text.splitlines() if line.strip()]
+        self._lines[g] = lines
+        hands: list[dict[str, Any]] = []
+        unreadable: list[GameError] = []
+        for h, line in enumerate(lines, 1):
+            try:
+                hand = parse_hand(line)
+            except NotationError as error:
+                unreadable.append(
+                    GameError(g, error.message, "hands", hand=h, code="notation")
                 )
-                games.append(GameInput(hands=hands))
             else:
-                games.append(
-                    GameInput(winner=d[f"g{g}_winner"] or None, marks=d[f"g{g}_marks"])
+                if not unreadable:
+                    hands.append(hand)
+        shown = unreadable[:NOTATION_ERRORS_SHOWN]
+        if len(unreadable) > len(shown):
+            more = len(unreadable) - len(shown)
+            shown.append(
+                GameError(
+                    g,
+                    ngettext(
+                        "%(n)d weitere Zeile ist unverständlich",
+                        "%(n)d weitere Zeilen sind unverständlich",
+                        more,
+                    )
+                    % {"n": more},
+                    "hands",
+                    hand=unreadable[len(shown)].hand,
+                    code="notation",
                 )
-        return games
+            )
+        self.game_errors += shown
+        return GameInput(hands=tuple(hands), partial=bool(unreadable))
+
+    def error_text(self, error: GameError) -> str:
+        """A mistake as its game's box shows it (the box names the game)."""
+        lines = self._lines.get(error.game, [])
+        if error.hand is not None and error.hand <= len(lines):
+            return _("Einzelspiel %(h)d („%(line)s“): %(text)s.") % {
+                "h": error.hand,
+                "line": quote(lines[error.hand - 1], LINE_QUOTE_MAX),
+                "text": error.text,
+            }
+        if error.hand is not None:
+            return _("Einzelspiel %(h)d: %(text)s.") % {
+                "h": error.hand,
+                "text": error.text,
+            }
+        return _("%(text)s.") % {"text": capfirst(error.text)}
+
+    def add_game_errors(self, errors: Sequence[GameError]) -> None:
+        """Show each mistake beside its game, in game and hand order."""
+        for error in sorted(errors, key=lambda e: (e.game, e.hand or 0)):
+            field = f"g{error.game}_{error.field}"
+            self.add_error(
+                field if field in self.fields else None, self.error_text(error)
+            )
+
+    def error_games(self) -> list[int]:
+        """The games with a mistake, for the list of links above the form."""
+        return [g for g, *_fields, has_errors in self.game_fields() if has_errors]
+
+    def error_summary(self) -> str:
+        count = sum(len(errors) for errors in self.errors.values())
+        return ngettext(
+            "%(n)d Fehler – bitte korrigieren und erneut speichern. Alles "
+            "Eingegebene steht noch da.",
+            "%(n)d Fehler – bitte korrigieren und erneut speichern. Alles "
+            "Eingegebene steht noch da.",
+            count,
+        ) % {"n": count}

@@ -1,12 +1,13 @@
 """Reads of results: versions, progress, a series' score grids."""
 
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.shortcuts import get_object_or_404
 
 from tournament.core.rules import game_points
 from tournament.models import ResultVersion, Seat, Series, Table, Tournament
+from tournament.results.notation import hand_text
 from tournament.seating.selectors import series_tables
 
 
@@ -128,26 +129,43 @@ def series_results(series: Series, *, include_pending: bool) -> list[TableResult
     out: list[TableResults] = []
     for table in tables:
         version = versions.get(table.pk)
-        games = version.data["games"] if version else []
-        players: list[PlayerPoints] = []
-        for seat in table.seats.all():
-            points = [
-                game_points(g["marks"], series.tournament)
-                if g["winner"] == seat.number
-                else 0
-                for g in games
-            ]
-            players.append({"seat": seat, "points": points, "total": sum(points)})
         out.append(
             {
                 "table": table,
                 "version": version,
                 "provisional": version is not None
                 and version.status == ResultVersion.Status.PENDING,
-                "players": players,
+                "players": _players_points(table, version, series.tournament),
             }
         )
     return out
+
+
+def _players_points(
+    table: Table, version: ResultVersion | None, tournament: Tournament
+) -> list[PlayerPoints]:
+    games = version.data["games"] if version else []
+    players: list[PlayerPoints] = []
+    for seat in table.seats.all():
+        points = [
+            game_points(g["marks"], tournament) if g["winner"] == seat.number else 0
+            for g in games
+        ]
+        players.append({"seat": seat, "points": points, "total": sum(points)})
+    return players
+
+
+def table_points(table: Table, version: ResultVersion) -> list[PlayerPoints]:
+    """A table's players in seat order with their points per game of
+    `version` and their total (the table's seats prefetched, as
+    `table_for_entry` gives them: no query)."""
+    return _players_points(table, version, table.series.tournament)
+
+
+def hand_notation(hand: dict[str, Any]) -> str:
+    """A stored hand in the short notation the result form reads, for
+    whatever prints hands (the filled score sheets)."""
+    return hand_text(hand)
 
 
 def table_or_404(slug: str, series_number: int, table_number: int) -> Table:

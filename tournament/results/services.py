@@ -30,6 +30,7 @@ from tournament.models import (
 from tournament.results import adapter
 
 # The games the services take, defined next to their conversion (re-exported).
+from tournament.results.adapter import GameErrors as GameErrors
 from tournament.results.adapter import GameInput as GameInput
 
 
@@ -168,11 +169,13 @@ def _confirm(table: Table, version: ResultVersion, actor: Actor) -> None:
 
 
 def result_check(
-    *, games: Sequence[GameInput], table: Table, tournament: Tournament
+    *, games: Sequence[GameInput | None], table: Table, tournament: Tournament
 ) -> dict[str, Any]:
     """The result `result_enter` would store for these games, checked by the
-    same rules, without writing anything (an import's preview). Raises
-    UserError naming the game (and, for sheets, the hand and rule)."""
+    same rules, without writing anything (an import's preview; the form's
+    check of the games it could read). Raises GameErrors with every mistake,
+    each naming its game (and, for sheets, its hand and the rule), or
+    UserError; a game given as None is skipped (refused already)."""
     return adapter.table_result_data(
         games=games, table_size=table.size, tournament=tournament
     )
@@ -191,7 +194,8 @@ def result_enter(
     """Record a table's five games. With double entry on it waits for a
     second person; a correction of a confirmed result needs a reason.
     `auto_confirm` is for sources that need no second pair of eyes
-    (digital tables, imports)."""
+    (digital tables, imports). Mistakes in the games raise GameErrors, all
+    of them at once; other refusals UserError."""
     with transaction.atomic():
         table = _lock_table(table, revision)
         series = table.series

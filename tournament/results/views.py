@@ -10,7 +10,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from tournament.core.errors import ConflictError, UserError
+from tournament.core.errors import UserError
 from tournament.core.roles import (
     is_organizer,
     tournament_referee_required,
@@ -24,7 +24,9 @@ from tournament.live.pages import region_or_404, render_live_page
 from tournament.models import ResultVersion, Table, Tournament
 from tournament.results import selectors
 from tournament.results import services as results_service
-from tournament.results.forms import ResultForm, sheet_line_text
+from tournament.results.adapter import GameErrors
+from tournament.results.forms import ResultForm
+from tournament.results.notation import hand_text
 from tournament.results.selectors import table_or_404
 from tournament.seating import selectors as seating_selectors
 
@@ -39,7 +41,11 @@ def _table(request: HttpRequest, slug: str, series: int, table: int) -> Table:
 
 
 def _form(
-    table: Table, data: QueryDict | None = None, initial: dict[str, Any] | None = None
+    table: Table,
+    data: QueryDict | None = None,
+    initial: dict[str, Any] | None = None,
+    *,
+    correction: bool = False,
 ) -> ResultForm:
     tournament = table.series.tournament
     return ResultForm(
@@ -48,6 +54,7 @@ def _form(
         seats=[(s.number, s.entry.player.full_name) for s in table.seats.all()],
         games=tournament.games_per_series,
         start_marks=tournament.start_marks,
+        correction=correction,
     )
 
 
@@ -60,9 +67,7 @@ def _initial(table: Table, version: ResultVersion | None) -> dict[str, Any]:
         initial[f"g{g}_winner"] = str(game["winner"])
         initial[f"g{g}_marks"] = str(game["marks"])
         if game.get("hands"):
-            initial[f"g{g}_hands"] = "\n".join(
-                sheet_line_text(h) for h in game["hands"]
-            )
+            initial[f"g{g}_hands"] = "\n".join(hand_text(h) for h in game["hands"])
     return initial
 
 
@@ -79,6 +84,41 @@ def entry_overview(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+def _enter(
+    request: HttpRequest, form: ResultForm, table: Table
+) -> ResultVersion | None:
+    """Save the posted games; or show every mistake of every game beside
+    it (returns None), keeping all that was typed."""
+    valid = form.is_valid()
+    if form.entered is None:
+        return None  # no entry mode: the form says why
+    errors = list(form.game_errors)
+    games = [game for game in form.entered if game is not None]
+    try:
+        if valid and not errors and len(games) == len(form.entered):
+            return results_service.result_enter(
+                actor=request.user,
+                table=table,
+                games=games,
+                mode=form.cleaned_data["mode"],
+                revision=form.cleaned_data["revision"],
+                reason=form.cleaned_data["reason"],
+            )
+        # Something is refused already: the rules still check the rest.
+        results_service.result_check(
+            games=form.entered, table=table, tournament=table.series.tournament
+        )
+    except GameErrors as error:
+        errors += error.errors
+    except UserError as error:
+        # A conflict too: what was typed stays, next to the newer state.
+        form.add_error(
+            "reason" if error.code == "reason_required" else None, error.message
+        )
+    form.add_game_errors(errors)
+    return None
+
+
 @tournament_referee_required
 def table_result(
     request: HttpRequest, slug: str, series: int, table: int
@@ -87,38 +127,31 @@ def table_result(
     versions = list(selectors.result_versions(table_obj))
     pending = next((v for v in versions if v.status == "pending"), None)
     confirmed = next((v for v in versions if v.status == "confirmed"), None)
+    correction = confirmed is not None
     if request.method == "POST":
-        form = _form(table_obj, request.POST)
-        if form.is_valid():
-            try:
-                games = form.game_inputs()
-                version = results_service.result_enter(
-                    actor=request.user,
-                    table=table_obj,
-                    games=games,
-                    mode=form.cleaned_data["mode"],
-                    revision=form.cleaned_data["revision"],
-                    reason=form.cleaned_data["reason"],
-                )
-            except forms.ValidationError as error:
-                form.add_error(None, error)
-            except ConflictError as error:
-                # Keep what was typed; show the newer state next to it.
-                form.add_error(None, error.message)
-            except UserError as error:
-                form.add_error(None, error.message)
+        form = _form(table_obj, request.POST, correction=correction)
+        version = _enter(request, form, table_obj)
+        if version is not None:
+            saved = _("Ergebnis von Tisch %(t)d gespeichert.") % {"t": table}
+            if version.status == ResultVersion.Status.PENDING:
+                saved += " " + _("Es zählt, sobald eine zweite Person es bestätigt.")
             else:
-                saved = _("Ergebnis von Tisch %(t)d gespeichert.") % {"t": table}
-                if version.status == ResultVersion.Status.PENDING:
-                    saved += " " + _(
-                        "Es zählt, sobald eine zweite Person es bestätigt."
-                    )
-                else:
-                    saved += " " + _("Es zählt ab sofort.")
-                messages.success(request, saved)
-                return redirect("tournament:results", slug=slug)
+                saved += " " + _("Es zählt ab sofort.")
+            messages.success(request, saved)
+            return redirect("tournament:results", slug=slug)
     else:
-        form = _form(table_obj, initial=_initial(table_obj, pending or confirmed))
+        form = _form(
+            table_obj,
+            initial=_initial(table_obj, pending or confirmed),
+            correction=correction,
+        )
+    # A table with a result shows it; the form to change it opens on request
+    # (or with the mistakes of a save).
+    form_open = (
+        request.method == "POST"
+        or (pending is None and confirmed is None)
+        or "korrigieren" in request.GET
+    )
     return render(
         request,
         "tournament/results/table_result.html",
@@ -127,8 +160,12 @@ def table_result(
             "series": table_obj.series,
             "table": table_obj,
             "form": form,
+            "form_open": form_open,
             "pending": pending,
             "confirmed": confirmed,
+            "confirmed_points": (
+                selectors.table_points(table_obj, confirmed) if confirmed else None
+            ),
             "can_confirm": pending is not None
             and pending.entered_by_id != request.user.pk,
             "versions": versions if is_organizer(request.user) else [],
