@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 
 from tournament.core.errors import UserError
 from tournament.models import ResultVersion, Series, Table, Tournament
+from tournament.paper.fit import Fitted, fit
 from tournament.seating.selectors import series_tables
 from tournament.standings.selectors import (
     Row,
@@ -246,12 +247,69 @@ def standings_document(*, tournament: Tournament) -> StandingsData:
     )
 
 
+# A certificate's lines (templates/pdf/css/certificate.css): the event,
+# the name and the club, each whole in its place, centred on it (mm from
+# the top of the frame), shrunk and wrapped as it needs (issue 14.16).
+CERTIFICATE_EVENT = {"width_mm": 156.0, "height_mm": 10.5, "at_mm": 75.0}
+CERTIFICATE_NAME = {"width_mm": 166.0, "height_mm": 20.0, "at_mm": 117.0}
+CERTIFICATE_CLUB = {"width_mm": 166.0, "height_mm": 14.0, "at_mm": 135.0}
+
+
+def _certificate_text(
+    text: str,
+    place: dict[str, float],
+    *,
+    size: float,
+    shrink: float = 0.8,
+    bold: bool = False,
+) -> tuple[Fitted, str]:
+    """`text` at `size`, shrunk on one line to `shrink` of it at most, then
+    wrapped."""
+    fitted = fit(
+        text,
+        width_mm=place["width_mm"],
+        height_mm=place["height_mm"],
+        size_pt=size,
+        single_min_pt=size * shrink,
+        min_pt=min(8.0, size),
+        line_height=1.15,
+        family="serif",
+        bold=bold,
+    )
+    return fitted, fitted.centred(at_mm=place["at_mm"], line_height=1.15)
+
+
+@dataclass(frozen=True)
+class Certificate:
+    row: Row
+    name: Fitted
+    name_style: str
+    club: Fitted
+    club_style: str
+
+
 @dataclass(frozen=True)
 class CertificatesData:
     tournament: Tournament
     state: ResultsState
     rows: list[Row]
     top: int
+
+    @property
+    def event(self) -> tuple[Fitted, str]:
+        return _certificate_text(self.tournament.name, CERTIFICATE_EVENT, size=17)
+
+    @property
+    def certificates(self) -> list[Certificate]:
+        """One per row: the name and the club as they fit the page."""
+        out = []
+        for row in self.rows:
+            name, name_style = _certificate_text(
+                row.name, CERTIFICATE_NAME, size=32, shrink=0.65, bold=True
+            )
+            club, club_style = _certificate_text(row.club, CERTIFICATE_CLUB, size=13)
+            out.append(Certificate(row, name, name_style, club, club_style))
+        return out
 
 
 def certificates(*, tournament: Tournament, top: int) -> CertificatesData:

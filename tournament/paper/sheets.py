@@ -14,6 +14,7 @@ grid's rules are backgrounds (templates/pdf/css/sheet.css, bench/paper.py).
 from dataclasses import dataclass
 
 from tournament.models import GameScore, ResultVersion, Series, Table, Tournament
+from tournament.paper.fit import MM_PER_PT, Fitted, fit
 from tournament.results.selectors import hand_notation
 from tournament.seating.selectors import series_tables
 
@@ -34,11 +35,23 @@ POINTS_CENTER_MM = 173.0
 STROKE_EM = 0.602
 GAP_EM = 0.5
 DIGIT_EM = 0.636
-# A name on a game row must end before the strokes' tab stop.
-ROW_NAME_MAX = 22
+# A name on a game row stands between the seat number and the strokes'
+# column (17.5–75 mm of the grid; its rule is at 76), at the rows' size,
+# shrunk or wrapped to fit when it is long: never cut (issue 14.16).
+ROW_NAME_LEFT_MM = 17.5
+ROW_NAME_WIDTH_MM = 57.5
+ROW_NAME_PT = 12.5
+ROW_NAME_SINGLE_MIN_PT = 9.0
+ROW_NAME_MIN_PT = 5.0
 
-# A name in a player's box at the foot of the sheet.
-BOX_NAME_MAX = 18
+# The same name in a player's box at the foot of the sheet: bold, in at
+# most the height of two lines at 9 pt, above place, start number and sum.
+BOX_PADDING_MM = 4.6
+BOX_WIDTH_MM = {3: 55.7, 4: 40.3}
+BOX_NAME_HEIGHT_MM = 8.6
+BOX_NAME_PT = 9.0
+BOX_NAME_SINGLE_MIN_PT = 7.5
+BOX_NAME_MIN_PT = 5.0
 
 # Rows (and the label row) are 9 mm, unless more games or seats than 5 × 4
 # have to fit.
@@ -68,16 +81,31 @@ def points_pad(*, start_marks: int, points: int) -> str:
     return "\u2003" * int(ems) + "\u2002" * int(ens) + "\u2009" * round(rest / 0.2)
 
 
-def short_name(first: str, last: str, *, limit: int) -> str:
-    """A name shortened to `limit` characters, the surname kept longest
-    ("Hans-Jürgen Müller" → "H. Müller")."""
-    name = f"{first} {last}"
-    if len(name) <= limit:
-        return name
-    name = f"{first[:1]}. {last}"
-    if len(name) <= limit:
-        return name
-    return name[: limit - 1] + "…"
+def row_name(name: str, *, row_mm: float) -> Fitted:
+    """A player's name as each of his game rows shows it."""
+    return fit(
+        name,
+        width_mm=ROW_NAME_WIDTH_MM,
+        height_mm=row_mm - 0.6,
+        size_pt=ROW_NAME_PT,
+        single_min_pt=ROW_NAME_SINGLE_MIN_PT,
+        min_pt=ROW_NAME_MIN_PT,
+        line_height=1.15,
+    )
+
+
+def box_name(name: str, *, size: int) -> Fitted:
+    """The same name in the player's box at the foot of the sheet."""
+    return fit(
+        name,
+        width_mm=BOX_WIDTH_MM.get(size, BOX_WIDTH_MM[4]) - BOX_PADDING_MM,
+        height_mm=BOX_NAME_HEIGHT_MM,
+        size_pt=BOX_NAME_PT,
+        single_min_pt=BOX_NAME_SINGLE_MIN_PT,
+        min_pt=BOX_NAME_MIN_PT,
+        line_height=1.2,
+        bold=True,
+    )
 
 
 def _mm(value: float) -> str:
@@ -90,8 +118,8 @@ class SheetPlayer:
     seat: int
     start_number: int
     name: str
-    row_name: str  # shortened to end before the strokes
-    box_name: str  # shortened to fit the player's box
+    row: Fitted  # the name on each game row: shrunk or wrapped, never cut
+    box: Fitted  # the same name in the player's box
     keeper: bool  # the highest seat deals first and keeps the sheet
     total: int | None  # the series' points at this table (filled sheets)
 
@@ -129,6 +157,41 @@ class Sheet:
     @property
     def keeper_name(self) -> str:
         return next((p.name for p in self.players if p.keeper), "")
+
+    def _name_lines_mm(self, name: Fitted) -> tuple[int, float]:
+        """Lines per game and their height for a seat's names: a game's
+        rows are `size` rows apart. A name of one line is one line a game
+        apart (each line box is centred on its row); a wrapped one gets
+        close lines and blank ones to fill the rest (lines cost time)."""
+        period = self.row_mm * self.size
+        if len(name.lines) == 1:
+            return 1, period
+        per_game = max(len(name.lines), int(period / (name.size_pt * MM_PER_PT * 1.15)))
+        return per_game, period / per_game
+
+    def name_style(self, player: "SheetPlayer") -> str:
+        """Where a seat's names stand: centred in its first row, at their
+        size, one game apart."""
+        _, line_mm = self._name_lines_mm(player.row)
+        height = line_mm * len(player.row.lines)
+        top = self.row_mm * player.seat + (self.row_mm - height) / 2
+        return (
+            f"top: {_mm(top)}; left: {_mm(ROW_NAME_LEFT_MM)}; "
+            f"width: {_mm(ROW_NAME_WIDTH_MM)}; font-size: {player.row.size}; "
+            f"line-height: {_mm(line_mm)}"
+        )
+
+    def names_text(self, player: "SheetPlayer") -> str:
+        """A seat's name on each of its game rows, as one block of text."""
+        per_game, _ = self._name_lines_mm(player.row)
+        entry = list(player.row.lines)
+        entry += [""] * (per_game - len(entry))
+        return "\n".join("\n".join(entry) for _ in self.games).rstrip("\n")
+
+    @property
+    def seat_names(self) -> list[tuple["SheetPlayer", str, str]]:
+        """Each player with the style and text of his names on the rows."""
+        return [(p, self.name_style(p), self.names_text(p)) for p in self.players]
 
     @property
     def grid_style(self) -> str:
@@ -169,12 +232,14 @@ class Sheet:
     @property
     def rows_text(self) -> str:
         """A line per player per game (line i: game i // size + 1, seat
-        i % size + 1): seat, name, a tab, the strokes, the winner's points."""
-        names = [f"{p.seat}  {p.row_name}" for p in self.players]
+        i % size + 1): seat, a tab, the strokes, the winner's points. The
+        names stand in blocks of their own (`seat_names`), each at the size
+        that fits it."""
+        seats = [str(p.seat) for p in self.players]
         lines = []
         for game in self.games:
-            for name, row in zip(names, game.rows, strict=True):
-                line = f"{name}\t{row.strokes}"
+            for seat, row in zip(seats, game.rows, strict=True):
+                line = f"{seat}\t{row.strokes}"
                 if row.points is not None:
                     pad = points_pad(start_marks=self.start_marks, points=row.points)
                     line += pad + str(row.points)
@@ -279,16 +344,8 @@ def _sheet(
                 seat=s.number,
                 start_number=s.entry.start_number,
                 name=s.entry.player.full_name,
-                row_name=short_name(
-                    s.entry.player.first_name,
-                    s.entry.player.last_name,
-                    limit=ROW_NAME_MAX,
-                ),
-                box_name=short_name(
-                    s.entry.player.first_name,
-                    s.entry.player.last_name,
-                    limit=BOX_NAME_MAX,
-                ),
+                row=row_name(s.entry.player.full_name, row_mm=row_mm),
+                box=box_name(s.entry.player.full_name, size=table.size),
                 keeper=s.number == keeper,
                 total=totals[s.number] if version is not None else None,
             )
