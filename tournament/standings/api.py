@@ -13,7 +13,7 @@ from tournament.registration import selectors as registration_selectors
 from tournament.results import selectors as results_selectors
 from tournament.seating import selectors as seating_selectors
 from tournament.standings import selectors
-from tournament.standings.selectors import cache_key, standings_rows
+from tournament.standings.selectors import cache_key
 
 
 @require_GET
@@ -22,9 +22,18 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     key = cache_key(tournament, "json")
     body = cache.get(key)
     if body is None:
-        rows = [r.as_api() for r in standings_rows(tournament, cached=False)]
+        current = selectors.standings(tournament, cached=False)
         body = json.dumps(
-            {"rows": rows}, ensure_ascii=False, separators=(",", ":")
+            {
+                # Every player, as ever: the ranked ones best first, then
+                # those without a confirmed result by start number, rank 0.
+                "rows": [r.as_api() for r in current.rows + current.unranked()],
+                # Added after "rows" (a reader of only "rows" sees no change):
+                # where the day stands.
+                "state": current.state.as_api(),
+            },
+            ensure_ascii=False,
+            separators=(",", ":"),
         ).encode()
         cache.set(key, body, timeout=3600)
     return HttpResponse(body, content_type="application/json")
@@ -96,7 +105,10 @@ def player(request: HttpRequest, slug: str, number: int) -> JsonResponse:
         tournament=tournament,
         start_number=number,
     )
-    row = next((r for r in standings_rows(tournament) if r.entry_id == entry.pk), None)
+    current = selectors.standings(tournament)
+    row = next(
+        (r for r in current.rows + current.unranked() if r.entry_id == entry.pk), None
+    )
     return JsonResponse(
         {
             "start_number": entry.start_number,

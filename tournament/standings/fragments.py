@@ -12,39 +12,57 @@ from tournament.live.fragments import (
     register,
     search,
 )
-from tournament.models import Tournament
-from tournament.standings.selectors import ladies_rows, standings_rows, team_rows
+from tournament.models import Player, Tournament
+from tournament.registration.selectors import PlayerQuery
+from tournament.standings.selectors import (
+    Row,
+    ladies_standings,
+    standings,
+    team_rows,
+)
 from tournament.standings.tables import StandingsTable
+
+
+def _found(rows: list[Row], query: PlayerQuery | None) -> list[Row]:
+    if query is None:
+        return rows
+    return [r for r in rows if query.matches(r.start_number, (r.name, r.club))]
 
 
 def standings_context(
     request: HttpRequest, tournament: Tournament, params: Params
 ) -> Context:
     view = params.get("view", "overall")
-    rows = standings_rows(tournament)
+    current = standings(tournament)
+    context: Context = {
+        "tournament": tournament,
+        "view": view,
+        "state": current.state,
+    }
     if view == "teams":
-        return {
-            "tournament": tournament,
-            "view": view,
-            "teams": team_rows(tournament, rows),
-        }
+        return {**context, "teams": team_rows(tournament, current.rows)}
+    rows, waiting = current.rows, current.waiting
     if view == "ladies":
-        rows = ladies_rows(rows)
+        rows = ladies_standings(rows)
+        waiting = [r for r in waiting if r.category == Player.Category.LADIES]
     query = params.get("q", "")
+    # The same search as everywhere: umlauts, case, start numbers.
+    search_for = PlayerQuery.parse(query) if query else None
     if query:
-        lowered = query.lower()
-        rows = [
-            r
-            for r in rows
-            if lowered in r.name.lower()
-            or (query.isdecimal() and r.start_number == int(query))
-        ]
+        rows, waiting = _found(rows, search_for), _found(waiting, search_for)
     player_url = reverse(
         "tournament:player", kwargs={"slug": tournament.slug, "number": 0}
     )[:-2]
-    table = StandingsTable(rows, player_url=player_url)
+    table = StandingsTable(
+        rows, waiting=waiting, player_url=player_url, overall=view == "ladies"
+    )
     RequestConfig(request, paginate=False).configure(table)
-    return {"tournament": tournament, "view": view, "table": table, "query": query}
+    return {
+        **context,
+        "table": table,
+        "query": query,
+        "nobody": bool(query) and not rows and not waiting,
+    }
 
 
 _SORTABLE = ("rank", "start_number", "name", "club", "games_won", "points")

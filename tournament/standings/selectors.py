@@ -1,27 +1,42 @@
 """Standings (RULES.md §8): totals over all games, shared ranks for equal
 totals, optional tie-break keys, recorded playoffs/lots, ladies and teams.
 
-`standings_rows` runs a constant number of queries (one read of the entries
-with their kept totals, one for tie-breaks) whatever the field size; the
-rows are cached per tournament until a result changes
-(`invalidation.results_changed`).
+Who is ranked: a player with a confirmed result (a table of theirs counted).
+A player checked in but without one yet (not seated, or the table not
+confirmed) is not ranked among those who played: the pages show them apart,
+as "noch ohne Ergebnis". Players neither checked in nor with a result
+(no-shows, withdrawn before playing) are left out of the pages; the JSON
+API lists every player, the unranked ones with rank 0.
+
+Order within a shared place: by start number. Equal totals share a place
+unless the tournament's tie keys (games won, best game) or a recorded
+playoff or lot order them; a name never orders anybody.
+
+`standings` runs a constant number of queries (the entries with their kept
+totals, the tables' confirmed counts, the tie decisions if any) whatever
+the field size; the result is cached per tournament until a result changes
+(`invalidation.results_changed`). Check-ins do not announce themselves: the
+players waiting for a result follow with the next confirmed result.
 """
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from operator import itemgetter
 from typing import Any, TypedDict
 
 from django.core.cache import cache
 from django.db import connection
+from django.db.models import Count, Prefetch, Q
 
 from tournament.live.invalidation import standings_generation
 from tournament.models import (
     Entry,
     GameScore,
     Player,
+    ResultVersion,
     Seat,
     Series,
+    Table,
     Team,
     TieBreak,
     Tournament,
@@ -42,6 +57,9 @@ class Row:
     series_points: list[int]
     rank: int = 0
     tiebreak: str = ""
+    # The place in the overall standings, where `rank` is another one's
+    # (the ladies' own place); else equal to `rank`.
+    overall_rank: int = 0
 
     def as_api(self) -> dict[str, Any]:
         return {
@@ -60,6 +78,55 @@ class TeamRow:
     points: int
     members: list[str] = field(default_factory=list)
     rank: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsState:
+    """Where the day stands: the standings count every confirmed table up
+    to series `after_series` (0: none yet), of whose `tables` `confirmed`
+    are confirmed; `missing_earlier` holds (series, tables still missing)
+    of the series before it."""
+
+    after_series: int = 0
+    confirmed: int = 0
+    tables: int = 0
+    series_count: int = 0
+    missing_earlier: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def complete(self) -> bool:
+        """Every table up to `after_series` is confirmed."""
+        return self.confirmed == self.tables and not self.missing_earlier
+
+    @property
+    def final(self) -> bool:
+        """Every table of every series is confirmed: the final standings."""
+        return 0 < self.after_series == self.series_count and self.complete
+
+    def as_api(self) -> dict[str, Any]:
+        return {
+            "after_series": self.after_series,
+            "tables_confirmed": self.confirmed,
+            "tables": self.tables,
+            "series": self.series_count,
+            "final": self.final,
+        }
+
+
+@dataclass(slots=True)
+class Standings:
+    """The ranked rows (best first); the players present without a
+    confirmed result yet and the others without one (no-shows, withdrawn),
+    by start number, unranked (rank 0); and where the day stands."""
+
+    rows: list[Row]
+    waiting: list[Row]
+    absent: list[Row]
+    state: StandingsState
+
+    def unranked(self) -> list[Row]:
+        """Everybody without a confirmed result, by start number."""
+        return sorted(self.waiting + self.absent, key=lambda r: r.start_number)
 
 
 def _key(tournament: Tournament) -> Callable[[Row], tuple[int, ...]]:
@@ -84,11 +151,13 @@ def assign_ranks(
     decided: Callable[[], Iterable[list[int]]] = tuple,
 ) -> list[Row]:
     """Sort best first and rank: equal keys share a rank (1, 2, 2, 4) unless a
-    recorded tie-break orders exactly those players (newest decision wins).
-    `decided` is asked only if there is a tie."""
+    recorded tie-break orders exactly those players (newest decision wins);
+    within a shared rank by start number. `decided` is asked only if there
+    is a tie."""
     keyed = [(key(r), r) for r in rows]
-    # Best first; within equal keys by name, so shared places read A–Z.
-    keyed.sort(key=lambda kr: (kr[1].name, kr[1].start_number))
+    # Best first; within equal keys by start number (a shared place is one
+    # place: its order says nothing, and never follows the names).
+    keyed.sort(key=lambda kr: kr[1].start_number)
     keyed.sort(key=itemgetter(0), reverse=True)
     decisions: list[list[int]] | None = None
     out: list[Row] = []
@@ -117,14 +186,49 @@ def assign_ranks(
                 row.rank = i + 1
         out.extend(group)
         i = j
+    for row in out:
+        row.overall_rank = row.rank
     return out
 
 
-def _compute(tournament: Tournament) -> list[Row]:
+def _state(tournament: Tournament) -> StandingsState:
+    """One query: per series its tables and the confirmed ones."""
+    per_series = (
+        Table.objects.filter(series__tournament=tournament)
+        .values("series__number")
+        .annotate(
+            tables=Count("id", distinct=True),
+            confirmed=Count(
+                "id",
+                filter=Q(result_versions__status=ResultVersion.Status.CONFIRMED),
+                distinct=True,
+            ),
+        )
+        .order_by("series__number")
+    )
+    counts = {s["series__number"]: (s["confirmed"], s["tables"]) for s in per_series}
+    played = [n for n, (confirmed, _tables) in counts.items() if confirmed]
+    if not played:
+        return StandingsState(series_count=tournament.series_count)
+    last = max(played)
+    return StandingsState(
+        after_series=last,
+        confirmed=counts[last][0],
+        tables=counts[last][1],
+        series_count=tournament.series_count,
+        missing_earlier=tuple(
+            (n, tables - confirmed)
+            for n, (confirmed, tables) in sorted(counts.items())
+            if n < last and confirmed < tables
+        ),
+    )
+
+
+def _compute(tournament: Tournament) -> Standings:
     empty = [0] * tournament.series_count
     query = (
         Entry.objects.filter(tournament=tournament)
-        .order_by()  # sorted below, by points
+        .order_by("start_number")
         .values_list(
             "id",
             "start_number",
@@ -137,6 +241,8 @@ def _compute(tournament: Tournament) -> list[Row]:
             "total__best_game",
             "total__three_table_games",
             "total__series_points",
+            "checked_in",
+            "withdrawn_at",
         )
     )
     # The ORM builds the SQL; plain rows come straight from the cursor (the
@@ -146,8 +252,11 @@ def _compute(tournament: Tournament) -> list[Row]:
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         fetched = cursor.fetchall()
-    rows = [
-        Row(  # positional: the field order of Row
+    rows: list[Row] = []
+    waiting: list[Row] = []
+    absent: list[Row] = []
+    for e in fetched:
+        row = Row(  # positional: the field order of Row
             e[0],
             e[1],
             f"{e[2]} {e[3]}",
@@ -159,8 +268,12 @@ def _compute(tournament: Tournament) -> list[Row]:
             e[9] or 0,
             list(map(int, e[10].split(","))) if e[10] else empty,
         )
-        for e in fetched
-    ]
+        if e[6] is not None:  # a total row: a confirmed table of theirs
+            rows.append(row)
+        elif e[11] and e[12] is None:  # checked in, not withdrawn
+            waiting.append(row)
+        else:  # neither played nor here: a no-show, or withdrawn
+            absent.append(row)
 
     def decisions() -> list[list[int]]:
         if not tournament.has_tiebreaks:
@@ -172,47 +285,88 @@ def _compute(tournament: Tournament) -> list[Row]:
             )
         ]
 
-    return assign_ranks(rows, _key(tournament), decisions)
+    return Standings(
+        rows=assign_ranks(rows, _key(tournament), decisions),
+        waiting=waiting,
+        absent=absent,
+        # No total row, no confirmed table: the state needs no query.
+        state=_state(tournament)
+        if rows
+        else StandingsState(series_count=tournament.series_count),
+    )
 
 
 def cache_key(tournament: Tournament, what: str) -> str:
     """A cache key that changes with every result and tie-break switch."""
     return (
-        f"standings:{what}:{tournament.pk}:{standings_generation(tournament.pk)}:"
+        f"standings:v2:{what}:{tournament.pk}:"
+        f"{standings_generation(tournament.pk)}:"
         f"{tournament.tiebreak_games_won:d}{tournament.tiebreak_best_game:d}"
     )
 
 
-def standings_rows(tournament: Tournament, *, cached: bool = True) -> list[Row]:
-    """The overall standings, best first (cached until a result changes;
-    `cached=False` for callers that cache what they make of the rows)."""
+def standings(tournament: Tournament, *, cached: bool = True) -> Standings:
+    """The standings: ranked rows, players waiting for a result, and where
+    the day stands (cached until a result changes; `cached=False` for
+    callers that cache what they make of them)."""
     key = cache_key(tournament, "rows")
     if cached:
-        rows: list[Row] | None = cache.get(key)
-        if rows is not None:
-            return rows
-    rows = _compute(tournament)
+        found: Standings | None = cache.get(key)
+        if found is not None:
+            return found
+    found = _compute(tournament)
     if cached:
-        cache.set(key, rows, timeout=3600)
-    return rows
+        cache.set(key, found, timeout=3600)
+    return found
+
+
+def standings_rows(tournament: Tournament, *, cached: bool = True) -> list[Row]:
+    """The overall standings, best first: the players with a confirmed
+    result (see `standings` for the others and the caching)."""
+    return standings(tournament, cached=cached).rows
 
 
 def ladies_rows(rows: list[Row]) -> list[Row]:
-    """The ladies' ranking: a filter; each lady keeps her overall place."""
+    """The ladies among the overall rows, each keeping her overall place
+    (for documents that print the overall place; the ladies' own places
+    are `ladies_standings`)."""
     return [r for r in rows if r.category == Player.Category.LADIES]
 
 
+def ladies_standings(rows: list[Row]) -> list[Row]:
+    """The ladies' ranking: their own places (1, 2, 2, 4 as overall, ties
+    and decisions kept), each row with her overall place beside it
+    (`overall_rank`). Copies: the cached overall rows stay as they are."""
+    out: list[Row] = []
+    for row in ladies_rows(rows):
+        lady = replace(row, overall_rank=row.rank)
+        if out and out[-1].overall_rank == row.rank:
+            lady.rank = out[-1].rank
+        else:
+            lady.rank = len(out) + 1
+        out.append(lady)
+    return out
+
+
 def team_rows(tournament: Tournament, rows: list[Row]) -> list[TeamRow]:
-    """Teams by the sum of their members' totals; equal sums share a rank."""
+    """Teams by the sum of their members' totals; equal sums share a rank
+    (by name within it). Every member is named, with a result or not."""
     by_entry = {r.entry_id: r for r in rows}
     teams = []
-    for team in Team.objects.filter(tournament=tournament).prefetch_related("members"):
-        members = [by_entry[m.pk] for m in team.members.all() if m.pk in by_entry]
+    members = Prefetch(
+        "members",
+        queryset=Entry.objects.select_related("player").order_by("start_number"),
+    )
+    for team in Team.objects.filter(tournament=tournament).prefetch_related(members):
         teams.append(
             TeamRow(
                 name=team.name,
-                points=sum(m.points for m in members),
-                members=[m.name for m in members],
+                points=sum(
+                    by_entry[m.pk].points
+                    for m in team.members.all()
+                    if m.pk in by_entry
+                ),
+                members=[m.player.full_name for m in team.members.all()],
             )
         )
     teams.sort(key=lambda t: (-t.points, t.name))
