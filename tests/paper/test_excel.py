@@ -2,6 +2,7 @@
 export → import → identical standings, and bad workbooks refused with clear
 messages and nothing written."""
 
+import re
 import shutil
 import subprocess
 from io import BytesIO, StringIO
@@ -11,6 +12,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.urls import reverse
 from openpyxl import load_workbook
+from openpyxl.utils import column_index_from_string
 
 from tests.support.factories import EntryFactory, TournamentFactory, make_series
 from tests.support.results import (
@@ -21,7 +23,7 @@ from tests.support.results import (
 )
 from tests.support.workbooks import GAMES_HEADER, xlsx
 from tournament.core.errors import UserError
-from tournament.models import AuditEvent, Job, ResultVersion, Seat, Table
+from tournament.models import AuditEvent, GameScore, Job, ResultVersion, Seat, Table
 from tournament.paper import jobs
 from tournament.paper.games_import import games_import_apply, parse_games_workbook
 from tournament.paper.workbook import results_workbook
@@ -125,6 +127,79 @@ def test_results_workbook_has_clean_sheets(scored):
     assert [c.value for c in table[1]][:3] == ["Platz", "Startnummer", "Name"]
     assert table.cell(row=2, column=1).value == 1
     assert workbook.properties.creator == "Siebenschräm"
+
+
+def sum_formula(sheet, cell):
+    """The value of the site's own total, =SUM(F2:J2), over the sheet's
+    cells as they stand (a blank counts 0, as in a spreadsheet)."""
+    found = re.fullmatch(r"=SUM\(([A-Z]+)(\d+):([A-Z]+)(\d+)\)", cell.value)
+    assert found, cell.value
+    first, row, last, row2 = found.groups()
+    assert row == row2 == str(cell.row)
+    (cells,) = sheet.iter_rows(
+        min_row=cell.row,
+        max_row=cell.row,
+        min_col=column_index_from_string(first),
+        max_col=column_index_from_string(last),
+    )
+    return sum(c.value or 0 for c in cells)
+
+
+def test_the_standings_sheet_sums_its_series_and_leaves_unplayed_ones_blank(
+    scored,
+):
+    """Five series, two played: series 3–5 are blank, not 0; the total is
+    a formula over the series columns, so a club's correction of a series
+    in its copy carries into the total when the sheet recalculates."""
+    workbook = load_workbook(BytesIO(results_workbook(tournament=scored)))
+    assert workbook.calculation.fullCalcOnLoad
+    sheet = workbook["Tabelle"]
+    header = [c.value for c in sheet[1]]
+    assert header[5:12] == [f"Serie {n}" for n in range(1, 6)] + ["Siege", "Punkte"]
+    rows = {r.start_number: r for r in standings_rows(scored, cached=False)}
+    for line in sheet.iter_rows(min_row=2):
+        number, total = line[1].value, line[11]
+        row = rows[number]
+        assert [c.value for c in line[5:7]] == row.series_points[:2]
+        assert [c.value for c in line[7:10]] == [None, None, None]
+        assert total.data_type == "f"
+        assert total.value == f"=SUM(F{total.row}:J{total.row})"
+        assert sum_formula(sheet, total) == row.points
+        assert line[10].value == row.games_won  # wins stay a number
+    # A club corrects series 1 of the first row: the total follows.
+    first = sheet.cell(row=2, column=6)
+    first.value += 5
+    total = sheet.cell(row=2, column=12)
+    assert (
+        sum_formula(sheet, total) == rows[sheet.cell(row=2, column=2).value].points + 5
+    )
+    # The site's totals are the only formulas in the workbook.
+    formulas = [
+        (ws.title, c.column)
+        for ws in workbook.worksheets
+        for line in ws.iter_rows()
+        for c in line
+        if c.data_type == "f"
+    ]
+    assert formulas == [("Tabelle", 12)] * (sheet.max_row - 1)
+
+
+def test_a_player_without_a_result_in_a_series_has_a_blank_not_a_zero(scored):
+    """Series 2 entered for all tables but one: its players are blank for
+    series 2 (no result yet), everybody else shows what they scored, 0
+    included."""
+    series2 = scored.series.get(number=2)
+    open_table = Table.objects.get(series=series2, number=3)
+    waiting = set(open_table.seats.values_list("entry__start_number", flat=True))
+    ResultVersion.objects.filter(table=open_table).delete()
+    GameScore.objects.filter(table=open_table).delete()
+    sheet = load_workbook(BytesIO(results_workbook(tournament=scored)))["Tabelle"]
+    for line in sheet.iter_rows(min_row=2):
+        number, series2_points = line[1].value, line[6].value
+        if number in waiting:
+            assert series2_points is None, number
+        else:
+            assert isinstance(series2_points, int), number
 
 
 def test_export_command_writes_the_workbook(scored, tmp_path):

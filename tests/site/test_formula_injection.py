@@ -110,8 +110,12 @@ def test_the_results_workbook_writes_users_formulas_as_text(hostile):
     texts = user_text(hostile)
     # Players, seating, games and standings: 11 players, 4-6 texts each.
     assert assert_user_text_is_text(content, texts) > 100
-    formulas = [(t, c.coordinate) for t, c in cells(content) if c.data_type == "f"]
-    assert formulas == []  # the workbook computes nothing (STYLE 13)
+    formulas = [(t, c) for t, c in cells(content) if c.data_type == "f"]
+    # The only formulas are the site's own: each standings total sums its
+    # row's series (issue 14.18); the workbook computes no score itself.
+    assert formulas and all(
+        t == "Tabelle" and c.value == f"=SUM(F{c.row}:J{c.row})" for t, c in formulas
+    )
     workbook = load_workbook(BytesIO(content))
     # Numbers stay numbers.
     for title in ("Spieler", "Setzung Serie 1", "Spiele", "Tabelle"):

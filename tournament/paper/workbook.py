@@ -4,24 +4,38 @@ federation and the local paper.
 
 The Games sheet is also what `tournament.paper.games_import` reads back, so a
 tournament scored elsewhere can be imported and an exported one re-imported
-unchanged. Only confirmed results are exported; nothing is computed here.
+unchanged. Only confirmed results are exported; nothing is computed here:
+the Standings sheet's totals are formulas over its series columns (a series
+a player has no confirmed result in stays blank), so a club that corrects a
+series in its copy sees the total follow.
 """
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
+from openpyxl.utils import get_column_letter
+from openpyxl.workbook.properties import CalcProperties
 from openpyxl.worksheet.worksheet import Worksheet
 
-from tournament.core.workbook import workbook_bytes, write_table
+from tournament.core.workbook import Formula, workbook_bytes, write_table
 from tournament.models import Entry, GameScore, Player, Seat, Series, Tournament
-from tournament.standings.selectors import standings_rows
+from tournament.standings.selectors import Row, standings_rows
 
 Progress = Callable[[int], None]
 INTEGER = "0"
+
+
+@dataclass
+class Played:
+    """What the Games sheet found, for the sheets after it: the series each
+    start number has a confirmed result in."""
+
+    series: set[tuple[int, int]] = field(default_factory=set)
 
 
 def games_headers() -> list[str]:
@@ -43,7 +57,7 @@ def games_sheet_title() -> str:
     return _("Spiele")
 
 
-def _players(workbook: Workbook, tournament: Tournament) -> None:
+def _players(workbook: Workbook, tournament: Tournament, played: Played) -> None:
     sheet = workbook.active
     assert isinstance(sheet, Worksheet)  # a new workbook has one
     sheet.title = _("Spieler")[:31]
@@ -81,7 +95,7 @@ def _players(workbook: Workbook, tournament: Tournament) -> None:
     )
 
 
-def _seating(workbook: Workbook, tournament: Tournament) -> None:
+def _seating(workbook: Workbook, tournament: Tournament, played: Played) -> None:
     """One sheet per seated series: table, seat, player."""
     seats = (
         Seat.objects.filter(series__tournament=tournament)
@@ -110,8 +124,8 @@ def _seating(workbook: Workbook, tournament: Tournament) -> None:
         )
 
 
-def _games(workbook: Workbook, tournament: Tournament) -> None:
-    scores = (
+def _games(workbook: Workbook, tournament: Tournament, played: Played) -> None:
+    scores = list(
         GameScore.objects.filter(series__tournament=tournament)
         .order_by("series__number", "table__number", "game", "seat")
         .values_list(
@@ -126,6 +140,7 @@ def _games(workbook: Workbook, tournament: Tournament) -> None:
             "points",
         )
     )
+    played.series.update((number, series) for series, _, _, _, number, *_ in scores)
     sheet = workbook.create_sheet(games_sheet_title()[:31])
     write_table(
         sheet,
@@ -138,10 +153,23 @@ def _games(workbook: Workbook, tournament: Tournament) -> None:
     )
 
 
-def _standings(workbook: Workbook, tournament: Tournament) -> None:
+def _series_points(row: Row, count: int, played: Played) -> list[int | None]:
+    """One cell per series, whatever the kept totals hold (they follow a
+    changed number of series once refreshed): the points, or blank where
+    the player has no confirmed result (not seated, not played yet)."""
+    points = (row.series_points + [0] * count)[:count]
+    return [
+        p if (row.start_number, n) in played.series else None
+        for n, p in enumerate(points, 1)
+    ]
+
+
+def _standings(workbook: Workbook, tournament: Tournament, played: Played) -> None:
     rows = standings_rows(tournament)
     count = tournament.series_count
     series = range(1, count + 1)
+    # Series in columns F…; the total sums them, so it follows an edit.
+    first, last = get_column_letter(6), get_column_letter(5 + count)
     sheet = workbook.create_sheet(_("Tabelle")[:31])
     categories = dict(Player.Category.choices)
     write_table(
@@ -163,16 +191,16 @@ def _standings(workbook: Workbook, tournament: Tournament) -> None:
                 r.name,
                 r.club,
                 str(categories.get(r.category, r.category)),
-                # One column per series, whatever the kept totals hold
-                # (they follow a changed number of series once refreshed).
-                *(r.series_points + [0] * count)[:count],
+                *_series_points(r, count, played),
                 r.games_won,
-                r.points,
+                Formula(f"=SUM({first}{line}:{last}{line})"),
             ]
-            for r in rows
+            for line, r in enumerate(rows, start=2)
         ),
         number_formats={c: INTEGER for c in (1, 2, *range(6, 6 + len(series) + 2))},
     )
+    # Sized by its header, not by the formula's text.
+    sheet.column_dimensions[get_column_letter(6 + count + 1)].width = 10
 
 
 def results_workbook(
@@ -183,14 +211,17 @@ def results_workbook(
     workbook.properties.title = tournament.name
     workbook.properties.creator = "Siebenschräm"
     workbook.properties.created = timezone.now().replace(tzinfo=None)
-    steps: list[Callable[[Workbook, Tournament], None]] = [
+    # The totals are formulas without stored values: computed on opening.
+    workbook.calculation = CalcProperties(fullCalcOnLoad=True)
+    played = Played()
+    steps: list[Callable[[Workbook, Tournament, Played], None]] = [
         _players,
         _seating,
         _games,
         _standings,
     ]
     for index, step in enumerate(steps, 1):
-        step(workbook, tournament)
+        step(workbook, tournament, played)
         if progress is not None:
             progress(90 * index // len(steps))
     content = workbook_bytes(workbook)
