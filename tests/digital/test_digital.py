@@ -16,6 +16,7 @@ from tests.support.factories import TournamentFactory, make_series, make_user
 from tournament.core.errors import ConflictError, UserError
 from tournament.digital import adapter as digital_adapter
 from tournament.digital import runner
+from tournament.digital.faces import card_words
 from tournament.digital.services import (
     digital_act,
     digital_practice_create,
@@ -367,10 +368,10 @@ def test_a_finished_game_replays_hand_by_hand_and_a_running_one_does_not(
     record = GameRecord.from_json(digital.__class__.objects.get().games[0])
     first = record.hands[0]
     text = page.content.decode()
-    # Every card of the first hand's deal is shown, as people read them.
+    # Every card of the first hand's deal is shown, named in words.
     for cards in first.cards.values():
         for card in cards:
-            assert digital_adapter.card_label(card_str(card)) in text
+            assert f'alt="{card_words(card_str(card))}"' in text
     second = client.get(url, {"hand": "2"})
     assert "Einzelspiel 2" in second.content.decode()
     assert client.get(url, {"hand": "999"}).status_code == 200

@@ -1,6 +1,8 @@
 """A digital table in a real browser (Debian's Chromium) against a real
 uvicorn process with websockets: open the practice table, look at the
-cards, play a hand against the bots by tapping, on a phone-sized screen."""
+cards, play a hand against the bots by tapping, on a 360 px phone: the
+cards drawn, the trick around the table with the player at the bottom, no
+sideways scroll, tap targets of 44 px and more."""
 
 import contextlib
 import os
@@ -61,7 +63,7 @@ def _play_a_hand(port):
     base = f"http://127.0.0.1:{port}"
     with chromium() as browser:
         page = browser.new_page(
-            viewport={"width": 390, "height": 844}, device_scale_factor=2
+            viewport={"width": 360, "height": 740}, device_scale_factor=2
         )
         audit = Audit(base)
         audit.watch(page)
@@ -73,22 +75,38 @@ def _play_a_hand(port):
         # Face down until looked at: backs, no playable card -- and the
         # page was sent none of them (issue 15).
         assert page.locator("#d-hand .card.back").count() == 4
-        assert page.locator("#d-hand button.card").count() == 0
+        assert page.locator("#d-hand button[data-card]").count() == 0
         sent = page.evaluate(
             "JSON.parse(document.getElementById('digital').dataset.initial)"
         )
         assert sent["game"]["hand"]["cards"] is None
         assert sent["game"]["hand"]["legal"]["cards"] == []
         audit.check(page, "table, face down")
+        _assert_phone_sized(page)
         page.click("#d-actions button[data-act='look']")
-        page.wait_for_selector("#d-hand button.card")
+        page.wait_for_selector("#d-hand button[data-card]")
         audit.check(page, "table, looked")
+        _assert_phone_sized(page)
+        _assert_table_around(page, seats=4)
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "digital-table-looked.png"))
         played = _tap_until_the_hand_is_over(page)
         assert played >= 1
-        page.wait_for_selector("#d-last:not([hidden])")
-        assert "gewinnt das Einzelspiel" in page.inner_text("#d-last-text")
+        # The hand's winner is named, in the right person ("Sie gewinnen"
+        # when it was the player) -- or, when holding every knock cost the
+        # player all his marks in that hand, the bots played the game to its
+        # end at once, and the game's winner is named.
+        page.wait_for_selector("#d-last:not([hidden]), #d-value:has-text('das Spiel')")
+        if page.locator("#d-last:not([hidden])").count():
+            won = page.inner_text("#d-last-text")
+            assert "gewinnt das Einzelspiel" in won or won.startswith(
+                "Sie gewinnen das Einzelspiel"
+            )
+        else:
+            won = page.inner_text("#d-value")
+            assert "gewinnt das Spiel" in won or won.startswith(
+                "Sie gewinnen das Spiel"
+            )
         page.click(".d-history summary")
         page.screenshot(path=str(ARTIFACTS / "digital-table-after-hand.png"))
         audit.check(page, "table, after a hand")
@@ -108,18 +126,18 @@ def _tap_until_the_hand_is_over(page, seconds=180):
         for selector in (
             "#d-actions button[data-act='look']:enabled",
             "#d-actions button[data-act='hold']:enabled",
-            "#d-hand button.card:enabled",
+            "#d-hand button[data-card]:enabled",
         ):
             button = page.locator(selector).first
             if button.count():
                 # A card that may not be played is shown, but not tappable.
-                illegal = page.locator("#d-hand button.card.illegal")
+                illegal = page.locator("#d-hand button[data-card].illegal")
                 for i in range(illegal.count()):
                     assert illegal.nth(i).is_disabled()
                 with contextlib.suppress(Exception):
                     button.click(timeout=2000)
-                    played += selector.endswith("card:enabled")
-                    if played == 1 and selector.endswith("card:enabled"):
+                    played += "data-card" in selector
+                    if played == 1 and "data-card" in selector:
                         # The card on the table and the bots' answers.
                         page.wait_for_timeout(300)
                         _phone_shot(page, "digital-table-phone")
@@ -181,14 +199,64 @@ def _bots_table(port):
         assert page.locator("a:text('Wiederholung')").count() == 5
         page.click("a:text('Wiederholung') >> nth=0")
         page.wait_for_selector(".replay-steps li")
+        assert page.evaluate(
+            "[...document.querySelectorAll('img.card')]"
+            ".every((i) => i.complete && i.naturalWidth > 0)"
+        )
         audit.check(page, "replay")
         page.screenshot(path=str(ARTIFACTS / "digital-replay.png"), full_page=True)
         page.goto(base + href)
         assert page.locator("text=Bestätigt").count()
         page.click("text=Zuschauen")
         page.wait_for_selector("#d-connection[data-state='online']")
+        size = page.locator("#d-players .d-seat").count()
+        assert size in (3, 4)
+        _assert_table_around(page, seats=size, you=False)
         audit.check(page, "watching")
         audit.assert_clean()
+
+
+def _assert_phone_sized(page):
+    """Nothing wider than the phone, every card drawn, every button and
+    card to tap at least 44 px high and wide."""
+    width = page.viewport_size["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    broken = page.evaluate(
+        "[...document.querySelectorAll('#digital img.card')]"
+        ".filter((i) => !i.complete || !i.naturalWidth).length"
+    )
+    assert broken == 0
+    for target in page.locator(
+        "#d-hand button, #d-actions button, #d-games a, .d-history summary"
+    ).all():
+        box = target.bounding_box()
+        if box:  # a closed <details> has its summary only
+            assert box["height"] >= 44 and box["width"] >= 44, target.inner_html()
+
+
+def _assert_table_around(page, seats, *, you=True):
+    """The viewer's seat (a spectator's: seat 1) at the bottom of the table,
+    the others left, across and right of it in the order of play."""
+    places = page.eval_on_selector_all(
+        "#d-players .d-seat",
+        "(seats) => seats.map((s) => [s.value, s.className, "
+        "s.getBoundingClientRect().toJSON()])",
+    )
+    assert len(places) == seats
+    at = {c.split(" at-")[1].split()[0]: (value, box) for value, c, box in places}
+    assert ("you" in at_bottom_class(places)) is you
+    assert at["left"][1]["right"] <= at["bottom"][1]["left"] + 1
+    assert at["right"][1]["left"] >= at["bottom"][1]["right"] - 1
+    if seats == 4:
+        assert at["top"][1]["bottom"] <= at["bottom"][1]["top"] + 1
+        me = at["bottom"][0]
+        assert [at[p][0] for p in ("left", "top", "right")] == [
+            (me + k - 1) % 4 + 1 for k in (1, 2, 3)
+        ]
+
+
+def at_bottom_class(places):
+    return next(c for _, c, _ in places if "at-bottom" in c).split()
 
 
 def _phone_shot(page, name):

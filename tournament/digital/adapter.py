@@ -22,6 +22,7 @@ from scoring.rules import RuleSet
 from scoring.simulate import next_bot_action
 from scoring.views import check_choosable
 from tournament.core.rules import rule_set
+from tournament.digital.faces import face
 from tournament.models import DigitalTable
 
 # The acts a player may send (scoring.actions.ACTS).
@@ -210,18 +211,6 @@ class StillPlaying(Exception):
     """The game is not over: its record would show cards still in hands."""
 
 
-SUIT_SIGNS = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
-
-
-def card_label(name: str) -> str:
-    """ "10H" as people read it: "10♥"."""
-    return name[:-1] + SUIT_SIGNS[name[-1]]
-
-
-def _shown(name: str) -> dict[str, str]:
-    return {"label": card_label(name), "suit": name[-1]}
-
-
 def replay(record: dict[str, Any]) -> list[dict[str, Any]]:
     """A finished game hand by hand, every card shown: the deal, each
     action in order, the tricks and the outcome. Raises StillPlaying for a
@@ -241,21 +230,21 @@ def replay(record: dict[str, Any]) -> list[dict[str, Any]]:
                 "dealer": view["dealer"],
                 "marks": {int(s): m for s, m in view["marks"].items()},
                 "cards": {
-                    seat: [_shown(CARD_NAMES[c]) for c in cards]
+                    seat: [face(CARD_NAMES[c]) for c in cards]
                     for seat, cards in sorted(hand.dealt.items())
                 },
                 "steps": [
                     {
                         "seat": a.seat,
                         "act": a.act,
-                        "card": None if a.card is None else _shown(CARD_NAMES[a.card]),
+                        "card": None if a.card is None else face(CARD_NAMES[a.card]),
                     }
                     for a in hand.history
                 ],
                 "tricks": [
                     {
                         "plays": [
-                            (seat, _shown(card))
+                            (seat, face(card))
                             for seat, card in zip(t["seats"], t["cards"], strict=True)
                         ],
                         "winner": t["winner"],

@@ -153,9 +153,22 @@ def back_svg() -> str:
     )
 
 
+# File names in words ("hearts-10.svg", not "10H.svg"): a page that lists
+# every drawing then names no card (a seat that has not looked is sent no
+# card name at all).
+SUIT_FILES = {"C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds"}
+RANK_FILES = {"J": "jack", "Q": "queen", "K": "king", "A": "ace"}
+
+
+def file_name(name: str) -> str:
+    """The drawing of the card `name`: "10H" -> "hearts-10.svg"."""
+    rank, suit = name[:-1], name[-1]
+    return f"{SUIT_FILES[suit]}-{RANK_FILES.get(rank, rank)}.svg"
+
+
 def drawings() -> dict[str, str]:
     """File name -> SVG: every card, and the back."""
-    out = {f"{name}.svg": card_svg(name) for name in CARD_NAMES}
+    out = {file_name(name): card_svg(name) for name in CARD_NAMES}
     out["back.svg"] = back_svg()
     return out
 

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 
 from tournament.core.errors import ConflictError, UserError
 from tournament.core.roles import organizer_required, tournament_referee_required
-from tournament.digital import adapter, limits
+from tournament.digital import adapter, faces, limits
 from tournament.digital import services as service
 from tournament.digital.state import seat_by_token, state
 from tournament.models import DigitalSeat, DigitalTable, Table, Tournament
@@ -142,6 +142,7 @@ def _play_page(
             # Rendered with the page, so a phone shows the table before the
             # socket is up (and the test of leaks sees this too).
             "initial": json.dumps(state(digital, seat)),
+            "faces": faces.faces(),
         },
     )
 
