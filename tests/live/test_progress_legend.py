@@ -39,7 +39,7 @@ def test_the_legend_shows_colours_not_table_numbers(tournament):
     make_series(tournament, sizes=(4, 4))
     text, html = html_of(tournament, "progress")
     legend = html[html.index('<ul class="chip-legend') : html.index("</ul>")]
-    assert re.findall(r'class="chip-swatch chip-(\w+)"', legend) == [
+    assert re.findall(r'class="chip-swatch swatch-(\w+)"', legend) == [
         "missing",
         "pending",
         "confirmed",
