@@ -198,7 +198,7 @@ def test_the_ladies_get_their_own_places_with_the_overall_one_beside(
     url = reverse("tournament:standings_ladies", kwargs={"slug": tournament.slug})
     html = client.get(url).content.decode()
     assert '<tr id="p3"><td class="num">2</td><td class="num muted">3</td>' in html
-    assert re.search(r"<th[^>]*>\s*gesamt\s*</th>", html)
+    assert re.search(r"<th[^>]*>\s*Gesamt\s*</th>", html)
 
 
 def test_ladies_sharing_an_overall_place_share_their_own(tournament, play):

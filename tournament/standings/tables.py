@@ -17,7 +17,7 @@ class StandingsTable(tables.Table):
     rank = tables.Column(verbose_name=gettext_lazy("Platz"), attrs=NUM)
     # The ladies' table: the overall place beside her own.
     overall_rank = tables.Column(
-        verbose_name=gettext_lazy("gesamt"),
+        verbose_name=gettext_lazy("Gesamt"),
         orderable=False,  # the same order as the ladies' own place
         attrs={"td": {"class": "num muted"}, "th": {"class": "num"}},
     )
