@@ -86,6 +86,13 @@ class PreviewRow:
     # What was read, per column of the preview (`ImportPreview.columns`),
     # also for a row with errors: the organizer sees what the file says.
     shown: list[str] = field(default_factory=list)
+    headings: list[str] = field(default_factory=list)
+
+    @property
+    def cells(self) -> list[tuple[str, str]]:
+        """(value, column heading) pairs, for a preview that labels each
+        cell (a phone shows a row as a card)."""
+        return list(zip(self.shown, self.headings, strict=True))
 
 
 @dataclass
@@ -221,6 +228,7 @@ def _read_sheet(
             return
         row = _read_row(line, cells, taken, known_names, seen_numbers, seen_names)
         row.shown = [_shown(key, cells.get(key, ""), row) for key in preview.columns]
+        row.headings = preview.headings
         preview.rows.append(row)
     if not preview.rows:
         preview.file_errors.append(_("Das Blatt enthält keine Spieler."))
