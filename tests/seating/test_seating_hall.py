@@ -358,3 +358,15 @@ def test_where_reads_in_a_constant_number_of_queries(hall, django_assert_num_que
     with django_assert_num_queries(3):  # names, entries, seats
         found = selectors.seat_search(hall.tournament, "weissgerber")
     assert [r["entry"].start_number for r in found["results"]] == [7]
+
+
+def test_a_player_left_out_of_a_released_series_is_sent_to_the_desk(client, hall):
+    late = EntryFactory(
+        tournament=hall.tournament,
+        start_number=8,
+        checked_in=True,
+        player__last_name="Spätkommer",
+    )
+    page = where(client, hall.tournament, late.player.last_name)
+    assert "In keiner veröffentlichten Serie gesetzt" in page
+    assert "bei der Turnierleitung melden" in page

@@ -38,6 +38,9 @@ def where_context(
         "query": query,
         "results": found["results"],
         "more": found["more"],
+        # Whether a player without a seat was left out of a released series
+        # (ask the desk) or nothing is released yet.
+        "released": bool(found["results"]) and current_series(tournament) is not None,
     }
 
 
