@@ -182,6 +182,10 @@ DIGITAL_BOTS_INLINE = False
 # connection while it plays; PostgreSQL's pool has 10 per worker); more
 # tables wait their turn and take turns move by move.
 DIGITAL_BOT_RUNNERS = 6
+# A tournament table's seat whose phone has been gone this many seconds (no
+# socket, no poll) when it is due to act is played by a bot until its link
+# is opened again.
+DIGITAL_AWAY_SECONDS = float(os.environ.get("DIGITAL_AWAY_SECONDS", "60"))
 # Practice tables (/ueben/) are open to anyone without signing in, and each
 # is four seats and bots to run. So each visitor (session) and each address
 # may open only so many within DIGITAL_PRACTICE_WINDOW seconds (a hall's

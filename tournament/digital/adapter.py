@@ -165,6 +165,17 @@ def bot_action(table: DigitalTable, bots: Mapping[int, str]) -> Action | None:
     )
 
 
+def due_seat(table: DigitalTable) -> int | None:
+    """The seat the hand waits for (to play, to answer a knock, or the
+    hammer's knock); None when no hand waits."""
+    game = current_game(table)
+    hand = game.hand if game is not None else None
+    if hand is None or hand.finished:
+        return None
+    move = hand.to_move()
+    return None if move is None else move[0]
+
+
 def _bot(table: DigitalTable, name: str, seat: int) -> Bot:
     # A bot keeps no memory between moves: everything it needs is its view.
     return BOTS[name](random.Random(f"{table.pk}:{table.version}:{seat}"))

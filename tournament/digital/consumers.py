@@ -7,12 +7,16 @@ seat, ``/ws/d/zuschauen/<id>/`` for referees and the organizer watching.
     ← {"type": "error", "code": "must_follow_suit", "message": "…"}
 
 Every state message is built for its receiver from `view(seat)` alone
-(`tournament.digital.state`). A message that is not one of the above gets
-an error and changes nothing; so does a stale or illegal move. After any
-change, every socket of the table re-reads its own state (group
-``digital-<id>``).
+(`tournament.digital.state`). A seat's socket says its phone is there when
+it opens, while it is open and when it closes (`tournament.digital.away`):
+opening it gives back a seat a bot took over while the phone was gone.
+A message that is not one of the above gets an error and changes nothing;
+so does a stale or illegal move. After any change, every socket of the
+table re-reads its own state (group ``digital-<id>``).
 """
 
+import asyncio
+import contextlib
 import json
 from typing import Any
 from urllib.parse import parse_qs
@@ -25,7 +29,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
 from tournament.core.errors import ConflictError, UserError
-from tournament.digital import runner
+from tournament.digital import away, runner
 from tournament.digital.moves import group_name
 from tournament.digital.services import (
     MAX_MESSAGE_CHARS,
@@ -38,6 +42,7 @@ from tournament.digital.state import (
     seat_by_token,
     table_for_watching,
 )
+from tournament.models import DigitalSeat
 
 LANGUAGES = ("de", "en")
 
@@ -46,6 +51,7 @@ class DigitalConsumer(AsyncWebsocketConsumer):
     token: str | None = None
     table_id: int | None = None
     sent: tuple[int, int | None] | None = None
+    beating: "asyncio.Task[None] | None" = None
 
     async def connect(self) -> None:
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
@@ -58,6 +64,9 @@ class DigitalConsumer(AsyncWebsocketConsumer):
                 await self.close(code=4404)
                 return
             self.token, self.table_id = seat.token, seat.table_id
+            # Before the first state: a seat taken over while the phone was
+            # gone is the player's again.
+            await database_sync_to_async(away.seat_seen)(seat, beat=True)
         else:
             table = await database_sync_to_async(table_for_watching)(kwargs["pk"])
             if table is None:
@@ -72,14 +81,35 @@ class DigitalConsumer(AsyncWebsocketConsumer):
         await self.channel_layer.group_add(group_name(self.table_id), self.channel_name)
         await self.accept()
         await self.send_state(force=True)
+        if self.token is not None:
+            self.beating = asyncio.create_task(self._beat())
         # After a restart nobody woke the bots: whoever opens the table does.
         await database_sync_to_async(runner.wake)(self.table_id)
 
     async def disconnect(self, code: int) -> None:
+        if self.beating is not None:
+            self.beating.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.beating
+            self.beating = None
+        if self.token is not None:
+            # The phone was here until now: the limit counts from here.
+            await database_sync_to_async(self._seen)()
         if self.table_id is not None:
             await self.channel_layer.group_discard(
                 group_name(self.table_id), self.channel_name
             )
+
+    async def _beat(self) -> None:
+        """While the socket is open, its seat's phone is there."""
+        while True:
+            await asyncio.sleep(away.beat_seconds())
+            await database_sync_to_async(self._seen)()
+
+    def _seen(self) -> None:
+        seat = DigitalSeat.objects.filter(token=self.token).first()
+        if seat is not None:  # None: the link was replaced
+            away.seat_seen(seat, beat=True)
 
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None

@@ -16,8 +16,13 @@ all are busy waits in line; a runner that finishes a table takes the next
 in line, and while tables wait, a runner hands its table back to the end
 of the line after each bot move, so that every table's bots move in turn.
 
+When the bots wait for a person, the runner asks `away` whether that
+person's phone is gone: then a bot takes the seat over and the bots play
+on; else an alarm of this process wakes the table again when it would be
+gone (`_alarm`), so a seat is taken over even if nothing else happens.
+
 With `DIGITAL_BOTS_INLINE` (tests) the bots move at once, in the thread
-that woke them.
+that woke them (and no alarm is set: tests wake the table themselves).
 """
 
 import logging
@@ -30,7 +35,7 @@ from django.db import OperationalError, close_old_connections, connection, trans
 from django.db.models import Q
 from django.utils import timezone
 
-from tournament.digital import adapter, moves
+from tournament.digital import adapter, away, moves
 from tournament.models import DigitalTable
 
 logger = logging.getLogger(__name__)
@@ -138,8 +143,11 @@ def _play_inline(table_id: int) -> None:
         return
     _inline.busy = True
     try:
-        while bot_step(table_id=table_id):
-            pass
+        while True:
+            while bot_step(table_id=table_id):
+                pass
+            if away.take_over_if_gone(table_id=table_id) != 0:
+                break
     finally:
         _inline.busy = False
 
@@ -199,6 +207,12 @@ def _play(table_id: int) -> bool:
     while True:
         kind = bot_next(table_id=table_id)
         if kind is None:
+            # The bots wait for a person: is his phone gone?
+            wait = away.take_over_if_gone(table_id=table_id)
+            if wait == 0:
+                continue
+            if wait is not None:
+                _alarm(table_id, wait)
             break
         time.sleep(_delay(table_id, kind))
         DigitalTable.objects.filter(pk=table_id).update(
@@ -218,3 +232,45 @@ def _play(table_id: int) -> bool:
     # found the table still taken.
     _release(table_id)
     return bot_next(table_id=table_id) is not None and _claim(table_id)
+
+
+# Alarms of this process: tables to wake at a time (monotonic), when the
+# person they wait for would count as gone. One thread sleeps until the
+# earliest; a table has one alarm, the earliest asked for.
+_alarm_lock = threading.Condition()
+_alarms: dict[int, float] = {}
+_alarm_thread: threading.Thread | None = None
+# Wake a little after the limit, so that the seat is gone by then.
+ALARM_SLACK = 0.25
+
+
+def _alarm(table_id: int, seconds: float) -> None:
+    global _alarm_thread
+    at = time.monotonic() + max(0.0, seconds) + ALARM_SLACK
+    with _alarm_lock:
+        if _alarms.get(table_id, at + 1) <= at:
+            return
+        _alarms[table_id] = at
+        if _alarm_thread is None:
+            _alarm_thread = threading.Thread(
+                target=_ring, name="bots-alarms", daemon=True
+            )
+            _alarm_thread.start()
+        _alarm_lock.notify()
+
+
+def _ring() -> None:
+    while True:
+        with _alarm_lock:
+            while not _alarms:
+                _alarm_lock.wait()
+            table_id, at = min(_alarms.items(), key=lambda item: item[1])
+            now = time.monotonic()
+            if at > now:
+                _alarm_lock.wait(at - now)
+                continue
+            del _alarms[table_id]
+        try:
+            wake(table_id)
+        except Exception:  # a failing wake must not end the alarms
+            logger.exception("alarm of digital table %s failed", table_id)

@@ -419,14 +419,16 @@ def digital_act_message(*, token: str, message: dict[str, Any]) -> Move:
 
 def digital_seat_set_bot(*, actor: Actor, seat: DigitalSeat, bot: str) -> DigitalSeat:
     """The organizer lets a bot take over a seat (a player dropped out) or
-    gives it back to the person ("")."""
+    gives it back to the person (""). Either way the choice is his: a seat
+    taken over while its phone was gone stays with the bot chosen now."""
     _check_bots({seat.number: bot}, 4)
     with transaction.atomic():
         digital = moves.lock(seat.table_id)
         seat = DigitalSeat.objects.select_for_update().get(pk=seat.pk)
         before = seat.bot
         seat.bot = bot
-        seat.save(update_fields=["bot"])
+        seat.away = False
+        seat.save(update_fields=["bot", "away"])
         digital.version += 1
         digital.save(update_fields=["version", "updated_at"])
         audit_record(

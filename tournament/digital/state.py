@@ -64,6 +64,8 @@ def _players(digital: DigitalTable, me: int | None) -> list[dict[str, Any]]:
                 "seat": seat.number,
                 "name": name,
                 "bot": bool(seat.bot),
+                # A bot plays because the phone was gone (announced).
+                "away": seat.away,
                 "you": seat.number == me,
             }
         )

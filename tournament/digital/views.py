@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 
 from tournament.core.errors import ConflictError, UserError
 from tournament.core.roles import organizer_required, tournament_referee_required
-from tournament.digital import adapter, faces, limits
+from tournament.digital import adapter, away, faces, limits
 from tournament.digital import services as service
 from tournament.digital.state import seat_by_token, state
 from tournament.models import DigitalSeat, DigitalTable, Table, Tournament
@@ -156,8 +156,10 @@ def _seat_or_404(token: str) -> DigitalSeat:
 
 @never_cache
 def digital_play(request: HttpRequest, token: str) -> HttpResponse:
-    """The table for the holder of a private link."""
+    """The table for the holder of a private link (which gives back the
+    seat if a bot took it over while the phone was gone)."""
     seat = _seat_or_404(token)
+    away.seat_seen(seat)
     return _play_page(
         request,
         seat.table,
@@ -171,8 +173,10 @@ def digital_play(request: HttpRequest, token: str) -> HttpResponse:
 
 @never_cache
 def digital_state(request: HttpRequest, token: str) -> JsonResponse:
-    """The seat's state as JSON: the page's fallback when the socket fails."""
+    """The seat's state as JSON: the page's fallback when the socket fails
+    (so the phone is there)."""
     seat = _seat_or_404(token)
+    away.seat_seen(seat)
     return JsonResponse(state(seat.table, seat))
 
 
@@ -181,6 +185,7 @@ def digital_move(request: HttpRequest, token: str) -> JsonResponse:
     """A move sent over plain HTTP (the socket's fallback): the same
     message and the same answers as over the socket."""
     seat = _seat_or_404(token)
+    away.seat_seen(seat)
     message = None
     if len(request.body) <= service.MAX_MESSAGE_CHARS:
         with contextlib.suppress(ValueError, RecursionError):

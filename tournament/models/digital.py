@@ -99,6 +99,13 @@ class DigitalSeat(models.Model):
     token = models.CharField(max_length=64, unique=True)
     # The highest message number this seat has sent: repeats change nothing.
     last_seq = models.PositiveBigIntegerField(default=0)
+    # When the seat's phone was last known to be there: its socket connected,
+    # closed or beat (tournament.digital.away), its page or poll came. None:
+    # the link was never opened.
+    seen_at = models.DateTimeField(null=True, blank=True)
+    # A bot plays because the phone was gone too long (not by the
+    # organizer's choice): opening the link again gives the seat back.
+    away = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["table", "number"]
@@ -115,6 +122,10 @@ class DigitalSeat(models.Model):
             models.CheckConstraint(
                 condition=Q(bot__in=["", "greedy", "random"]),
                 name="digital_seat_bot_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(away=False) | ~Q(bot=""),
+                name="digital_seat_away_has_bot",
             ),
         ]
 

@@ -1,0 +1,209 @@
+"""A seat whose phone is gone is played by a bot until the phone is back
+(issue 14.21): a seat silent past the limit is taken over when it is due
+and the game goes on; opening the link again gives the seat back; a seat
+whose socket is open is never taken over, and the runner's alarm finds a
+silent seat although nothing else happens at the table."""
+
+import asyncio
+import queue
+import threading
+from datetime import timedelta
+
+import pytest
+from channels.db import database_sync_to_async
+from django.urls import reverse
+from django.utils import timezone
+
+from tests.support.threads import run_async
+from tests.support.websockets import ws_connect
+from tournament.digital import adapter, runner
+from tournament.digital.services import (
+    digital_practice_create,
+    digital_seat_set_bot,
+)
+from tournament.digital.state import state
+from tournament.models import AuditEvent, DigitalSeat, DigitalTable
+
+committing = pytest.mark.django_db(transaction=True)
+
+
+def due(digital):
+    digital.refresh_from_db()
+    return adapter.due_seat(digital)
+
+
+def seen_ago(seat, seconds):
+    DigitalSeat.objects.filter(pk=seat.pk).update(
+        seen_at=timezone.now() - timedelta(seconds=seconds)
+    )
+
+
+def seat_of(digital, number):
+    return DigitalSeat.objects.get(table=digital, number=number)
+
+
+@committing
+def test_a_seat_silent_past_the_limit_is_taken_over_and_the_game_goes_on(
+    four_people, memory_layer, settings
+):
+    settings.DIGITAL_AWAY_SECONDS = 60
+    digital = four_people
+    first = due(digital)
+    seat = seat_of(digital, first)
+    seen_ago(seat, 59)
+    runner.wake(digital.pk)
+    assert not seat_of(digital, first).bot  # not yet
+    seen_ago(seat, 61)
+    version = DigitalTable.objects.get(pk=digital.pk).version
+    runner.wake(digital.pk)
+    seat.refresh_from_db()
+    assert (seat.bot, seat.away) == ("greedy", True)
+    # The bot played for him: the hand waits for someone else now.
+    assert due(digital) != first and digital.version > version + 1
+    event = AuditEvent.objects.get(action="digital.away")
+    assert event.actor is None and event.object_id == str(seat.pk)
+    # Everybody at the table is told.
+    other = seat_of(digital, first % 4 + 1)
+    players = state(digital, other)["players"]
+    assert [p["away"] for p in players if p["seat"] == first] == [True]
+
+
+@committing
+def test_opening_the_link_again_gives_the_seat_back(
+    four_people, memory_layer, settings, client
+):
+    digital = four_people
+    first = due(digital)
+    seat = seat_of(digital, first)
+    seen_ago(seat, settings.DIGITAL_AWAY_SECONDS + 1)
+    runner.wake(digital.pk)
+    seat.refresh_from_db()
+    assert seat.away
+    page = client.get(reverse("tournament:digital_play", args=[seat.token]))
+    seat.refresh_from_db()
+    assert (seat.bot, seat.away) == ("", False)
+    event = AuditEvent.objects.get(action="digital.back")
+    assert event.actor is None and event.object_id == str(seat.pk)
+    # The page he gets is his seat's, at the table's current version.
+    digital.refresh_from_db()
+    assert page.context["seat"].bot == ""
+    initial = page.context["initial"]
+    assert f'"version": {digital.version}' in initial
+    assert '"bot": false' in initial
+
+
+@committing
+def test_the_socket_gives_the_seat_back_before_its_first_state(
+    four_people, memory_layer, settings
+):
+    digital = four_people
+    first = due(digital)
+    seat = seat_of(digital, first)
+    seen_ago(seat, settings.DIGITAL_AWAY_SECONDS + 1)
+    runner.wake(digital.pk)
+    seat.refresh_from_db()
+    assert seat.away
+
+    async def reconnect():
+        socket, connected, _ = await ws_connect(f"/ws/d/{seat.token}/")
+        assert connected
+        message = await socket.receive_json_from(timeout=5)
+        await socket.disconnect()
+        return message
+
+    message = run_async(reconnect)
+    assert message["bot"] is False
+    assert not [p for p in message["players"] if p["away"]]
+    seat.refresh_from_db()
+    assert not seat.away and not seat.bot
+
+
+@committing
+def test_a_connected_seat_is_never_taken_over(four_people, memory_layer, settings):
+    settings.DIGITAL_AWAY_SECONDS = 0.6  # the socket beats every 0.2 s
+    digital = four_people
+    first = due(digital)
+    seat = seat_of(digital, first)
+
+    async def connected_then_gone():
+        socket, connected, _ = await ws_connect(f"/ws/d/{seat.token}/")
+        assert connected
+        # Three limits long, connected: the bots wait for him.
+        for _ in range(6):
+            await asyncio.sleep(0.3)
+            # In the consumers' database thread, as a socket's wake is.
+            await database_sync_to_async(runner.wake)(digital.pk)
+        taken_while_there = await database_sync_to_async(
+            lambda: seat_of(digital, first).away
+        )()
+        await socket.disconnect()
+        return taken_while_there
+
+    assert run_async(connected_then_gone) is False
+    assert due(digital) == first and not AuditEvent.objects.filter(
+        action="digital.away"
+    )
+    # Closed: the limit counts from the close, then a bot plays for him.
+    seat.refresh_from_db()
+    assert timezone.now() - seat.seen_at < timedelta(seconds=0.6)
+    runner.wake(digital.pk)
+    assert not seat_of(digital, first).away
+    seen_ago(seat, 0.7)
+    runner.wake(digital.pk)
+    assert seat_of(digital, first).away
+
+
+@committing
+def test_an_unopened_link_a_practice_table_and_the_organizers_choice_are_left_alone(
+    four_people, organizer, memory_layer, settings
+):
+    digital = four_people
+    first = due(digital)
+    # Never opened: the player has not sat down yet.
+    runner.wake(digital.pk)
+    assert not seat_of(digital, first).bot
+    # A practice table waits for its one person, however long.
+    practice = digital_practice_create(seed="away")
+    seen_ago(practice, 3600)
+    runner.wake(practice.table_id)
+    practice.refresh_from_db()
+    assert not practice.bot
+    # The organizer's choice stands: a seat he gives a bot is not given
+    # back by the link, one he gives back is the person's.
+    seat = seat_of(digital, first)
+    seen_ago(seat, settings.DIGITAL_AWAY_SECONDS + 1)
+    runner.wake(digital.pk)
+    seat.refresh_from_db()
+    assert seat.away
+    digital_seat_set_bot(actor=organizer, seat=seat, bot="random")
+    seat.refresh_from_db()
+    assert (seat.bot, seat.away) == ("random", False)
+
+
+@committing
+def test_the_runner_wakes_the_table_when_the_seat_due_would_be_gone(
+    four_people, memory_layer, settings, monkeypatch
+):
+    """Nothing happens at the table, yet the silent seat is taken over: the
+    runner set an alarm for when it would count as gone."""
+    settings.DIGITAL_BOTS_INLINE = False
+    settings.DIGITAL_AWAY_SECONDS = 0.5
+    settings.DIGITAL_BOT_DELAY = 0
+    ended = queue.Queue()
+    real_run = runner._run
+
+    def run_and_report(table_id):
+        try:
+            real_run(table_id)
+        finally:
+            ended.put(threading.current_thread())
+
+    monkeypatch.setattr(runner, "_run", run_and_report)
+    digital = four_people
+    first = due(digital)
+    seen_ago(seat_of(digital, first), 0)
+    runner.wake(digital.pk)
+    ended.get(timeout=30)  # the first look: not gone yet
+    assert not seat_of(digital, first).away
+    ended.get(timeout=30)  # woken by the alarm
+    assert seat_of(digital, first).away
