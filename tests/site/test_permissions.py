@@ -240,6 +240,13 @@ ROUTES = [
     Route("tournament:standings_ladies", "GET", public(), T),
     Route("tournament:standings_teams", "GET", public(), T),
     Route("tournament:series_results", "GET", public(), S1),
+    Route(
+        "tournament:table_card",
+        "GET",
+        public("ok"),
+        {"slug": SLUG, "table": 1},
+        note="a table card's QR code: to the table in the current series",
+    ),
     Route("tournament:player", "GET", public(), {"slug": SLUG, "number": 1}),
     Route("tournament:projector", "GET", public(), T),
     Route(

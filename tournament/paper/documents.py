@@ -12,12 +12,15 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.db.models import Count, Q
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from tournament.core.errors import UserError
 from tournament.models import ResultVersion, Series, Table, Tournament
 from tournament.paper.fit import Fitted, fit
+from tournament.paper.qr import qr_svg
 from tournament.seating.selectors import series_tables
 from tournament.standings.selectors import (
     Row,
@@ -140,16 +143,50 @@ def seating_lists(*, tournament: Tournament, series: Series) -> SeatingData:
 # --- Table cards -------------------------------------------------------------
 
 
+# The QR code in a table card's corner.
+CARD_QR_MM = 38.0
+
+
+@dataclass(frozen=True)
+class Card:
+    number: int
+    url: str  # the table's page for the players at it, "" without an address
+    qr: SafeString | None
+
+
 @dataclass(frozen=True)
 class CardsData:
     tournament: Tournament
     series: Series | None
     numbers: list[int]
+    base_url: str = ""
+
+    @property
+    def cards(self) -> list[Card]:
+        """Each table's card. With the address phones open (`base_url`),
+        a QR code to the table's page: the results of the current series
+        at that table, as they are entered (one address for every series,
+        so a card printed once serves the whole day)."""
+        out = []
+        for number in self.numbers:
+            url = ""
+            if self.base_url:
+                path = reverse(
+                    "tournament:table_card",
+                    kwargs={"slug": self.tournament.slug, "table": number},
+                )
+                url = self.base_url.rstrip("/") + path
+            qr = qr_svg(url, size_mm=CARD_QR_MM) if url else None
+            out.append(Card(number, url, qr))
+        return out
 
 
-def table_cards(*, tournament: Tournament, series: Series | None) -> CardsData:
+def table_cards(
+    *, tournament: Tournament, series: Series | None, base_url: str = ""
+) -> CardsData:
     """The table numbers to put on the tables: those of the series, or as
-    many as the largest seated series (or the present field) needs."""
+    many as the largest seated series (or the present field) needs; with
+    `base_url` (the address phones open) each carries a QR code."""
     if series is not None:
         count = series.tables.count()
     else:
@@ -168,7 +205,10 @@ def table_cards(*, tournament: Tournament, series: Series | None) -> CardsData:
             code="no_tables",
         )
     return CardsData(
-        tournament=tournament, series=series, numbers=list(range(1, count + 1))
+        tournament=tournament,
+        series=series,
+        numbers=list(range(1, count + 1)),
+        base_url=base_url,
     )
 
 

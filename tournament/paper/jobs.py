@@ -65,6 +65,7 @@ def _pdf(
         series_number=params.get("series"),
         filled=bool(params.get("filled")),
         top=int(params.get("top") or 3),
+        base_url=str(params.get("base_url") or ""),
         progress=progress,
     )
     return JobOutput(

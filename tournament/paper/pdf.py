@@ -221,15 +221,19 @@ def cards_pdf(
     *,
     tournament: Tournament,
     series_number: int | None = None,
+    base_url: str = "",
     progress: Progress | None = None,
 ) -> PdfFile:
-    """Table cards: the table number, huge, one per page."""
+    """Table cards: the table number, huge, one per page; with `base_url`
+    (the address phones in the hall open) a QR code to the table's page."""
     series = (
         documents.series_for(tournament, series_number)
         if series_number is not None
         else None
     )
-    data = documents.table_cards(tournament=tournament, series=series)
+    data = documents.table_cards(
+        tournament=tournament, series=series, base_url=base_url
+    )
     _report(progress, 10)
     content, pages = render_pdf(
         "pdf/cards.html",
@@ -286,9 +290,11 @@ def document_pdf(
     series_number: int | None = None,
     filled: bool = False,
     top: int = 3,
+    base_url: str = "",
     progress: Progress | None = None,
 ) -> PdfFile:
-    """Any of the documents by name (views, the print command, jobs)."""
+    """Any of the documents by name (views, the print command, jobs);
+    `base_url` is the address phones open, for the table cards' QR codes."""
     if kind == "sheets":
         return sheets_pdf(
             tournament=tournament,
@@ -302,7 +308,10 @@ def document_pdf(
         )
     if kind == "cards":
         return cards_pdf(
-            tournament=tournament, series_number=series_number, progress=progress
+            tournament=tournament,
+            series_number=series_number,
+            base_url=base_url,
+            progress=progress,
         )
     if kind == "standings":
         return standings_pdf(tournament=tournament, progress=progress)

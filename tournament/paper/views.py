@@ -3,15 +3,19 @@ the results workbook, the import of a Games sheet, and the background jobs
 that make the long ones."""
 
 import secrets
+from dataclasses import dataclass
+from urllib.parse import urlencode
 from uuid import UUID
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.http import (
     FileResponse,
     Http404,
     HttpRequest,
     HttpResponse,
+    HttpResponseRedirect,
     JsonResponse,
 )
 from django.shortcuts import get_object_or_404, redirect, render
@@ -27,6 +31,7 @@ from tournament.core.workbook import XLSX_CONTENT_TYPE
 from tournament.models import Job, Tournament
 from tournament.paper import jobs, pdf
 from tournament.paper.games_import import parse_games_workbook
+from tournament.paper.qr import phone_base_url
 from tournament.paper.workbook import results_filename, results_workbook
 from tournament.seating import selectors as seating_selectors
 
@@ -41,8 +46,13 @@ DOCUMENTS = {
 }
 
 
+# What the print page's two buttons do.
+OPEN, JOB = "open", "job"
+
+
 class DocumentForm(forms.Form):
-    """Which document, for which series, blank or filled, how many places."""
+    """Which document, for which series, blank or filled, how many places;
+    opened at once or made in the background."""
 
     document = forms.ChoiceField(choices=list(DOCUMENTS.items()))
     series = forms.IntegerField(required=False, min_value=1, max_value=10)
@@ -50,17 +60,91 @@ class DocumentForm(forms.Form):
     top = forms.IntegerField(
         required=False, min_value=1, max_value=pdf.MAX_CERTIFICATES, initial=3
     )
+    mode = forms.ChoiceField(
+        choices=[
+            (OPEN, gettext_lazy("Sofort öffnen")),
+            (JOB, gettext_lazy("Im Hintergrund")),
+        ],
+        required=False,
+    )
 
     def label(self) -> str:
+        return job_words(
+            kind="xlsx" if self.cleaned_data["document"] == "xlsx" else "pdf",
+            params=self.params(),
+        ).label
+
+    def params(self) -> dict[str, object]:
+        """The document's own fields, as a job keeps them and the download
+        address names them."""
         data = self.cleaned_data
-        parts = [str(DOCUMENTS[data["document"]])]
-        if data["document"] in {"sheets", "seating", "cards"} and data["series"]:
-            parts.append(_("Serie %(n)d") % {"n": data["series"]})
-        if data["document"] == "sheets" and data["filled"]:
-            parts.append(_("ausgefüllt"))
-        if data["document"] == "certificates":
-            parts.append(_("Plätze 1–%(n)d") % {"n": data["top"] or 3})
-        return ", ".join(parts)
+        return {
+            "document": data["document"],
+            "series": data["series"],
+            "filled": data["filled"],
+            "top": data["top"] or 3,
+        }
+
+    def download_query(self) -> str:
+        """The download address's query: the document's fields, nothing
+        else (never the form's CSRF token)."""
+        params = self.params()
+        query: dict[str, object] = {"document": params["document"]}
+        if params["series"]:
+            query["series"] = params["series"]
+        if params["filled"]:
+            query["filled"] = "on"
+        if params["document"] == "certificates":
+            query["top"] = params["top"]
+        return urlencode(query)
+
+
+@dataclass(frozen=True)
+class JobWords:
+    """A job as the print page lists it: which document, which series,
+    which variant (blank or filled score sheets, places of certificates)."""
+
+    document: str
+    series: str
+    variant: str
+
+    @property
+    def label(self) -> str:
+        return ", ".join(w for w in (self.document, self.series, self.variant) if w)
+
+
+# Documents made for one series (the latest seated one when none is named).
+SERIES_DOCUMENTS = {"sheets", "seating", "cards"}
+
+
+def job_words(*, kind: str, params: dict[str, object]) -> JobWords:
+    if kind == "xlsx":
+        return JobWords(str(DOCUMENTS["xlsx"]), _("alle Serien"), "")
+    if kind == "games_import":
+        return JobWords(_("Import der Spiele"), "", str(params.get("filename", "")))
+    document = str(params.get("document", ""))
+    series = params.get("series")
+    where = ""
+    if document in SERIES_DOCUMENTS:
+        if series:
+            where = _("Serie %(n)s") % {"n": series}
+        elif document == "cards":
+            where = _("alle Tische")
+        else:
+            where = _("neueste Serie")
+    variant = ""
+    if document == "sheets":
+        variant = _("ausgefüllt") if params.get("filled") else _("leer")
+    elif document == "certificates":
+        variant = _("Plätze 1–%(n)s") % {"n": params.get("top") or 3}
+    return JobWords(str(DOCUMENTS.get(document, document)), where, variant)
+
+
+@dataclass(frozen=True)
+class JobLine:
+    job: Job
+    progress: int
+    words: JobWords
 
 
 class GamesImportForm(forms.Form):
@@ -103,8 +187,24 @@ def paper(request: HttpRequest, slug: str) -> HttpResponse:
             "tournament": tournament,
             "series": series,
             "latest": series[-1].number if series else None,
-            "jobs": [(job, jobs.job_progress(job)) for job in recent],
+            "jobs": [
+                JobLine(
+                    job,
+                    jobs.job_progress(job),
+                    job_words(kind=job.kind, params=job.params),
+                )
+                for job in recent
+            ],
         },
+    )
+
+
+def _phone_address(request: HttpRequest) -> str:
+    """The address phones in the hall open (table cards' QR codes)."""
+    return phone_base_url(
+        scheme=request.scheme or "http",
+        host=request.get_host(),
+        allowed_hosts=settings.ALLOWED_HOSTS,
     )
 
 
@@ -130,6 +230,7 @@ def paper_download(request: HttpRequest, slug: str) -> HttpResponse:
                 series_number=data["series"],
                 filled=data["filled"],
                 top=data["top"] or 3,
+                base_url=_phone_address(request),
             )
             content, filename = document.content, document.filename
             content_type = pdf.PDF_CONTENT_TYPE
@@ -145,22 +246,26 @@ def paper_download(request: HttpRequest, slug: str) -> HttpResponse:
 @organizer_required
 @require_POST
 def paper_job_start(request: HttpRequest, slug: str) -> HttpResponse:
+    """The print page's forms: "Sofort öffnen" goes on to the document's
+    download address (its own fields in the query, no token), anything
+    else starts a background job."""
     tournament = _tournament(slug)
     form = DocumentForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Unbekanntes Dokument oder ungültige Angaben."))
         return redirect("tournament:paper", slug=slug)
     data = form.cleaned_data
+    if data["mode"] == OPEN:
+        url = reverse("tournament:paper_download", kwargs={"slug": slug})
+        # 303: the browser fetches the document with GET.
+        response = HttpResponseRedirect(f"{url}?{form.download_query()}")
+        response.status_code = 303
+        return response
     if data["document"] == "xlsx":
         kind, params = "xlsx", {}
     else:
         kind = "pdf"
-        params = {
-            "document": data["document"],
-            "series": data["series"],
-            "filled": data["filled"],
-            "top": data["top"] or 3,
-        }
+        params = {**form.params(), "base_url": _phone_address(request)}
     job = jobs.job_start(
         actor=request.user,
         tournament=tournament,
@@ -270,3 +375,18 @@ def games_import_confirm(request: HttpRequest, slug: str) -> HttpResponse:
         },
     )
     return redirect("tournament:paper_job", slug=slug, job_id=job.pk)
+
+
+@require_GET
+def table_card(request: HttpRequest, slug: str, table: int) -> HttpResponse:
+    """What a table card's QR code opens (one address for every series):
+    the table's results in the series now played, which also list who sits
+    there; before any series is released, the tournament's page."""
+    tournament = _tournament(slug)
+    series = seating_selectors.current_series(tournament)
+    if series is None:
+        return redirect("tournament:detail", slug=slug)
+    url = reverse(
+        "tournament:series_results", kwargs={"slug": slug, "number": series.number}
+    )
+    return redirect(f"{url}#tisch-{table}")

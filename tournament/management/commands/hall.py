@@ -141,6 +141,23 @@ def host_name(address: Address) -> str:
     return f"[{address}]" if address.version == 6 else str(address)
 
 
+def lan_address(addresses: Iterable[Address] | None = None) -> Address | None:
+    """The address phones on the hall's network reach the laptop by: its
+    first IPv4 address that is not loopback (IPv4: every phone and router
+    knows it)."""
+    addresses = laptop_addresses() if addresses is None else addresses
+    return next((a for a in addresses if a.version == 4 and not a.is_loopback), None)
+
+
+def hall_address(port: int = 8000, *, tls: bool = False) -> str:
+    """The site's address for the phones, as `make serve` serves it
+    (http://192.168.1.20:8000/), or "" when the laptop has no network."""
+    address = lan_address()
+    if address is None:
+        return ""
+    return f"{'https' if tls else 'http'}://{address}:{port}/"
+
+
 def allowed_hosts(
     names: Iterable[str] | None = None, addresses: Iterable[Address] | None = None
 ) -> list[str]:

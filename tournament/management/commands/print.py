@@ -1,5 +1,5 @@
 """`python manage.py print SLUG sheets|seating|cards|standings|certificates
-[--series K] [--filled] [--top N] -o FILE.pdf`"""
+[--series K] [--filled] [--top N] [--address URL] -o FILE.pdf`"""
 
 from pathlib import Path
 from typing import Any
@@ -9,6 +9,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import translation
 
 from tournament.core.errors import UserError
+from tournament.management.commands.hall import hall_address
 from tournament.models import Tournament
 from tournament.paper.pdf import KINDS, MAX_CERTIFICATES, document_pdf
 
@@ -33,6 +34,11 @@ class Command(BaseCommand):
             default=3,
             help=f"certificates for places 1..N (1 to {MAX_CERTIFICATES}, default 3)",
         )
+        parser.add_argument(
+            "--address",
+            help="the address phones in the hall open, for the table cards' QR "
+            "codes (default: http://<the laptop's LAN address>:8000)",
+        )
         parser.add_argument("-o", "--output", required=True, help="FILE.pdf")
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -48,6 +54,11 @@ class Command(BaseCommand):
                     series_number=options["series"],
                     filled=options["filled"],
                     top=options["top"],
+                    base_url=(
+                        (options["address"] or hall_address())
+                        if options["document"] == "cards"
+                        else ""
+                    ),
                 )
         except UserError as error:
             raise CommandError(error.message) from error
