@@ -264,3 +264,16 @@ def test_a_cold_standings_page_reads_in_a_constant_number_of_queries(
     url = reverse("tournament:standings", kwargs={"slug": tournament.slug})
     with django_assert_max_num_queries(6):
         assert client.get(url).status_code == 200
+
+
+def test_a_check_in_reaches_the_standings_at_once(
+    client, organizer, tournament, day, django_capture_on_commit_callbacks
+):
+    from tournament.registration.services import entry_set_checked_in
+
+    url = reverse("tournament:standings", kwargs={"slug": tournament.slug})
+    assert "Noch ohne Ergebnis (5)" in page_text(client, url)  # cached now
+    late = Entry.objects.get(tournament=tournament, start_number=10)
+    with django_capture_on_commit_callbacks(execute=True):
+        entry_set_checked_in(actor=organizer, entry=late, checked_in=True)
+    assert "Noch ohne Ergebnis (6)" in page_text(client, url)

@@ -97,6 +97,12 @@ def results_changed(tournament_id: int) -> None:
     _on_commit(tournament_id, ("standings", "results", "progress"), bump=True)
 
 
+def field_changed(tournament_id: int) -> None:
+    """A player registered, checked in or out, withdrew or came back: the
+    standings list who is still without a result (no result changed)."""
+    _on_commit(tournament_id, ("standings",), bump=True)
+
+
 def entries_changed(tournament_id: int) -> None:
     """A result was entered (waiting for confirmation) or rejected: the
     organizer's progress changes, and the provisional results if shown."""

@@ -65,6 +65,7 @@ def entry_register(*, actor: Actor, tournament: Tournament, data: PlayerData) ->
                 **snapshot(entry, ENTRY_FIELDS),
             },
         )
+        invalidation.field_changed(tournament.pk)
     return entry
 
 
@@ -112,6 +113,7 @@ def entries_import(
             },
             note=_("%(count)d Spieler importiert") % {"count": len(entries)},
         )
+        invalidation.field_changed(tournament.pk)
     return entries
 
 
@@ -173,6 +175,7 @@ def entry_set_checked_in(*, actor: Actor, entry: Entry, checked_in: bool) -> Ent
             before=before,
             after=snapshot(entry, ["checked_in"]),
         )
+        invalidation.field_changed(entry.tournament_id)
     return entry
 
 
@@ -197,6 +200,7 @@ def entry_withdraw(*, actor: Actor, entry: Entry, reason: str) -> Entry:
             before=before,
             after=snapshot(entry, ENTRY_FIELDS),
         )
+        invalidation.field_changed(entry.tournament_id)
     return entry
 
 
@@ -217,6 +221,7 @@ def entry_reinstate(*, actor: Actor, entry: Entry) -> Entry:
             before=before,
             after=snapshot(entry, ENTRY_FIELDS),
         )
+        invalidation.field_changed(entry.tournament_id)
     return entry
 
 
