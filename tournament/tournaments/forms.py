@@ -41,7 +41,11 @@ class TournamentForm(_TournamentModelForm):
             "referees": forms.CheckboxSelectMultiple,
         }
         help_texts = {
-            "slug": _("Für Adressen, z. B. rm-2026 (Kleinbuchstaben, Ziffern, -)."),
+            "slug": _(
+                "Für die Adressen, z. B. rm-2026: Kleinbuchstaben, Ziffern und "
+                "Bindestriche. Wird beim Tippen aus dem Namen gebildet und lässt "
+                "sich ändern."
+            ),
             "win_bonus": _("Punkte für den Spielgewinn zusätzlich zu den Schräm."),
         }
 
