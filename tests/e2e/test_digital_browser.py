@@ -199,10 +199,7 @@ def _bots_table(port):
         assert page.locator("a:text('Wiederholung')").count() == 5
         page.click("a:text('Wiederholung') >> nth=0")
         page.wait_for_selector(".replay-steps li")
-        assert page.evaluate(
-            "[...document.querySelectorAll('img.card')]"
-            ".every((i) => i.complete && i.naturalWidth > 0)"
-        )
+        _assert_cards_drawn(page)
         audit.check(page, "replay")
         page.screenshot(path=str(ARTIFACTS / "digital-replay.png"), full_page=True)
         page.goto(base + href)
@@ -221,17 +218,24 @@ def _assert_phone_sized(page):
     card to tap at least 44 px high and wide."""
     width = page.viewport_size["width"]
     assert page.evaluate("document.documentElement.scrollWidth") <= width
-    broken = page.evaluate(
-        "[...document.querySelectorAll('#digital img.card')]"
-        ".filter((i) => !i.complete || !i.naturalWidth).length"
-    )
-    assert broken == 0
+    _assert_cards_drawn(page)
     for target in page.locator(
         "#d-hand button, #d-actions button, #d-games a, .d-history summary"
     ).all():
         box = target.bounding_box()
         if box:  # a closed <details> has its summary only
             assert box["height"] >= 44 and box["width"] >= 44, target.inner_html()
+
+
+def _assert_cards_drawn(page):
+    """Every card on the page is a drawing that loaded. (Polled from here:
+    the page's CSP refuses wait_for_function's eval.)"""
+    cards = "[...document.querySelectorAll('img.card')]"
+    deadline = time.monotonic() + 10
+    while not page.evaluate(f"{cards}.every((i) => i.complete)"):
+        assert time.monotonic() < deadline, "cards still loading"
+        page.wait_for_timeout(100)
+    assert page.evaluate(f"{cards}.every((i) => i.naturalWidth)")
 
 
 def _assert_table_around(page, seats, *, you=True):
@@ -260,7 +264,9 @@ def at_bottom_class(places):
 
 
 def _phone_shot(page, name):
-    """A test artifact; with UPDATE_DOC_IMAGES=1 also the README's picture."""
+    """A test artifact; with UPDATE_DOC_IMAGES=1 also the README's picture
+    (the top of the page: the table and the player's cards)."""
+    page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
     if os.environ.get("UPDATE_DOC_IMAGES"):
         page.screenshot(path=str(DOCS_IMG / f"{name}.png"))
