@@ -1,8 +1,9 @@
 """A seat whose phone is gone is played by a bot until the phone is back
 (issue 14.21): a seat silent past the limit is taken over when it is due
 and the game goes on; opening the link again gives the seat back; a seat
-whose socket is open is never taken over, and the runner's alarm finds a
-silent seat although nothing else happens at the table."""
+whose socket is open is never taken over, nor one nobody waits for, and
+the runner's alarm finds a silent seat although nothing else happens at
+the table."""
 
 import asyncio
 import queue
@@ -42,6 +43,11 @@ def seat_of(digital, number):
     return DigitalSeat.objects.get(table=digital, number=number)
 
 
+def someone_waits(digital, number):
+    """The phone of the seat after `number` is there, waiting for him."""
+    seen_ago(seat_of(digital, number % 4 + 1), 0)
+
+
 @committing
 def test_a_seat_silent_past_the_limit_is_taken_over_and_the_game_goes_on(
     four_people, memory_layer, settings
@@ -50,6 +56,7 @@ def test_a_seat_silent_past_the_limit_is_taken_over_and_the_game_goes_on(
     digital = four_people
     first = due(digital)
     seat = seat_of(digital, first)
+    someone_waits(digital, first)
     seen_ago(seat, 59)
     runner.wake(digital.pk)
     assert not seat_of(digital, first).bot  # not yet
@@ -75,6 +82,7 @@ def test_opening_the_link_again_gives_the_seat_back(
     digital = four_people
     first = due(digital)
     seat = seat_of(digital, first)
+    someone_waits(digital, first)
     seen_ago(seat, settings.DIGITAL_AWAY_SECONDS + 1)
     runner.wake(digital.pk)
     seat.refresh_from_db()
@@ -99,6 +107,7 @@ def test_the_socket_gives_the_seat_back_before_its_first_state(
     digital = four_people
     first = due(digital)
     seat = seat_of(digital, first)
+    someone_waits(digital, first)
     seen_ago(seat, settings.DIGITAL_AWAY_SECONDS + 1)
     runner.wake(digital.pk)
     seat.refresh_from_db()
@@ -146,20 +155,29 @@ def test_a_connected_seat_is_never_taken_over(four_people, memory_layer, setting
     # Closed: the limit counts from the close, then a bot plays for him.
     seat.refresh_from_db()
     assert timezone.now() - seat.seen_at < timedelta(seconds=0.6)
+    someone_waits(digital, first)
     runner.wake(digital.pk)
     assert not seat_of(digital, first).away
     seen_ago(seat, 0.7)
+    someone_waits(digital, first)
     runner.wake(digital.pk)
     assert seat_of(digital, first).away
 
 
 @committing
-def test_an_unopened_link_a_practice_table_and_the_organizers_choice_are_left_alone(
+def test_no_takeover_of_an_unopened_link_nor_with_nobody_waiting_nor_at_practice(
     four_people, organizer, memory_layer, settings
 ):
     digital = four_people
     first = due(digital)
     # Never opened: the player has not sat down yet.
+    someone_waits(digital, first)
+    runner.wake(digital.pk)
+    assert not seat_of(digital, first).bot
+    # Every phone gone (the hall's Wi-Fi is down): nobody waits, the table
+    # waits for them instead of its bots playing the game out.
+    for number in range(1, 5):
+        seen_ago(seat_of(digital, number), settings.DIGITAL_AWAY_SECONDS + 1)
     runner.wake(digital.pk)
     assert not seat_of(digital, first).bot
     # A practice table waits for its one person, however long.
@@ -171,7 +189,7 @@ def test_an_unopened_link_a_practice_table_and_the_organizers_choice_are_left_al
     # The organizer's choice stands: a seat he gives a bot is not given
     # back by the link, one he gives back is the person's.
     seat = seat_of(digital, first)
-    seen_ago(seat, settings.DIGITAL_AWAY_SECONDS + 1)
+    someone_waits(digital, first)
     runner.wake(digital.pk)
     seat.refresh_from_db()
     assert seat.away
@@ -187,7 +205,7 @@ def test_the_runner_wakes_the_table_when_the_seat_due_would_be_gone(
     """Nothing happens at the table, yet the silent seat is taken over: the
     runner set an alarm for when it would count as gone."""
     settings.DIGITAL_BOTS_INLINE = False
-    settings.DIGITAL_AWAY_SECONDS = 0.5
+    settings.DIGITAL_AWAY_SECONDS = 3
     settings.DIGITAL_BOT_DELAY = 0
     ended = queue.Queue()
     real_run = runner._run
@@ -201,7 +219,9 @@ def test_the_runner_wakes_the_table_when_the_seat_due_would_be_gone(
     monkeypatch.setattr(runner, "_run", run_and_report)
     digital = four_people
     first = due(digital)
-    seen_ago(seat_of(digital, first), 0)
+    # Silent for 2 of the 3 seconds; the next seat's phone waits for him.
+    seen_ago(seat_of(digital, first), 2)
+    someone_waits(digital, first)
     runner.wake(digital.pk)
     ended.get(timeout=30)  # the first look: not gone yet
     assert not seat_of(digital, first).away

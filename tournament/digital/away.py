@@ -12,9 +12,11 @@ person: if the seat due to act has not been seen for
 otherwise the runner hears how long until it would be, and looks again
 then. Only tournament tables: a practice table waits for its one person.
 A seat whose link was never opened is not gone (its player has not sat
-down yet: the organizer decides). Opening the link again gives the seat
-back (`seat_seen`). Both are announced at the table (the seats' state
-says `away`) and audited, by the site (actor None).
+down yet: the organizer decides), and nobody's seat is taken over while
+no other person's phone at the table is there to wait for it. Opening the
+link again gives the seat back (`seat_seen`). Both are announced at the
+table (the seats' state says `away`) and audited, by the site (actor
+None).
 """
 
 from datetime import timedelta
@@ -101,8 +103,19 @@ def _gone_for(digital: DigitalTable) -> tuple[DigitalSeat, float] | None:
     number = adapter.due_seat(digital)
     if number is None:
         return None
-    seat = digital.seats.filter(number=number).first()
+    seats = list(digital.seats.all())
+    seat = next((s for s in seats if s.number == number), None)
     if seat is None or seat.bot or seat.seen_at is None:
+        return None
+    # Somebody must be there, waiting: when every phone is gone (the hall's
+    # Wi-Fi is down) the table waits for them, rather than its bots
+    # playing the game out in a minute.
+    since = timezone.now() - limit()
+    if not any(
+        not s.bot and s.seen_at is not None and s.seen_at >= since
+        for s in seats
+        if s.pk != seat.pk
+    ):
         return None
     left = seat.seen_at + limit() - timezone.now()
     return seat, left.total_seconds()
