@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run dev test serve serve-tls secret-key lint bench check-deploy messages clean
+.PHONY: run dev test serve serve-tls secret-key backup restore poster lint bench check-deploy messages clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -86,6 +86,10 @@ serve: $(VENV)/.run-stamp secret-key
 	$(SERVE_ENV) $(BIN)/python manage.py collectstatic --noinput -v0
 	$(SERVE_ENV) $(BIN)/python manage.py migrate --noinput -v0
 	$(if $(TLS_ON),$(SERVE_ENV) $(BIN)/python manage.py hall certificate var/tls)
+	@echo ""
+	@echo "  Adresse für die Handys: $$($(SERVE_ENV) $(BIN)/python manage.py hall address --port $(PORT) $(if $(TLS_ON),--tls) 2>/dev/null || echo '(kein Netzwerk)')"
+	@echo "  Aushang mit QR-Code: make poster$(if $(TLS_ON), TLS=1)   Sicherung nach jeder Serie: make backup"
+	@echo ""
 	$(SERVE_ENV) \
 	ALLOWED_HOSTS="$${ALLOWED_HOSTS:-$$($(SERVE_ENV) $(BIN)/python manage.py hall hosts)}" \
 	SECURE_SSL_REDIRECT="$${SECURE_SSL_REDIRECT:-0}" \
@@ -97,6 +101,24 @@ serve: $(VENV)/.run-stamp secret-key
 
 serve-tls:
 	$(MAKE) serve TLS=1
+
+## backup: every tournament to its own file in var/backups/ (BACKUP_DIR),
+## named by slug and time; after every series, and copy it to a stick
+BACKUP_DIR ?= var/backups
+backup: $(VENV)/.run-stamp secret-key
+	$(SERVE_ENV) $(BIN)/python manage.py backup --dir "$(BACKUP_DIR)"
+
+## restore FILE=…json: a backup into this laptop's database (a new laptop
+## too: it migrates first); REPLACE=1 replaces a tournament of that slug
+restore: $(VENV)/.run-stamp secret-key
+	@test -n "$(FILE)" || { echo "make restore FILE=var/backups/<slug>-<time>.json"; exit 2; }
+	$(SERVE_ENV) $(BIN)/python manage.py migrate --noinput -v0
+	$(SERVE_ENV) $(BIN)/python manage.py restore "$(FILE)" $(if $(filter 1 yes true on,$(REPLACE)),--replace)
+
+## poster: var/aushang.pdf, the address phones open and its QR code, for the
+## hall's wall (TLS=1 as for serve-tls; SLUG=… for a tournament's page)
+poster: $(VENV)/.run-stamp secret-key
+	$(SERVE_ENV) $(BIN)/python manage.py hall poster --port $(PORT) $(if $(TLS_ON),--tls) $(if $(SLUG),--slug $(SLUG)) -o var/aushang.pdf
 
 ## bench: every benchmark; each prints a JSON line last
 bench: $(VENV)/.dev-stamp

@@ -35,8 +35,8 @@ def test_the_page_says_what_each_button_does(
     assert "<dt>Im Hintergrund erstellen</dt>" in text
     assert "neuen Tab" in text and "Fortschritt" in text
     # Each document: the same two buttons, one form.
-    assert text.count('name="mode" value="open"') == 6
-    assert text.count('name="mode" value="job"') == 6
+    assert text.count('name="mode" value="open"') == 7
+    assert text.count('name="mode" value="job"') == 7
     assert "PDF erstellen" not in text
 
 

@@ -18,6 +18,7 @@ from urllib.request import url2pathname
 
 from django.conf import settings
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -28,6 +29,7 @@ from weasyprint.urls import URLFetcher, URLFetcherResponse
 from tournament.core.errors import UserError
 from tournament.models import Tournament
 from tournament.paper import documents, sheets
+from tournament.paper.qr import qr_svg
 
 PDF_CONTENT_TYPE = "application/pdf"
 STATIC_DIR = (Path(settings.BASE_DIR) / "static").resolve()
@@ -35,7 +37,9 @@ BASE_URL = STATIC_DIR.as_uri() + "/"
 # Score sheets per layout pass: small enough for a progress bar that moves,
 # large enough that the per-pass overhead does not show (bench/paper.py).
 SHEETS_PER_CHUNK = 10
-KINDS = ("sheets", "seating", "cards", "standings", "certificates")
+KINDS = ("sheets", "seating", "cards", "standings", "certificates", "poster")
+# The poster's QR code.
+POSTER_QR_MM = 125.0
 MAX_CERTIFICATES = 100
 
 Progress = Callable[[int], None]
@@ -147,7 +151,7 @@ def render_pdf(
     return content, len(document.pages)
 
 
-def _context(tournament: Tournament, title: str, **extra: Any) -> dict[str, Any]:
+def _context(tournament: Tournament | None, title: str, **extra: Any) -> dict[str, Any]:
     return {
         "tournament": tournament,
         "title": title,
@@ -283,6 +287,44 @@ def certificates_pdf(
     return PdfFile(content, _filename(tournament, _("Urkunden")), pages)
 
 
+def poster_pdf(
+    *,
+    base_url: str,
+    tournament: Tournament | None = None,
+    tls: bool = False,
+    progress: Progress | None = None,
+) -> PdfFile:
+    """A poster for the wall: the address phones open (`base_url`, the
+    tournament's page when one is given), as a QR code and in large type,
+    and how to get there; with `tls`, what the phone's warning means."""
+    if not base_url:
+        raise UserError(
+            _(
+                "Für den Aushang fehlt die Adresse, unter der die Handys die "
+                "Seite finden."
+            ),
+            code="no_address",
+        )
+    url = base_url.rstrip("/") + (
+        reverse("tournament:detail", kwargs={"slug": tournament.slug})
+        if tournament is not None
+        else "/"
+    )
+    content, pages = render_pdf(
+        "pdf/poster.html",
+        [
+            {
+                **_context(tournament, _("Aushang"), url=url, tls=tls),
+                "qr": qr_svg(url, size_mm=POSTER_QR_MM),
+            }
+        ],
+        styles=["pdf/css/poster.css"],
+        progress=progress,
+    )
+    name = slugify(f"{tournament.slug if tournament else ''} {_('Aushang')}")
+    return PdfFile(content, f"{name}.pdf", pages)
+
+
 def document_pdf(
     *,
     tournament: Tournament,
@@ -317,4 +359,11 @@ def document_pdf(
         return standings_pdf(tournament=tournament, progress=progress)
     if kind == "certificates":
         return certificates_pdf(tournament=tournament, top=top, progress=progress)
+    if kind == "poster":
+        return poster_pdf(
+            tournament=tournament,
+            base_url=base_url,
+            tls=base_url.startswith("https:"),
+            progress=progress,
+        )
     raise ValueError(f"unknown document kind {kind!r}")

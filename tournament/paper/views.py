@@ -42,6 +42,7 @@ DOCUMENTS = {
     "cards": gettext_lazy("Tischkarten"),
     "standings": gettext_lazy("Tabelle"),
     "certificates": gettext_lazy("Urkunden"),
+    "poster": gettext_lazy("Aushang mit QR-Code"),
     "xlsx": gettext_lazy("Ergebnis-Arbeitsmappe"),
 }
 
@@ -187,6 +188,7 @@ def paper(request: HttpRequest, slug: str) -> HttpResponse:
             "tournament": tournament,
             "series": series,
             "latest": series[-1].number if series else None,
+            "phone_address": _phone_address(request),
             "jobs": [
                 JobLine(
                     job,

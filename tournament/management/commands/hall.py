@@ -1,8 +1,10 @@
-"""The laptop in the hall: its names and addresses, and a certificate for
-them (`make serve` uses both).
+"""The laptop in the hall: its names and addresses, a certificate for
+them (`make serve` uses both), and the address phones open, for the wall.
 
     python manage.py hall hosts             # ALLOWED_HOSTS, comma-separated
     python manage.py hall certificate DIR   # DIR/cert.pem and DIR/key.pem
+    python manage.py hall address           # http://192.168.1.20:8000/
+    python manage.py hall poster [--slug S] -o FILE.pdf   # address + QR code
 
 Phones reach the laptop by one of its addresses on the hall's network (or
 its name, where the router or mDNS knows it): only those are allowed hosts,
@@ -28,7 +30,7 @@ from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 
@@ -307,11 +309,27 @@ def fingerprint(cert_path: Path) -> str:
     return cert.fingerprint(hashes.SHA256()).hex(":").upper()
 
 
+def _address_arguments(parser: CommandParser) -> None:
+    parser.add_argument(
+        "--port", type=int, default=8000, help="the port make serve uses (8000)"
+    )
+    parser.add_argument(
+        "--tls", action="store_true", help="HTTPS, as make serve-tls serves it"
+    )
+    parser.add_argument(
+        "--address",
+        help="the address to print instead of the laptop's own "
+        "(e.g. http://192.168.1.20:8000/)",
+    )
+
+
 class Command(BaseCommand):
     help = (
         "The laptop in the hall: `hosts` prints its names and addresses "
         "(ALLOWED_HOSTS for make serve); `certificate DIR` makes a "
-        "self-signed certificate for them in DIR, once (make serve-tls)."
+        "self-signed certificate for them in DIR, once (make serve-tls); "
+        "`address` prints the address phones open; `poster -o FILE.pdf` "
+        "writes a poster with that address and its QR code for the wall."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -321,8 +339,19 @@ class Command(BaseCommand):
             "certificate", help="DIR/cert.pem and DIR/key.pem for those hosts"
         )
         certificate.add_argument("directory", type=Path)
+        address = actions.add_parser("address", help="print the address phones open")
+        _address_arguments(address)
+        poster = actions.add_parser(
+            "poster", help="an A4 poster: the address phones open and its QR code"
+        )
+        _address_arguments(poster)
+        poster.add_argument("--slug", help="a tournament: its page instead of home")
+        poster.add_argument("-o", "--output", required=True, help="FILE.pdf")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if options["action"] in ("address", "poster"):
+            self._address(options)
+            return
         names, addresses = laptop_names(), laptop_addresses()
         hosts = allowed_hosts(names, addresses)
         if options["action"] == "hosts":
@@ -334,3 +363,34 @@ class Command(BaseCommand):
             f"  for {', '.join(hosts)}\n"
             f"  SHA-256 {fingerprint(cert_path)}"
         )
+
+    def _address(self, options: dict[str, Any]) -> None:
+        url = options["address"] or hall_address(options["port"], tls=options["tls"])
+        if not url:
+            raise CommandError(
+                "The laptop has no network address: connect it to the hall's "
+                "network (or name one with --address)."
+            )
+        if options["action"] == "address":
+            self.stdout.write(url)
+            return
+        # Here, not at the top: `hall hosts` runs before every make serve
+        # and needs neither the database nor WeasyPrint.
+        from django.conf import settings
+        from django.utils import translation
+
+        from tournament.models import Tournament
+        from tournament.paper.pdf import poster_pdf
+
+        tournament = None
+        if options["slug"]:
+            tournament = Tournament.objects.filter(slug=options["slug"]).first()
+            if tournament is None:
+                raise CommandError(f"No tournament {options['slug']!r}.")
+        with translation.override(settings.LANGUAGE_CODE):
+            poster = poster_pdf(
+                base_url=url, tournament=tournament, tls=url.startswith("https:")
+            )
+        output = Path(options["output"])
+        output.write_bytes(poster.content)
+        self.stdout.write(f"{output}: poster for {url}")

@@ -36,8 +36,9 @@ class Command(BaseCommand):
         )
         parser.add_argument(
             "--address",
-            help="the address phones in the hall open, for the table cards' QR "
-            "codes (default: http://<the laptop's LAN address>:8000)",
+            help="the address phones in the hall open, for the QR codes of the "
+            "table cards and the poster (default: http://<the laptop's LAN "
+            "address>:8000/)",
         )
         parser.add_argument("-o", "--output", required=True, help="FILE.pdf")
 
@@ -56,7 +57,7 @@ class Command(BaseCommand):
                     top=options["top"],
                     base_url=(
                         (options["address"] or hall_address())
-                        if options["document"] == "cards"
+                        if options["document"] in ("cards", "poster")
                         else ""
                     ),
                 )
