@@ -4,7 +4,6 @@ document, series and blank or filled; table cards carry a QR code to the
 table's page, at the address phones in the hall open."""
 
 import re
-from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from django.template.loader import render_to_string
@@ -34,35 +33,37 @@ def test_the_page_says_what_each_button_does(
     assert "<dt>Sofort öffnen</dt>" in text
     assert "<dt>Im Hintergrund erstellen</dt>" in text
     assert "neuen Tab" in text and "Fortschritt" in text
-    # Each document: the same two buttons, one form.
-    assert text.count('name="mode" value="open"') == 7
-    assert text.count('name="mode" value="job"') == 7
+    # Each document: the same two buttons in one form.
+    url = reverse("tournament:paper_download", args=[tournament.slug])
+    assert text.count(f'formaction="{url}" formtarget="_blank"') == 6
+    assert text.count(f'formaction="{url}">Sofort herunterladen') == 1
+    assert text.count(">Im Hintergrund erstellen</button>") == 7
     assert "PDF erstellen" not in text
 
 
 def test_no_form_puts_its_csrf_token_into_an_address(
     organizer_client, tournament, scored_series
 ):
+    """The old "Sofort öffnen" sent the form with GET, its token and all
+    into the address (and browser history, logs). Every form with a token
+    posts now; the download takes the post and answers with the file."""
     text = page_text(organizer_client, tournament)
     assert 'formmethod="get"' not in text
     for form in re.findall(r"<form[^>]*>.*?</form>", text, re.S):
         if "csrfmiddlewaretoken" in form:
             assert 'method="post"' in form, form[:200]
-    start = reverse("tournament:paper_job_start", args=[tournament.slug])
-    opened = organizer_client.post(
-        start,
-        {
-            "document": "sheets",
-            "series": 1,
-            "filled": "on",
-            "mode": "open",
-            "csrfmiddlewaretoken": "x" * 64,
-        },
+    url = reverse("tournament:paper_download", args=[tournament.slug])
+    response = organizer_client.post(
+        url, {"document": "sheets", "series": 1, "filled": "on"}
     )
-    assert opened.status_code == 303
-    query = parse_qs(urlsplit(opened["Location"]).query)
-    assert set(query) <= {"document", "series", "filled", "top"}
-    assert query == {"document": ["sheets"], "series": ["1"], "filled": ["on"]}
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/pdf"
+    assert response.content.startswith(b"%PDF")
+    # Without the form's token the post is refused, as every post is.
+    client = organizer_client.__class__(enforce_csrf_checks=True)
+    client.force_login(response.wsgi_request.user)
+    refused = client.post(url, {"document": "standings"})
+    assert refused.status_code == 403
 
 
 def test_the_job_list_says_document_series_and_blank_or_filled(
@@ -76,7 +77,7 @@ def test_the_job_list_says_document_series_and_blank_or_filled(
         {"document": "certificates", "top": 5},
         {"document": "xlsx"},
     ):
-        response = organizer_client.post(start, {**fields, "mode": "job"})
+        response = organizer_client.post(start, fields)
         assert response.status_code == 302
     labels = set(Job.objects.values_list("label", flat=True))
     assert {"Spiellisten, Serie 1, leer", "Spiellisten, Serie 1, ausgefüllt"} <= labels
@@ -140,9 +141,7 @@ def test_the_cards_from_the_page_point_phones_to_the_laptops_lan_address(
     assert text.count("Ergebnisse dieses Tisches auf dem Handy") == 3
     # A background job keeps the address for its cards.
     start = reverse("tournament:paper_job_start", args=[tournament.slug])
-    organizer_client.post(
-        start, {"document": "cards", "mode": "job"}, HTTP_HOST="127.0.0.1:8000"
-    )
+    organizer_client.post(start, {"document": "cards"}, HTTP_HOST="127.0.0.1:8000")
     assert Job.objects.get().params["base_url"] == f"http://{LAN}:8000"
 
 

@@ -4,7 +4,6 @@ that make the long ones."""
 
 import secrets
 from dataclasses import dataclass
-from urllib.parse import urlencode
 from uuid import UUID
 
 from django import forms
@@ -15,14 +14,17 @@ from django.http import (
     Http404,
     HttpRequest,
     HttpResponse,
-    HttpResponseRedirect,
     JsonResponse,
 )
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import (
+    require_GET,
+    require_http_methods,
+    require_POST,
+)
 
 from tournament.core.errors import UserError
 from tournament.core.roles import organizer_required
@@ -47,26 +49,14 @@ DOCUMENTS = {
 }
 
 
-# What the print page's two buttons do.
-OPEN, JOB = "open", "job"
-
-
 class DocumentForm(forms.Form):
-    """Which document, for which series, blank or filled, how many places;
-    opened at once or made in the background."""
+    """Which document, for which series, blank or filled, how many places."""
 
     document = forms.ChoiceField(choices=list(DOCUMENTS.items()))
     series = forms.IntegerField(required=False, min_value=1, max_value=10)
     filled = forms.BooleanField(required=False)
     top = forms.IntegerField(
         required=False, min_value=1, max_value=pdf.MAX_CERTIFICATES, initial=3
-    )
-    mode = forms.ChoiceField(
-        choices=[
-            (OPEN, gettext_lazy("Sofort öffnen")),
-            (JOB, gettext_lazy("Im Hintergrund")),
-        ],
-        required=False,
     )
 
     def label(self) -> str:
@@ -85,19 +75,6 @@ class DocumentForm(forms.Form):
             "filled": data["filled"],
             "top": data["top"] or 3,
         }
-
-    def download_query(self) -> str:
-        """The download address's query: the document's fields, nothing
-        else (never the form's CSRF token)."""
-        params = self.params()
-        query: dict[str, object] = {"document": params["document"]}
-        if params["series"]:
-            query["series"] = params["series"]
-        if params["filled"]:
-            query["filled"] = "on"
-        if params["document"] == "certificates":
-            query["top"] = params["top"]
-        return urlencode(query)
 
 
 @dataclass(frozen=True)
@@ -211,12 +188,13 @@ def _phone_address(request: HttpRequest) -> str:
 
 
 @organizer_required
-@require_GET
+@require_http_methods(["GET", "POST"])
 def paper_download(request: HttpRequest, slug: str) -> HttpResponse:
-    """A document made right away (small ones; the page offers the
-    background job for all)."""
+    """A document made right away: the print page's "Sofort öffnen" posts
+    its form here (so its CSRF token never stands in an address); the same
+    fields as a query make a link to it."""
     tournament = _tournament(slug)
-    form = DocumentForm(request.GET)
+    form = DocumentForm(request.POST if request.method == "POST" else request.GET)
     if not form.is_valid():
         messages.error(request, _("Unbekanntes Dokument oder ungültige Angaben."))
         return redirect("tournament:paper", slug=slug)
@@ -248,21 +226,13 @@ def paper_download(request: HttpRequest, slug: str) -> HttpResponse:
 @organizer_required
 @require_POST
 def paper_job_start(request: HttpRequest, slug: str) -> HttpResponse:
-    """The print page's forms: "Sofort öffnen" goes on to the document's
-    download address (its own fields in the query, no token), anything
-    else starts a background job."""
+    """The print page's "Im Hintergrund erstellen": a background job."""
     tournament = _tournament(slug)
     form = DocumentForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Unbekanntes Dokument oder ungültige Angaben."))
         return redirect("tournament:paper", slug=slug)
     data = form.cleaned_data
-    if data["mode"] == OPEN:
-        url = reverse("tournament:paper_download", kwargs={"slug": slug})
-        # 303: the browser fetches the document with GET.
-        response = HttpResponseRedirect(f"{url}?{form.download_query()}")
-        response.status_code = 303
-        return response
     if data["document"] == "xlsx":
         kind, params = "xlsx", {}
     else:
