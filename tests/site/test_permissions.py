@@ -482,6 +482,14 @@ ROUTES = [
     # Organizer: paper and spreadsheets
     Route("tournament:paper", "GET", organizer(), T),
     Route("tournament:paper_download", "GET", organizer(), T, query="document=xlsx"),
+    Route(
+        "tournament:paper_download",
+        "POST",
+        organizer(),
+        T,
+        data={"document": "standings"},
+        note="the print page's Sofort öffnen",
+    ),
     Route("tournament:paper_job_start", "GET", organizer("405"), T),
     Route(
         "tournament:paper_job_start",
