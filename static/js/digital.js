@@ -441,10 +441,31 @@
       .catch(() => {});
   }
 
+  // Without a socket the page says it is open now and then (a socket says
+  // so by being open): else a bot would take the seat over as if the
+  // phone were gone.
+  let hereTimer = null;
+  function here() {
+    if (!root.dataset.move || (socket && socket.readyState === WebSocket.OPEN)) return;
+    fetch(root.dataset.move, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf() },
+      credentials: "same-origin",
+      body: JSON.stringify({ type: "here" }),
+    })
+      .then((r) => (r.ok ? r.json() : null))
+      .then((data) => data && accept(data))
+      .catch(() => {});
+  }
+
   function startPolling() {
     if (pollTimer) return;
     status("polling");
     pollTimer = window.setInterval(poll, 3000);
+    here();
+    if (!hereTimer && root.dataset.move) {
+      hereTimer = window.setInterval(here, 1000 * Number(root.dataset.beat || 20));
+    }
   }
 
   function connect() {
@@ -460,6 +481,10 @@
       if (pollTimer) {
         window.clearInterval(pollTimer);
         pollTimer = null;
+      }
+      if (hereTimer) {
+        window.clearInterval(hereTimer);
+        hereTimer = null;
       }
     });
     socket.addEventListener("message", (event) => accept(JSON.parse(event.data)));

@@ -2,9 +2,10 @@
 
 Whether a phone is there is known across worker processes by one time per
 seat in the database, `DigitalSeat.seen_at`: set when the seat's socket
-connects or closes, every `beat_seconds()` while it is open, and when its
-page or a poll of the HTTP fallback comes (at most every few seconds). So a
-seat whose phone is connected is never older than a beat.
+connects or closes and every `beat_seconds()` while it is open, and when
+its page, without a socket, posts a move or "here" (it does every beat
+while it polls). So a seat whose phone is connected is never older than a
+beat. (A GET writes nothing: the page and its polls only read.)
 
 The bot runner asks `take_over_if_gone` whenever the bots wait for a
 person: if the seat due to act has not been seen for

@@ -2,7 +2,7 @@
 seat, ``/ws/d/zuschauen/<id>/`` for referees and the organizer watching.
 
     → {"type": "act", "seq": 7, "version": 41, "act": "play", "card": "10H"}
-    → {"type": "sync"}
+    → {"type": "sync"}  (or "here": the same; the socket says so anyway)
     ← {"type": "state", "version": 42, "next_seq": 8, "game": {…}, …}
     ← {"type": "error", "code": "must_follow_suit", "message": "…"}
 
@@ -123,7 +123,7 @@ class DigitalConsumer(AsyncWebsocketConsumer):
                 ),
             )
             return
-        if message["type"] == "sync":
+        if message["type"] in ("sync", "here"):
             await self.send_state(force=True)
             return
         if self.token is None:

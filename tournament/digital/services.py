@@ -142,13 +142,14 @@ def _number(value: Any) -> int | None:
 
 def parse_message(message: Any) -> dict[str, Any] | None:
     """A player's message, decoded from JSON, if it is one of
-    ``{"type": "sync"}`` or ``{"type": "act", "seq": n, "version": v,
-    "act": "...", "card": "10H"?}``; else None. (Whether the act is legal is
-    for the rules to say.)"""
+    ``{"type": "sync"}``, ``{"type": "here"}`` (the page is open: what the
+    HTTP fallback sends, as a socket is open) or ``{"type": "act", "seq": n,
+    "version": v, "act": "...", "card": "10H"?}``; else None. (Whether the
+    act is legal is for the rules to say.)"""
     if not isinstance(message, dict):
         return None
     kind = message.get("type")
-    if kind == "sync" and message.keys() == {"type"}:
+    if kind in ("sync", "here") and message.keys() == {"type"}:
         return message
     if kind != "act" or not message.keys() <= ACT_KEYS:
         return None

@@ -139,6 +139,8 @@ def _play_page(
             "state_url": urls["state"],
             "move_url": urls.get("move", ""),
             "replay_url": urls.get("replay", ""),
+            # How often the page without a socket says it is open.
+            "beat": away.beat_seconds(),
             # Rendered with the page, so a phone shows the table before the
             # socket is up (and the test of leaks sees this too).
             "initial": json.dumps(state(digital, seat)),
@@ -156,10 +158,10 @@ def _seat_or_404(token: str) -> DigitalSeat:
 
 @never_cache
 def digital_play(request: HttpRequest, token: str) -> HttpResponse:
-    """The table for the holder of a private link (which gives back the
-    seat if a bot took it over while the phone was gone)."""
+    """The table for the holder of a private link. (Its socket, or the
+    fallback's "here", gives the seat back if a bot took it over while the
+    phone was gone: a GET writes nothing.)"""
     seat = _seat_or_404(token)
-    away.seat_seen(seat)
     return _play_page(
         request,
         seat.table,
@@ -173,24 +175,27 @@ def digital_play(request: HttpRequest, token: str) -> HttpResponse:
 
 @never_cache
 def digital_state(request: HttpRequest, token: str) -> JsonResponse:
-    """The seat's state as JSON: the page's fallback when the socket fails
-    (so the phone is there)."""
+    """The seat's state as JSON: the page's fallback when the socket fails."""
     seat = _seat_or_404(token)
-    away.seat_seen(seat)
     return JsonResponse(state(seat.table, seat))
 
 
 @require_POST
 def digital_move(request: HttpRequest, token: str) -> JsonResponse:
     """A move sent over plain HTTP (the socket's fallback): the same
-    message and the same answers as over the socket."""
+    message and the same answers as over the socket. It says the phone is
+    there, as an open socket does; {"type": "here"} says only that (the
+    fallback sends it while it polls), and gets the state."""
     seat = _seat_or_404(token)
-    away.seat_seen(seat)
     message = None
     if len(request.body) <= service.MAX_MESSAGE_CHARS:
         with contextlib.suppress(ValueError, RecursionError):
             message = json.loads(request.body.decode("utf-8"))
     message = service.parse_message(message)
+    if message is not None and message["type"] in ("here", "act"):
+        away.seat_seen(seat, beat=message["type"] == "here")
+        if message["type"] == "here":
+            return JsonResponse(state(seat.table, seat))
     if message is None or message["type"] != "act":
         return JsonResponse(
             {
