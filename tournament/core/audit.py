@@ -94,6 +94,8 @@ ACTION_LABELS: dict[str, Promise] = {
     "digital.seat": _("Platz an Bot oder Spieler übergeben"),
     "digital.link": _("Neuer Link für einen Platz"),
     "digital.stop": _("Digitales Spiel beendet"),
+    "digital.away": _("Handy weg: ein Bot spielt für den Platz"),
+    "digital.back": _("Handy wieder da: der Spieler spielt selbst"),
 }
 
 
