@@ -23,3 +23,25 @@ document.addEventListener("DOMContentLoaded", () => {
   form.querySelectorAll('input[name="mode"]').forEach((r) => r.addEventListener("change", update));
   update();
 });
+
+// The navigation's menu (templates/base.html): a <details>, so it opens and
+// closes without this script too. On a laptop its links stand in the row
+// (open, its "Menü" hidden); on a phone Escape and a tap outside close it.
+document.addEventListener("DOMContentLoaded", () => {
+  const menu = document.querySelector("[data-nav-menu]");
+  if (!menu) return;
+  const wide = window.matchMedia("(min-width: 1024px)");
+  const fit = () => {
+    menu.open = wide.matches;
+  };
+  wide.addEventListener("change", fit);
+  fit();
+  document.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape" || wide.matches || !menu.open) return;
+    menu.open = false;
+    menu.querySelector("summary").focus();
+  });
+  document.addEventListener("click", (event) => {
+    if (!wide.matches && menu.open && !menu.contains(event.target)) menu.open = false;
+  });
+});

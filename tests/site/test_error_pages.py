@@ -55,7 +55,7 @@ def test_a_wrong_address_gets_the_german_404_with_the_way_home(client):
     response = client.get("/gibt-es-nicht/")
     assert response.status_code == 404
     page = text(response)
-    assert '<html lang="de">' in page
+    assert '<html lang="de"' in page
     assert "Seite nicht gefunden" in page
     assert f'href="{reverse("tournament:home")}"' in page
 
@@ -66,6 +66,6 @@ def test_the_500_page_stands_alone_in_german():
     response = server_error(RequestFactory().get("/"))
     assert response.status_code == 500
     page = text(response)
-    assert '<html lang="de">' in page
+    assert '<html lang="de"' in page
     assert "Ein Fehler ist aufgetreten" in page
     assert "Turnierleitung" in page and 'href="/"' in page

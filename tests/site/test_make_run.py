@@ -115,7 +115,7 @@ def test_a_wrong_address_gets_the_german_404_not_the_debug_page(make_run):
     status, headers, body = get(port, "/gibt-es-nicht/")
     assert status == 404
     assert headers["Content-Type"].startswith("text/html")
-    assert '<html lang="de">' in body
+    assert '<html lang="de"' in body
     assert "Seite nicht gefunden" in body and "Zur Startseite" in body
     # Django's debug 404 lists every URL pattern of the site.
     for debug in ("URLconf", "urlpatterns", "DEBUG = True", "Page not found"):

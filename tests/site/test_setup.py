@@ -18,7 +18,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def run_manage(*args, env):
-    base = {k: v for k, v in os.environ.items() if k not in {"DEBUG", "SECRET_KEY"}}
+    # The browser tests allow async-unsafe ORM calls in this process; the
+    # deployed site never does (check --deploy says so).
+    unset = {"DEBUG", "SECRET_KEY", "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    base = {k: v for k, v in os.environ.items() if k not in unset}
     base.pop("DJANGO_SETTINGS_MODULE", None)
     return subprocess.run(
         [sys.executable, "manage.py", *args],
