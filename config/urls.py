@@ -13,3 +13,5 @@ urlpatterns = [
     path("konto/abmelden/", auth_views.LogoutView.as_view(), name="logout"),
     path("", include("tournament.urls")),
 ]
+
+handler403 = "tournament.core.errors.permission_denied"

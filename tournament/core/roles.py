@@ -12,6 +12,8 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponseBase
 
+from tournament.core.errors import NotRefereeHere
+
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
 
@@ -118,7 +120,7 @@ def tournament_referee_required(view: _View) -> _View:
             Tournament.objects.only("pk").filter(slug=kwargs.get("slug")).first()
         )
         if tournament is not None and not may_referee(request.user, tournament):
-            raise PermissionDenied
+            raise NotRefereeHere
         return view(request, *args, **kwargs)
 
     return wrapper
