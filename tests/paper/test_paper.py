@@ -344,6 +344,29 @@ def test_standings_overall_ladies_teams_with_the_time_of_the_state(
     assert lady.full_name in text
 
 
+def test_standings_leave_a_series_without_result_blank_not_zero(
+    tournament, scored_series
+):
+    """Series 1 confirmed, the others not played yet: their cells are
+    blank (None), while series 1 keeps every player's points, 0 included,
+    as the workbook does."""
+    data = paper_documents.standings_document(tournament=tournament)
+    overall = data.parts[0].rows
+    assert overall and tournament.series_count > 1
+    for line in overall:
+        assert line.series[0] == line.row.series_points[0]
+        assert line.series[1:] == [None] * (tournament.series_count - 1)
+    html = render_to_string(
+        "pdf/standings.html", {"tournament": tournament, "data": data}
+    )
+    first = overall[0].row
+    cells = re.search(rf'<td class="num">{first.start_number}</td>.*?</tr>', html, re.S)
+    assert cells is not None
+    empty = cells.group(0).count('<td class="num"></td>')
+    assert empty == tournament.series_count - 1
+    assert "None" not in html
+
+
 @needs_pdftotext
 def test_certificates_for_the_first_places(tournament, scored_series):
     document = pdf.certificates_pdf(tournament=tournament, top=3)

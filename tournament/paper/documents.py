@@ -26,6 +26,8 @@ from tournament.standings.selectors import (
     Row,
     TeamRow,
     ladies_rows,
+    played_series,
+    series_cells,
     standings_rows,
     team_rows,
 )
@@ -248,10 +250,19 @@ def results_state(tournament: Tournament) -> ResultsState:
 
 
 @dataclass(frozen=True)
+class StandingsLine:
+    """A player's row and his series' points, None (blank) where he has no
+    confirmed result."""
+
+    row: Row
+    series: list[int | None]
+
+
+@dataclass(frozen=True)
 class StandingsPart:
     kind: str  # "overall", "ladies" or "teams"
     title: str
-    rows: list[Row] | list[TeamRow]
+    rows: list[StandingsLine] | list[TeamRow]
 
 
 @dataclass(frozen=True)
@@ -273,12 +284,17 @@ class StandingsData:
 def standings_document(*, tournament: Tournament) -> StandingsData:
     """Overall, ladies (each keeps her overall place) and teams."""
     rows = standings_rows(tournament)
+    count, played = tournament.series_count, played_series(tournament)
+
+    def lines(rows: list[Row]) -> list[StandingsLine]:
+        return [StandingsLine(r, series_cells(r, count, played)) for r in rows]
+
     return StandingsData(
         tournament=tournament,
         state=results_state(tournament),
         parts=[
-            StandingsPart("overall", _("Gesamtwertung"), rows),
-            StandingsPart("ladies", _("Damenwertung"), ladies_rows(rows)),
+            StandingsPart("overall", _("Gesamtwertung"), lines(rows)),
+            StandingsPart("ladies", _("Damenwertung"), lines(ladies_rows(rows))),
             StandingsPart(
                 "teams", _("Mannschaftswertung"), team_rows(tournament, rows)
             ),

@@ -24,7 +24,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from tournament.core.workbook import Formula, workbook_bytes, write_table
 from tournament.models import Entry, GameScore, Player, Seat, Series, Tournament
-from tournament.standings.selectors import Row, standings_rows
+from tournament.standings.selectors import series_cells, standings_rows
 
 Progress = Callable[[int], None]
 INTEGER = "0"
@@ -153,17 +153,6 @@ def _games(workbook: Workbook, tournament: Tournament, played: Played) -> None:
     )
 
 
-def _series_points(row: Row, count: int, played: Played) -> list[int | None]:
-    """One cell per series, whatever the kept totals hold (they follow a
-    changed number of series once refreshed): the points, or blank where
-    the player has no confirmed result (not seated, not played yet)."""
-    points = (row.series_points + [0] * count)[:count]
-    return [
-        p if (row.start_number, n) in played.series else None
-        for n, p in enumerate(points, 1)
-    ]
-
-
 def _standings(workbook: Workbook, tournament: Tournament, played: Played) -> None:
     rows = standings_rows(tournament)
     count = tournament.series_count
@@ -191,7 +180,7 @@ def _standings(workbook: Workbook, tournament: Tournament, played: Played) -> No
                 r.name,
                 r.club,
                 str(categories.get(r.category, r.category)),
-                *_series_points(r, count, played),
+                *series_cells(r, count, played.series),
                 r.games_won,
                 Formula(f"=SUM({first}{line}:{last}{line})"),
             ]

@@ -326,6 +326,29 @@ def standings_rows(tournament: Tournament, *, cached: bool = True) -> list[Row]:
     return standings(tournament, cached=cached).rows
 
 
+def played_series(tournament: Tournament) -> set[tuple[int, int]]:
+    """(start number, series number) of every confirmed result a player
+    has: a series missing here is not played (yet), not one with 0."""
+    return set(
+        GameScore.objects.filter(series__tournament=tournament)
+        .values_list("entry__start_number", "series__number")
+        .distinct()
+    )
+
+
+def series_cells(
+    row: Row, count: int, played: set[tuple[int, int]]
+) -> list[int | None]:
+    """One cell per series, whatever the kept totals hold (they follow a
+    changed number of series once refreshed): the points, or None where
+    the player has no confirmed result (not seated, not played yet), which
+    paper leaves blank; a 0 is a series played and every game lost."""
+    points = (row.series_points + [0] * count)[:count]
+    return [
+        p if (row.start_number, n) in played else None for n, p in enumerate(points, 1)
+    ]
+
+
 def ladies_rows(rows: list[Row]) -> list[Row]:
     """The ladies among the overall rows, each keeping her overall place
     (for documents that print the overall place; the ladies' own places
