@@ -294,18 +294,20 @@
     const body = $("d-games");
     body.replaceChildren();
     st.games.forEach((g, i) => {
-      let replay = null;
+      // The game's number opens its replay: a column of its own would not
+      // fit a 360 px phone in large print.
+      const number = String(i + 1);
+      let game = number;
       if (root.dataset.replay) {
-        const href = root.dataset.replay.replace(/\/1\/$/, `/${i + 1}/`);
-        replay = el("a", { href, class: "d-replay", "aria-label": fmt("replay_label", { n: i + 1 }), text: words.replay });
+        const href = root.dataset.replay.replace(/\/1\/$/, `/${number}/`);
+        game = el("a", { href, class: "d-replay", "aria-label": fmt("replay_label", { n: number }), text: number });
       }
       body.append(
         el("tr", {},
-          el("td", { text: String(i + 1) }),
+          el("td", {}, game),
           el("td", { text: who(g.winner) }),
           el("td", { class: "num", text: String(g.marks) }),
-          el("td", { class: "num", text: String(g.marks + st.win_bonus) }),
-          el("td", {}, replay)),
+          el("td", { class: "num", text: String(g.marks + st.win_bonus) })),
       );
     });
   }
