@@ -6,8 +6,6 @@ sideways scroll, tap targets of 44 px and more."""
 
 import contextlib
 import os
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -31,22 +29,7 @@ DOCS_IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
 def serve(env, *commands):
     """Run manage.py commands on a fresh database, then a real server."""
     skip_without_chromium()  # before the commands, which take seconds
-    for command in (["migrate", "-v0"], *commands):
-        subprocess.run(
-            [sys.executable, "manage.py", *command],
-            cwd=support.ROOT,
-            env=env,
-            check=True,
-            timeout=300,
-            capture_output=True,
-        )
-    port = support.free_port()
-    process = support.start_server(env, port)
-    try:
-        support.wait_until_up(port, process)
-        yield port
-    finally:
-        support.stop(process)
+    yield from support.serve_after(env, *commands)
 
 
 @pytest.fixture

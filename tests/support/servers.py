@@ -11,8 +11,9 @@ import subprocess
 import sys
 import urllib.parse
 import uuid
+from collections.abc import Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 ROOT = Path(__file__).resolve().parents[2]
 SLUG = "zwei-prozesse"
@@ -82,8 +83,15 @@ def server_env(var_dir: Path, **extra: str) -> dict[str, str]:
 
 
 def seed_database(env: dict[str, str]) -> dict[int, list[int]]:
+    pending = run_seed(env, __name__)
+    return {int(k): v for k, v in pending.items()}
+
+
+def run_seed(env: dict[str, str], module: str) -> Any:
+    """`module.seed()` in a subprocess on the database of `env`; what it
+    printed last, as JSON."""
     done = subprocess.run(
-        [sys.executable, "-c", f"import {__name__} as s; s.seed()"],
+        [sys.executable, "-c", f"import {module} as s; s.seed()"],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -91,7 +99,7 @@ def seed_database(env: dict[str, str]) -> dict[int, list[int]]:
         timeout=60,
         check=True,
     )
-    return {int(k): v for k, v in json.loads(done.stdout.splitlines()[-1]).items()}
+    return json.loads(done.stdout.splitlines()[-1])
 
 
 def free_port() -> int:
@@ -149,6 +157,27 @@ def wait_until_up(port: int, process: subprocess.Popen, seconds: float = 60) -> 
             + ("" if ended is None else f" (its process ended: {ended})")
         ) from error
     assert status == 200, f"the server's first answer: {status}"
+
+
+def serve_after(env: dict[str, str], *commands: list[str]) -> Iterator[int]:
+    """Migrate a fresh database and run manage.py `commands` on it, then
+    serve it: yields the port of the running server (for a fixture)."""
+    for command in (["migrate", "-v0"], *commands):
+        subprocess.run(
+            [sys.executable, "manage.py", *command],
+            cwd=ROOT,
+            env=env,
+            check=True,
+            timeout=300,
+            capture_output=True,
+        )
+    port = free_port()
+    process = start_server(env, port)
+    try:
+        wait_until_up(port, process)
+        yield port
+    finally:
+        stop(process)
 
 
 def stop(process: subprocess.Popen) -> None:
