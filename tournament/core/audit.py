@@ -96,6 +96,13 @@ ACTION_LABELS: dict[str, Promise] = {
     "digital.stop": _("Digitales Spiel beendet"),
     "digital.away": _("Handy weg: ein Bot spielt für den Platz"),
     "digital.back": _("Handy wieder da: der Spieler spielt selbst"),
+    "person.merge": _("Zwei Personen zusammengeführt"),
+    "person.split": _("Meldung von einer Person abgetrennt"),
+    "person.keep_apart": _("Ähnlicher Name, aber eine andere Person"),
+    "champions.import": _("Meisterliste importiert"),
+    "ranking.create": _("Wertung angelegt"),
+    "ranking.update": _("Wertung geändert"),
+    "ranking.delete": _("Wertung gelöscht"),
 }
 
 
@@ -115,6 +122,9 @@ ACTION_GROUPS: dict[str, tuple[str, ...]] = {
     "tournament": ("tournament.",),
     "tiebreak": ("tiebreak.",),
     "job": ("job.",),
+    "person": ("person.",),
+    "champions": ("champions.",),
+    "ranking": ("ranking.",),
 }
 
 
