@@ -1,6 +1,6 @@
 """The data migration: existing registrations of the same name and club
-become one person, unless they played one tournament together; a player
-without a club, or with a name another person has, waits for review."""
+(no club counts as a club) become one person, unless two of them played one
+tournament; a player with a name another person has waits for review."""
 
 import datetime
 
@@ -67,13 +67,13 @@ def test_players_of_the_same_name_and_club_become_one_person():
         assert len({person[hans_old], person[hans_new], person[hans_son]}) == 3
         assert {hans_new, hans_son} <= review
         assert hans_old not in review
-        # No club: nothing certain.
-        assert person[solo_old] != person[solo_new]
-        assert review & {solo_old, solo_new}
+        # No club is a club too.
+        assert person[solo_old] == person[solo_new]
+        assert not review & {solo_old, solo_new}
         # Another club: its own person, for review.
         assert person[moved] != person[anna_old]
         assert moved in review
-        assert Person.objects.count() == 7
+        assert Person.objects.count() == 6
         assert not Player.objects.filter(person__isnull=True).exists()
     finally:
         _migrate(latest)

@@ -1,9 +1,9 @@
 # Every player gets a person: registrations of the same name and club
 # (however the umlauts were typed) become one person, unless two of them
-# played one tournament (then each is a person of its own). A player without
-# a club, or whose name another person shares (another club, "Jobges" beside
-# "Jöbges", the same name twice), is not merged but marked for the
-# organizer's review.
+# played one tournament (then each is a person of its own); no club counts
+# as a club. A player whose name another person shares (another club,
+# "Jobges" beside "Jöbges", the same name twice) is not merged but marked
+# for the organizer's review.
 
 import datetime
 from collections import defaultdict
@@ -38,9 +38,8 @@ def persons_from_players(apps, schema_editor):
         latest[player_id] = max(latest.get(player_id, date), date)
     groups = defaultdict(list)
     for player in Player.objects.order_by("id"):
-        club = _club_key(player.club)
         key = name_key(player.first_name, player.last_name)
-        groups[(key, club) if club else ("", player.pk)].append(player)
+        groups[key, _club_key(player.club)].append(player)
     buckets = []  # [players (newest first), tournaments]
     for players in groups.values():
         players.sort(key=lambda p: (latest.get(p.pk, datetime.date.min), p.pk))

@@ -5,12 +5,13 @@ The matching rule, in one place (`PersonIndex.match`):
 
 - **certain**: exactly one person has the same name and the same club
   (`name_key`, `club_key`: case, accents, spaces and how an umlaut or ß was
-  typed do not count) and has not played this tournament yet. The
-  registration joins that person.
+  typed do not count; no club is a club too) and has not played this
+  tournament yet. The registration joins that person.
 - **uncertain**: some person who has not played this tournament has a
-  similar name: the same name with another club or without one (or this
-  registration has none), the same name twice with the same club, or the
-  same letters with umlauts typed as plain vowels ("Jobges" for "Jöbges").
+  similar name: the same name with another club (or with a club where this
+  registration has none, or none where it has one), the same name and
+  club twice, or the same letters with umlauts typed as plain vowels
+  ("Jobges" for "Jöbges").
   The registration gets a person of its own and is marked for review; the
   organizer decides (the same: merge; another: keep apart). Never a silent
   merge.
@@ -104,7 +105,7 @@ class PersonIndex:
         same = [
             p for p in similar.values() if p.key == key and club_key(p.club) == club
         ]
-        if club and len(same) == 1:
+        if len(same) == 1:
             return Match(person=same[0])
         return Match(candidates=tuple(similar.values()))
 
