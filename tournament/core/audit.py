@@ -78,6 +78,7 @@ ACTION_LABELS: dict[str, Promise] = {
     "team.delete": _("Mannschaft gelöscht"),
     "series.create": _("Serie angelegt"),
     "series.seat": _("Serie ausgelost"),
+    "series.seat_standings": _("Serie nach Tabelle gesetzt"),
     "series.swap": _("Zwei Spieler getauscht"),
     "series.release": _("Serie veröffentlicht"),
     "series.delete": _("Serie gelöscht"),
