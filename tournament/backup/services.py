@@ -72,6 +72,7 @@ KEYS: dict[str, frozenset[str]] = {
         {
             "number",
             "status",
+            "mode",
             "seed",
             "quality",
             "seated_at",
@@ -294,6 +295,7 @@ def tournament_backup(*, tournament: Tournament) -> dict[str, Any]:
             {
                 "number": s.number,
                 "status": s.status,
+                "mode": s.mode,
                 "seed": s.seed,
                 "quality": s.quality,
                 "seated_at": _when(s.seated_at),
@@ -464,6 +466,8 @@ def _restore(
                 tournament=tournament,
                 number=s["number"],
                 status=s["status"],
+                # Older backups: every series was drawn by lot.
+                mode=s.get("mode", Series.Mode.LOT),
                 seed=s["seed"],
                 quality=s["quality"],
                 seated_at=_parse_when(s["seated_at"]),
