@@ -146,9 +146,9 @@ class Migration(migrations.Migration):
                     "best_of",
                     models.PositiveSmallIntegerField(
                         blank=True,
-                        help_text="Leer lassen: alle Ergebnisse zählen.",
+                        help_text="Z. B. 4: von sechs Turnieren zählen die vier besten, zwei werden gestrichen. Leer lassen: alle Ergebnisse zählen.",
                         null=True,
-                        verbose_name="Streichergebnisse: es zählen die besten",
+                        verbose_name="Es zählen die besten … Ergebnisse",
                     ),
                 ),
                 ("version", models.PositiveIntegerField(default=0)),

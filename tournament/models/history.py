@@ -87,10 +87,13 @@ class Ranking(models.Model):
         ),
     )
     best_of = models.PositiveSmallIntegerField(
-        _("Streichergebnisse: es zählen die besten"),
+        _("Es zählen die besten … Ergebnisse"),
         null=True,
         blank=True,
-        help_text=_("Leer lassen: alle Ergebnisse zählen."),
+        help_text=_(
+            "Z. B. 4: von sechs Turnieren zählen die vier besten, zwei werden "
+            "gestrichen. Leer lassen: alle Ergebnisse zählen."
+        ),
     )
     tournaments = models.ManyToManyField(
         Tournament,
