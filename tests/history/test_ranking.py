@@ -5,6 +5,7 @@ standings, on paper and in a workbook; constant queries."""
 import io
 
 import pytest
+from channels.db import database_sync_to_async
 from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -12,6 +13,10 @@ from django.urls import reverse
 from openpyxl import load_workbook
 
 from tests.history.helpers import person, played
+from tests.support.factories import make_series
+from tests.support.results import FIVE, confirm, enter
+from tests.support.threads import run_async
+from tests.support.websockets import MEMORY_LAYER, layer_release, ws_connect
 from tournament.core.errors import ConflictError
 from tournament.history.selectors import ranking_table
 from tournament.history.services import ranking_delete, ranking_save
@@ -210,3 +215,49 @@ def test_queries_do_not_grow_with_persons_and_tournaments(client, people):
         more.append(played([*((people[n], 100) for n in people), *guests], year=year))
     ranking_save(actor=None, ranking=ranking, tournaments=more)
     assert (_queries(client, api), _queries(client, page)) == few
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_confirmed_result_pushes_the_ranking_to_its_page(
+    settings, local_cache, tournament, referee, referee2
+):
+    """The page's socket (on the ranking's newest tournament) gets the new
+    ranking once a result there is confirmed, as the standings do."""
+
+    settings.CHANNEL_LAYERS = MEMORY_LAYER
+    series = make_series(tournament, sizes=(4,))
+    ranking_save(
+        actor=None,
+        ranking=Ranking(name="Live-Wertung", slug="live-wertung"),
+        tournaments=[tournament],
+    )
+    key = FragmentKey(FRAGMENTS["ranking"], {"wertung": "live-wertung"})
+    before = region(tournament, key, "de").etag
+    version = enter(series.tables.get(), referee, FIVE)
+
+    async def scenario():
+        path = f"/ws/t/{tournament.slug}/?lang=de"
+        socket, connected, _ = await ws_connect(path)
+        assert connected
+        await socket.send_json_to(
+            {
+                "type": "subscribe",
+                "regions": [{"key": "ranking?wertung=live-wertung", "etag": before}],
+            }
+        )
+        while (await socket.receive_json_from(timeout=5))["type"] != "subscribed":
+            pass
+        await database_sync_to_async(confirm)(version, referee2)
+        message = await socket.receive_json_from(timeout=5)
+        await socket.disconnect()
+        return message
+
+    try:
+        message = run_async(scenario)
+    finally:
+        layer_release()
+    assert message["type"] == "fragment"
+    assert message["key"] == "ranking?wertung=live-wertung"
+    assert message["etag"] != before
+    # Seat 1 won two games (26 points): first place, 25 points by place.
+    assert "<strong>25</strong>" in message["html"]
