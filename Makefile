@@ -36,6 +36,7 @@ secret-key: | $(BIN)/python
 LOCAL_HOSTS := localhost,127.0.0.1,[::1]
 run: $(VENV)/.run-stamp secret-key
 	$(SERVE_ENV) $(BIN)/python manage.py migrate --noinput -v0
+	$(SERVE_ENV) $(BIN)/python manage.py demo --slug rm-2025 --date 2025-12-06 --complete 5
 	$(SERVE_ENV) $(BIN)/python manage.py demo --complete 3
 	$(SERVE_ENV) $(BIN)/python manage.py collectstatic --noinput -v0
 	@echo ""
@@ -55,6 +56,7 @@ run: $(VENV)/.run-stamp secret-key
 ## DEBUG on (the debug page on errors) and reloading on every code change
 dev: $(VENV)/.run-stamp
 	DEBUG=1 $(BIN)/python manage.py migrate --noinput -v0
+	DEBUG=1 $(BIN)/python manage.py demo --slug rm-2025 --date 2025-12-06 --complete 5
 	DEBUG=1 $(BIN)/python manage.py demo --complete 3
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
 

@@ -115,6 +115,7 @@ def build(players: int, tables_pending: int) -> dict[str, Any]:
     from tournament.models import (
         Entry,
         GameScore,
+        Person,
         Player,
         ResultVersion,
         Seat,
@@ -134,11 +135,15 @@ def build(players: int, tables_pending: int) -> dict[str, Any]:
     tournament = Tournament.objects.create(
         name="Rheinlandmeisterschaft (Benchmark)", slug=SLUG, date="2026-12-05"
     )
-    Player.objects.bulk_create(
-        Player(
+    persons = Person.objects.bulk_create(
+        Person(
             first_name=f"Vorname{i}", last_name=f"Name{i:03d}", club=f"Club {i % 30}"
         )
         for i in range(players)
+    )
+    Player.objects.bulk_create(
+        Player(first_name=p.first_name, last_name=p.last_name, club=p.club, person=p)
+        for p in persons
     )
     people = list(Player.objects.order_by("id")[:players])
     entries = Entry.objects.bulk_create(

@@ -35,6 +35,7 @@ from weasyprint.text.fonts import FontConfiguration  # noqa: E402
 from tournament.models import (  # noqa: E402
     Entry,
     GameScore,
+    Person,
     Player,
     ResultVersion,
     Seat,
@@ -65,11 +66,15 @@ def build() -> Tournament:
         date=datetime.date(2026, 12, 5),
         venue="Ulmen",
     )
-    Player.objects.bulk_create(
-        Player(
+    persons = Person.objects.bulk_create(
+        Person(
             first_name=f"Vorname{i}", last_name=f"Nachname{i}", club=f"Club {i % 30}"
         )
         for i in range(4 * TABLES)
+    )
+    Player.objects.bulk_create(
+        Player(first_name=p.first_name, last_name=p.last_name, club=p.club, person=p)
+        for p in persons
     )
     entries = Entry.objects.bulk_create(
         Entry(tournament=tournament, player=p, start_number=i + 1)

@@ -22,6 +22,7 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 from tournament.models import (  # noqa: E402
     Entry,
     GameScore,
+    Person,
     Player,
     ResultVersion,
     Seat,
@@ -37,9 +38,13 @@ def build(players: int, slug: str, games: bool) -> Tournament:
     of confirmed results (written in bulk; the services are not the point)."""
     rng = random.Random(players)
     tournament = Tournament.objects.create(name=slug, slug=slug, date="2026-12-05")
-    Player.objects.bulk_create(
-        Player(first_name=f"V{i}", last_name=f"N{i}", club=f"C{i % 30}")
+    persons = Person.objects.bulk_create(
+        Person(first_name=f"V{i}", last_name=f"N{i}", club=f"C{i % 30}")
         for i in range(players)
+    )
+    Player.objects.bulk_create(
+        Player(first_name=f"V{i}", last_name=f"N{i}", club=f"C{i % 30}", person=p)
+        for i, p in enumerate(persons)
     )
     people = list(Player.objects.order_by("-id")[:players])
     entries = Entry.objects.bulk_create(

@@ -10,7 +10,10 @@ from tournament.models import (
     EntryTotal,
     GameScore,
     Job,
+    PastChampion,
+    Person,
     Player,
+    Ranking,
     ResultVersion,
     Seat,
     Series,
@@ -51,11 +54,38 @@ class TournamentAdmin(ReadOnlyAdmin):
     search_fields = ("name", "slug", "venue")
 
 
+@admin.register(Person)
+class PersonAdmin(ReadOnlyAdmin):
+    list_display = ("last_name", "first_name", "club")
+    search_fields = ("last_name", "first_name", "club")
+
+
 @admin.register(Player)
 class PlayerAdmin(ReadOnlyAdmin):
-    list_display = ("last_name", "first_name", "club", "town", "category")
-    list_filter = ("category",)
+    list_display = (
+        "last_name",
+        "first_name",
+        "club",
+        "town",
+        "category",
+        "person",
+        "person_review",
+    )
+    list_filter = ("category", "person_review")
+    list_select_related = ("person",)
     search_fields = ("last_name", "first_name", "club", "town")
+    raw_id_fields = ("person",)
+
+
+@admin.register(PastChampion)
+class PastChampionAdmin(ReadOnlyAdmin):
+    list_display = ("year", "name", "club", "points", "person")
+    list_select_related = ("person",)
+
+
+@admin.register(Ranking)
+class RankingAdmin(ReadOnlyAdmin):
+    list_display = ("name", "slug", "method", "best_of")
 
 
 @admin.register(Entry)

@@ -50,6 +50,12 @@ def test_backup_restore_round_trip(tmp_path):
         tournament_backup(tournament=original)
     )
 
+    # Each restored player is the person of the same name and club.
+    def persons(t):
+        return sorted(t.entries.values_list("start_number", "player__person_id"))
+
+    assert persons(copy) == persons(original)
+
 
 def test_restore_refuses_an_existing_slug_and_bad_files(tmp_path):
     call_command("demo", stdout=StringIO())

@@ -389,10 +389,14 @@ def test_standings_json_and_api(client, tournament, table, referee, referee2):
 def test_standings_queries_do_not_grow_with_the_field(
     client, django_assert_max_num_queries, tournament, players
 ):
-    from tournament.models import Entry, Player
+    from tournament.models import Entry, Person, Player
 
+    persons = Person.objects.bulk_create(
+        Person(first_name="P", last_name=f"N{i}") for i in range(players)
+    )
     Player.objects.bulk_create(
-        Player(first_name="P", last_name=f"N{i}") for i in range(players)
+        Player(first_name="P", last_name=f"N{i}", person=persons[i])
+        for i in range(players)
     )
     Entry.objects.bulk_create(
         Entry(tournament=tournament, player=p, start_number=i + 1)

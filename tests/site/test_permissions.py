@@ -35,6 +35,7 @@ from scoring.records import GameRecord
 from scoring.simulate import play_game
 from tests.support.factories import (
     EntryFactory,
+    PlayerFactory,
     TeamFactory,
     TournamentFactory,
     make_series,
@@ -46,7 +47,8 @@ from tests.support.websockets import ws_connect
 from tournament.core.workbook import XLSX_CONTENT_TYPE
 from tournament.digital import adapter as digital_adapter
 from tournament.digital.services import digital_table_create
-from tournament.models import DigitalTable, Entry, Job, Series
+from tournament.history.services import ranking_save
+from tournament.models import DigitalTable, Entry, Job, Player, Ranking, Series
 from tournament.results.services import result_enter
 from tournament.routing import websocket_urlpatterns
 from tournament.tournaments.forms import TournamentForm
@@ -118,6 +120,8 @@ SLUG = "rechte"
 MADE_UP_TOKEN = "erfundenErfundenErfunden00000000"  # a real token's shape
 # Placeholders in kwargs, resolved per world (and actor, for TOKEN).
 TOKEN, TEAM, JOB = "<token>", "<team>", "<job>"
+PERSON, SPLIT, MERGE = "<person>", "<player of two>", "<person to merge>"
+RANKING = {"slug": "rechte-wertung"}
 
 
 @dataclass(frozen=True)
@@ -206,6 +210,16 @@ def entry_data(number: int) -> dict[str, Any]:
     }
 
 
+def ranking_data(world: Any) -> dict[str, Any]:
+    return {
+        "name": "Neue Wertung",
+        "slug": "neue-wertung",
+        "method": "places",
+        "place_points": "10,8,6",
+        "tournaments": [world.tournament.pk],
+    }
+
+
 def move_data(world: Any) -> str:
     return json.dumps(
         {"type": "act", "seq": 1, "version": world.digital_version, "act": "look"}
@@ -283,6 +297,16 @@ ROUTES = [
     ),
     Route("tournament:api_players", "GET", public(), T),
     Route("tournament:api_player", "GET", public(), {"slug": SLUG, "number": 1}),
+    # History: persons, champions, season rankings
+    Route("tournament:persons", "GET", public(), query="q=a"),
+    Route("tournament:person", "GET", public(), {"pk": PERSON}),
+    Route("tournament:champions", "GET", public()),
+    Route("tournament:rankings", "GET", public()),
+    Route("tournament:ranking", "GET", public(), RANKING),
+    Route("tournament:api_persons", "GET", public(), query="q=a"),
+    Route("tournament:api_person", "GET", public(), {"pk": PERSON}),
+    Route("tournament:api_champions", "GET", public()),
+    Route("tournament:api_ranking", "GET", public(), RANKING),
     # Referees
     Route("tournament:results", "GET", referee(), T),
     Route("tournament:table_result", "GET", referee(), TABLE2),
@@ -519,6 +543,71 @@ ROUTES = [
         data={"token": "x"},
         note="no preview: back to the upload",
     ),
+    # Organizer: persons, champions, season rankings (of no one tournament)
+    Route("tournament:person_review", "GET", organizer()),
+    Route(
+        "tournament:person_review",
+        "POST",
+        organizer("ok"),
+        data=lambda w: {"player": w.review_player.pk, "same_as": 0},
+        writes=True,
+        note="another person: the review is decided",
+    ),
+    Route("tournament:person_merge", "GET", organizer(), {"pk": MERGE}),
+    Route(
+        "tournament:person_merge",
+        "POST",
+        organizer("ok"),
+        {"pk": MERGE},
+        data=lambda w: {"other": w.other_person.pk},
+        writes=True,
+    ),
+    Route("tournament:person_split", "GET", organizer("405"), {"player_id": SPLIT}),
+    Route(
+        "tournament:person_split",
+        "POST",
+        organizer("ok"),
+        {"player_id": SPLIT},
+        data={},
+        writes=True,
+    ),
+    Route("tournament:champions_import", "GET", organizer()),
+    Route(
+        "tournament:champions_import",
+        "POST",
+        organizer(),
+        data={},
+        note="no file: the page with errors",
+    ),
+    Route("tournament:champions_import_confirm", "GET", organizer("405")),
+    Route(
+        "tournament:champions_import_confirm",
+        "POST",
+        organizer("ok"),
+        data={"token": "x"},
+        note="no preview: back to the upload",
+    ),
+    Route("tournament:ranking_create", "GET", organizer()),
+    Route(
+        "tournament:ranking_create",
+        "POST",
+        organizer("ok"),
+        data=ranking_data,
+        writes=True,
+    ),
+    Route("tournament:ranking_edit", "GET", organizer(), RANKING),
+    Route(
+        "tournament:ranking_edit",
+        "POST",
+        organizer("ok"),
+        RANKING,
+        data=lambda w: {**ranking_data(w), "slug": "rechte-wertung", "version": 0},
+        writes=True,
+    ),
+    Route("tournament:ranking_delete", "GET", organizer(), RANKING),
+    Route("tournament:ranking_delete", "POST", organizer("ok"), RANKING, writes=True),
+    Route("tournament:ranking_pdf", "GET", organizer(), RANKING),
+    Route("tournament:ranking_xlsx", "GET", organizer(), RANKING),
     # Digital tables
     Route("tournament:practice", "GET", public()),
     Route("tournament:practice", "POST", public("ok"), data={}, writes=True),
@@ -713,6 +802,20 @@ def build_world() -> SimpleNamespace:
     gone = EntryFactory(tournament=tournament, start_number=14)
     Entry.objects.filter(pk=gone.pk).update(withdrawn_at="2026-12-05T09:00:00Z")
     team = TeamFactory(tournament=tournament, name="Die Rechten")
+    # Persons: start number 1 played the other tournament too (a person of
+    # two registrations, to split); another person played only there (to
+    # merge with start number 3's); start number 2 waits for the organizer's
+    # review.
+    first = entries[0].player
+    split = PlayerFactory(first_name=first.first_name, person=first.person)
+    EntryFactory(tournament=other, player=split, start_number=1)
+    other_person = EntryFactory(tournament=other, start_number=2).player.person
+    Player.objects.filter(pk=entries[1].player_id).update(person_review=True)
+    ranking_save(
+        actor=None,
+        ranking=Ranking(name="Rechte-Wertung", slug="rechte-wertung"),
+        tournaments=[tournament, other],
+    )
 
     tables = {t.number: t for t in series1.tables.all()}
     digital = digital_table_create(actor=users["org"], table=tables[1], bots={})
@@ -747,6 +850,11 @@ def build_world() -> SimpleNamespace:
         token=seat.token,
         team=team,
         job=job,
+        person=first.person,
+        other_person=other_person,
+        merge=entries[2].player.person,
+        split=split,
+        review_player=entries[1].player,
         table2_revision=tables[2].result_revision,
         table3_revision=tables[3].result_revision,
         actor="anon",
@@ -778,6 +886,9 @@ def resolve_kwargs(world: SimpleNamespace, actor: str, kwargs: dict[str, Any]):
         TOKEN: world.token_for(actor),
         TEAM: world.team.pk,
         JOB: world.job.pk,
+        PERSON: world.person.pk,
+        SPLIT: world.split.pk,
+        MERGE: world.merge.pk,
     }
     return {k: values.get(v, v) if isinstance(v, str) else v for k, v in kwargs.items()}
 
@@ -954,7 +1065,9 @@ def render_doc() -> str:
         "marked *writes* is checked to write. Each actor starts from the same",
         "world: series 1 released (table 1 digital, with a finished game; table 2",
         "without a result; table 3 with a pending one), series 2 seated but not",
-        "released, series 3 a draft.",
+        "released, series 3 a draft; beside it another tournament, a season",
+        "ranking over both, a person who played both, and a registration waiting",
+        "for the organizer's review of persons.",
         "",
         "## HTTP",
         "",

@@ -4,7 +4,9 @@ import factory
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 
-from tournament.models import Entry, Player, Team, Tournament
+from tournament.core.text import name_key
+from tournament.models import Entry, Person, Player, Team, Tournament
+from tournament.persons.services import loose_key
 
 
 class TournamentFactory(factory.django.DjangoModelFactory):
@@ -17,7 +19,21 @@ class TournamentFactory(factory.django.DjangoModelFactory):
     venue = "Ulmen"
 
 
+class PersonFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = Person
+
+    first_name = factory.Faker("first_name", locale="de_DE")
+    last_name = factory.Faker("last_name", locale="de_DE")
+    club = "Schrämclub Daun"
+    key = factory.LazyAttribute(lambda o: name_key(o.first_name, o.last_name))
+    loose = factory.LazyAttribute(lambda o: loose_key(o.first_name, o.last_name))
+
+
 class PlayerFactory(factory.django.DjangoModelFactory):
+    """A player with a person of its own (factories never match persons:
+    the registration services do)."""
+
     class Meta:
         model = Player
 
@@ -25,6 +41,12 @@ class PlayerFactory(factory.django.DjangoModelFactory):
     last_name = factory.Faker("last_name", locale="de_DE")
     club = "Schrämclub Daun"
     town = "Daun"
+    person = factory.SubFactory(
+        PersonFactory,
+        first_name=factory.SelfAttribute("..first_name"),
+        last_name=factory.SelfAttribute("..last_name"),
+        club=factory.SelfAttribute("..club"),
+    )
 
 
 class EntryFactory(factory.django.DjangoModelFactory):

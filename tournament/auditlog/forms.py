@@ -23,6 +23,9 @@ ACTION_SUGGESTIONS = [
     ("tournament.*", _("Turnier")),
     ("tiebreak.*", _("Gleichstand")),
     ("job.*", _("Aufträge")),
+    ("person.*", _("Personen")),
+    ("champions.*", _("Meister")),
+    ("ranking.*", _("Wertungen")),
     # Each single action, by what the log calls it.
     *ACTION_LABELS.items(),
 ]
@@ -40,6 +43,9 @@ OBJECT_TYPES = {
     "job": _("Druck und Export"),
     "digitaltable": _("Digitaler Tisch"),
     "digitalseat": _("Platz an einem digitalen Tisch"),
+    "person": _("Person"),
+    "pastchampion": _("Meister"),
+    "ranking": _("Wertung"),
 }
 
 

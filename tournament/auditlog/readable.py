@@ -22,7 +22,10 @@ from tournament.models import (
     DigitalTable,
     Entry,
     Job,
+    PastChampion,
+    Person,
     Player,
+    Ranking,
     ResultVersion,
     Series,
     Team,
@@ -44,6 +47,9 @@ MODELS: dict[str, tuple[type[models.Model], ...]] = {
     "job": (Job,),
     "digitaltable": (DigitalTable,),
     "digitalseat": (DigitalSeat,),
+    "person": (Person,),
+    "pastchampion": (PastChampion,),
+    "ranking": (Ranking,),
 }
 
 # Keys the services record that are no field of the row, or whose field
@@ -68,6 +74,25 @@ KEY_LABELS = {
     "series": gettext_lazy("Serie"),
     "table": gettext_lazy("Tisch"),
     "number": gettext_lazy("Nummer"),
+    # Persons: the one kept and the one merged into it, a split's new one.
+    "keep.id": gettext_lazy("Person (Nr.)"),
+    "keep.name": gettext_lazy("Person"),
+    "keep.club": gettext_lazy("Verein"),
+    "keep.players": gettext_lazy("Meldungen (Nr.)"),
+    "other.id": gettext_lazy("zusammengeführt: Person (Nr.)"),
+    "other.name": gettext_lazy("zusammengeführt: Person"),
+    "other.club": gettext_lazy("zusammengeführt: Verein"),
+    "other.players": gettext_lazy("zusammengeführt: Meldungen (Nr.)"),
+    "person.id": gettext_lazy("Person (Nr.)"),
+    "person.name": gettext_lazy("Person"),
+    "person.club": gettext_lazy("Verein"),
+    "person.players": gettext_lazy("Meldungen (Nr.)"),
+    "new.id": gettext_lazy("neue Person (Nr.)"),
+    "new.name": gettext_lazy("neue Person"),
+    "new.club": gettext_lazy("neue Person: Verein"),
+    "new.players": gettext_lazy("neue Person: Meldungen (Nr.)"),
+    "to_review": gettext_lazy("Person prüfen (Startnummern)"),
+    "years": gettext_lazy("Jahre"),
     # A series released although the field changed since its draw.
     "released_anyway.not_seated": gettext_lazy(
         "trotzdem veröffentlicht, nicht gesetzt (Startnummern)"
@@ -81,6 +106,7 @@ STATUS_OF = {"tournament_status": Tournament}
 # Lists of start numbers: runs shown as ranges (1–40).
 NUMBER_LISTS = {
     "start_numbers",
+    "to_review",
     "members",
     "order",
     "bots",

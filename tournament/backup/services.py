@@ -34,6 +34,7 @@ from tournament.models import (
     TieBreak,
     Tournament,
 )
+from tournament.persons.services import PersonIndex, person_attach, persons_refresh
 from tournament.results.services import rebuild_table_scores
 from tournament.tournaments import services as tournaments_services
 
@@ -71,6 +72,7 @@ KEYS: dict[str, frozenset[str]] = {
         {
             "number",
             "status",
+            "mode",
             "seed",
             "quality",
             "seated_at",
@@ -140,11 +142,17 @@ def _list(value: Any, where: str) -> list[Any]:
     return value
 
 
-def _checked(obj: models.Model, where: str, *, unique: bool = True) -> None:
+def _checked(
+    obj: models.Model,
+    where: str,
+    *,
+    unique: bool = True,
+    exclude: list[str] | None = None,
+) -> None:
     """The row as the site would accept it: every field, choice, length and
     constraint checked (`full_clean`) before anything is written."""
     try:
-        obj.full_clean(validate_unique=unique)
+        obj.full_clean(exclude=exclude, validate_unique=unique)
     except ValidationError as error:
         problems = "; ".join(
             f"{_label(obj, field)}{' '.join(messages)}"
@@ -287,6 +295,7 @@ def tournament_backup(*, tournament: Tournament) -> dict[str, Any]:
             {
                 "number": s.number,
                 "status": s.status,
+                "mode": s.mode,
                 "seed": s.seed,
                 "quality": s.quality,
                 "seated_at": _when(s.seated_at),
@@ -404,19 +413,28 @@ def _restore(
         for name in _list(doc["teams"], _("Die Mannschaften"))
     }
     entries: dict[int, Entry] = {}
-    for i, p in enumerate(_list(doc["players"], _("Die Spieler")), 1):
+    players = [
+        _part(p, "player", _("Spieler %(n)s") % {"n": i})
+        for i, p in enumerate(_list(doc["players"], _("Die Spieler")), 1)
+    ]
+    # Each player finds its person as at the desk (the same name and club,
+    # else a new person, for review when uncertain).
+    index = PersonIndex(
+        names=[(str(p["first_name"]), str(p["last_name"])) for p in players],
+        tournament=tournament,
+    )
+    for i, p in enumerate(players, 1):
         where = _("Spieler %(n)s") % {"n": i}
-        p = _part(p, "player", where)
-        player = _saved(
-            Player(
-                first_name=p["first_name"],
-                last_name=p["last_name"],
-                club=p["club"],
-                town=p["town"],
-                category=p["category"],
-            ),
-            where,
+        player = Player(
+            first_name=p["first_name"],
+            last_name=p["last_name"],
+            club=p["club"],
+            town=p["town"],
+            category=p["category"],
         )
+        _checked(player, where, exclude=["person"])
+        person_attach(player=player, index=index)
+        player = _saved(player, where)
         entry = _saved(
             Entry(
                 tournament=tournament,
@@ -430,6 +448,7 @@ def _restore(
             where,
         )
         entries[entry.start_number] = entry
+    persons_refresh(person_ids=[e.player.person_id for e in entries.values()])
     if plan:
         plan = _part(plan, "seating_plan", _("Der Sitzplan"))
         tournament.seating_plan = {
@@ -447,6 +466,8 @@ def _restore(
                 tournament=tournament,
                 number=s["number"],
                 status=s["status"],
+                # Older backups: every series was drawn by lot.
+                mode=s.get("mode", Series.Mode.LOT),
                 seed=s["seed"],
                 quality=s["quality"],
                 seated_at=_parse_when(s["seated_at"]),

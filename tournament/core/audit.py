@@ -78,6 +78,7 @@ ACTION_LABELS: dict[str, Promise] = {
     "team.delete": _("Mannschaft gelöscht"),
     "series.create": _("Serie angelegt"),
     "series.seat": _("Serie ausgelost"),
+    "series.seat_standings": _("Serie nach Tabelle gesetzt"),
     "series.swap": _("Zwei Spieler getauscht"),
     "series.release": _("Serie veröffentlicht"),
     "series.delete": _("Serie gelöscht"),
@@ -96,6 +97,13 @@ ACTION_LABELS: dict[str, Promise] = {
     "digital.stop": _("Digitales Spiel beendet"),
     "digital.away": _("Handy weg: ein Bot spielt für den Platz"),
     "digital.back": _("Handy wieder da: der Spieler spielt selbst"),
+    "person.merge": _("Zwei Personen zusammengeführt"),
+    "person.split": _("Meldung von einer Person abgetrennt"),
+    "person.keep_apart": _("Ähnlicher Name, aber eine andere Person"),
+    "champions.import": _("Meisterliste importiert"),
+    "ranking.create": _("Wertung angelegt"),
+    "ranking.update": _("Wertung geändert"),
+    "ranking.delete": _("Wertung gelöscht"),
 }
 
 
@@ -115,6 +123,9 @@ ACTION_GROUPS: dict[str, tuple[str, ...]] = {
     "tournament": ("tournament.",),
     "tiebreak": ("tiebreak.",),
     "job": ("job.",),
+    "person": ("person.",),
+    "champions": ("champions.",),
+    "ranking": ("ranking.",),
 }
 
 

@@ -5,6 +5,9 @@ themselves are `scoring`'s; this only hands it the tournament's settings."""
 import dataclasses
 from functools import lru_cache
 
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
 from scoring.rules import RuleSet, get_rules, points_for_game
 from tournament.models import Tournament
 
@@ -31,3 +34,30 @@ def game_points(marks: int, tournament: Tournament) -> int:
     """What a game gives a player who kept `marks`: the winner (the only one
     with marks left) the marks plus the win bonus, everybody else 0."""
     return points_for_game(marks, tournament_rules(tournament))
+
+
+# What each preset a tournament may choose plays differently, in the words
+# of RULES.md §9 (shown on the tournament's page). A preset the engine has
+# no rule set for is not offered.
+PRESET_NOTES: dict[str, Promise] = {
+    Tournament.RulePreset.CHAMPIONSHIP: _(
+        "Klopfen bis zu den eigenen Schräm (mit 2 Schräm auf 3), höchstens drei "
+        "blinde Klopfer pro Einzelspiel, wer nur noch einen Schräm hat, klopft "
+        "blind auf 2."
+    ),
+    Tournament.RulePreset.SCHROEM: _(
+        "Wie die Meisterschaft, aber klopfen bis zu den eigenen Schräm plus eins."
+    ),
+    Tournament.RulePreset.SIWWE_STROEM: _(
+        "Die Striche werden hochgezählt (raus bei 7); wer bei 6 steht, macht das "
+        "Einzelspiel von selbst 2 wert, das zählt nicht als blinder Klopfer."
+    ),
+    Tournament.RulePreset.MARIENHEIDE: _(
+        "Wie die Meisterschaft, aber gewöhnlich mit 5 Schräm zu Beginn."
+    ),
+}
+
+
+def preset_note(tournament: Tournament) -> str:
+    """What the tournament's rule preset plays differently, in words."""
+    return str(PRESET_NOTES.get(tournament.rule_preset, ""))

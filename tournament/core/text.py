@@ -5,9 +5,15 @@ the byte-order mark, soft hyphens) and characters that turn the text after
 them around: "Anna\u202egnp.exe" shows as "Annaexe.png". A name is kept
 with none of them: letters, marks, digits, punctuation and single spaces,
 in one normal form (NFC), so "Jöbges" typed two ways is one name.
+
+And names made comparable: `fold` and `name_key` ignore case, accents and
+how an umlaut or ß was typed; every player search and the matching of a
+registration to a person use them (never a second folding).
 """
 
 import unicodedata
+
+_SPELLED = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue"})
 
 
 def visible_text(value: str) -> str:
@@ -20,3 +26,24 @@ def visible_text(value: str) -> str:
         for word in unicodedata.normalize("NFC", value).split()
     )
     return " ".join(word for word in words if word)
+
+
+def _strip_marks(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def fold(text: str) -> tuple[str, str]:
+    """Two search forms of a text, lower case without accents: umlauts as
+    plain vowels and umlauts spelled out (ß is "ss" in both).
+    `fold("Jöbges") == ("jobges", "joebges")`."""
+    # casefold() makes ß "ss"; NFC first, so a decomposed "ö" is one letter.
+    lowered = unicodedata.normalize("NFC", text).casefold()
+    return _strip_marks(lowered), _strip_marks(lowered.translate(_SPELLED))
+
+
+def name_key(first_name: str, last_name: str) -> str:
+    """One key for names that are the same however they were typed:
+    "Jöbges" and "Joebges", "Weiß" and "WEISS" (not "Jobges": that is
+    another spelling, not another way of typing it)."""
+    return " ".join(fold(f"{first_name} {last_name}")[1].split())

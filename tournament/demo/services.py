@@ -3,6 +3,7 @@
 import datetime
 import json
 import random
+import re
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,8 @@ from django.db import transaction
 
 from tournament.core.roles import ensure_role_groups
 from tournament.demo import bots
-from tournament.models import ResultVersion, Series, Tournament
+from tournament.history import services as history_services
+from tournament.models import Ranking, ResultVersion, Series, Tournament
 from tournament.registration import services as registration_services
 from tournament.registration.services import PlayerData
 from tournament.results import services as results_services
@@ -74,15 +76,24 @@ def _extra_players(count: int, seed: int, start: int) -> list[PlayerData]:
 
 
 def demo_tournament_create(
-    *, slug: str | None = None, players: int | None = None, seed: int = 1
+    *,
+    slug: str | None = None,
+    players: int | None = None,
+    seed: int = 1,
+    date: datetime.date | None = None,
 ) -> Tournament | None:
-    """Create the demo tournament with its players and teams.
+    """Create the demo tournament with its players and teams: the year's
+    championship, on `date` (default the file's), named for its year. The
+    players are the file's (and more, drawn by `seed`): a second demo
+    tournament has the same persons, a year later.
 
     Returns None when a tournament with that slug exists already (so that
     `make run` never overwrites what somebody did with the demo)."""
     data = demo_data()
     info = data["tournament"]
     slug = slug or info["slug"]
+    date = date or datetime.date.fromisoformat(info["date"])
+    name = re.sub(r"\d{4}$", str(date.year), info["name"])
     if Tournament.objects.filter(slug=slug).exists():
         return None
     rows = [PlayerData(**p) for p in data["players"]]
@@ -94,11 +105,12 @@ def demo_tournament_create(
         tournament = tournaments_services.tournament_save(
             actor=None,
             tournament=Tournament(
-                name=info["name"],
+                name=name,
                 slug=slug,
-                date=datetime.date.fromisoformat(info["date"]),
+                date=date,
                 venue=info["venue"],
                 rule_preset=info["rule_preset"],
+                is_championship=True,
             ),
             created=True,
         )
@@ -166,3 +178,24 @@ def demo_play(*, tournament: Tournament, complete: int, seed: int = 1) -> None:
                 results_services.result_confirm(
                     actor=referee2, version=version, revision=None
                 )
+
+
+DEMO_RANKING = "demo-wertung"
+
+
+def demo_ranking_add(*, tournament: Tournament) -> Ranking:
+    """The demo's season ranking (points by place, every result counts)
+    takes in a demo tournament: each demo year adds one."""
+    ranking = Ranking.objects.filter(slug=DEMO_RANKING).first()
+    tournaments = [tournament]
+    if ranking is None:
+        ranking = Ranking(
+            name="Rheinland-Wertung (Demo)",
+            slug=DEMO_RANKING,
+            method=Ranking.Method.PLACES,
+        )
+    else:
+        tournaments += list(ranking.tournaments.exclude(pk=tournament.pk))
+    return history_services.ranking_save(
+        actor=None, ranking=ranking, tournaments=tournaments
+    )

@@ -77,6 +77,10 @@ class Fragment:
     # or every entry as well). A change outside it must not change what the
     # fragment shows, or its ETag would hide that change.
     source: str = invalidation.ALL
+    # What else the ETag follows, for a fragment that shows more than its
+    # tournament (a season ranking over several): a token of its own that
+    # changes whenever that changes (read from the rows, like `source`).
+    token: Callable[[Tournament, Params], str] | None = None
 
 
 # Filled by the features' `fragments` modules (imported when the app is
@@ -224,6 +228,10 @@ def region(tournament: Tournament, key: FragmentKey, language: str = "") -> Regi
     language = language or translation.get_language() or "de"
     scope = _scope(tournament, key.fragment)
     token = _source_token(tournament, scope)
+    seen_as = f"{tournament.pk}:{scope}"
+    if key.fragment.token is not None:
+        token = f"{token}.{key.fragment.token(tournament, key.params)}"
+        seen_as = f"{seen_as}:{key.text}"
     tag = invalidation.etag(tournament.pk, key.text, language, token)
-    seen = invalidation.modified_at(f"{tournament.pk}:{scope}", token)
+    seen = invalidation.modified_at(seen_as, token)
     return Region(tournament, key, language, tag, seen)

@@ -2,8 +2,16 @@
 history. Models hold data and single-row rules; business logic lives
 in the features' services and selectors."""
 
-from tournament.models.core import AuditEvent, Entry, Player, Team, Tournament
+from tournament.models.core import (
+    AuditEvent,
+    Entry,
+    Person,
+    Player,
+    Team,
+    Tournament,
+)
 from tournament.models.digital import DigitalSeat, DigitalTable
+from tournament.models.history import PastChampion, Ranking
 from tournament.models.jobs import Job
 from tournament.models.results import EntryTotal, GameScore, ResultVersion, TieBreak
 from tournament.models.seating import Seat, Series, Table
@@ -16,7 +24,10 @@ __all__ = [
     "EntryTotal",
     "GameScore",
     "Job",
+    "PastChampion",
+    "Person",
     "Player",
+    "Ranking",
     "ResultVersion",
     "Seat",
     "Series",

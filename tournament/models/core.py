@@ -1,4 +1,5 @@
-"""Tournaments, players, their entries and teams, and the audit trail."""
+"""Tournaments, persons and their players (one per registration), their
+entries and teams, and the audit trail."""
 
 from django.conf import settings
 from django.core.validators import RegexValidator
@@ -25,7 +26,8 @@ class Tournament(models.Model):
     class RulePreset(models.TextChoices):
         CHAMPIONSHIP = "championship", _("Rheinland-Meisterschaft")
         SCHROEM = "schroem", _("Schröm (Wipperfürth)")
-        SIWWE_STROEM = "siwwe_stroem", _("Siwwe Ström")
+        SIWWE_STROEM = "siwwe_stroem", _("Siwwe Ström / Sibbeschröm")
+        MARIENHEIDE = "marienheide", _("Marienheide")
 
     name = models.CharField(_("Name"), max_length=200)
     slug = models.SlugField(
@@ -47,6 +49,15 @@ class Tournament(models.Model):
     win_bonus = models.PositiveSmallIntegerField(_("Siegbonus"), default=7)
     status = models.CharField(
         _("Status"), max_length=10, choices=Status.choices, default=Status.PLANNED
+    )
+    # The year's title: its winner stands in the list of champions.
+    is_championship = models.BooleanField(
+        _("Meisterschaft"),
+        default=False,
+        help_text=_(
+            "Der Sieger steht in der Liste der Meister (einmal pro Jahr, z. B. die "
+            "Rheinland-Meisterschaft)."
+        ),
     )
     # The lot for the whole tournament: seeding the five series as one design
     # is what keeps every pair from meeting twice. Series k uses this plan as
@@ -112,7 +123,12 @@ class Tournament(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(
-                    rule_preset__in=["championship", "schroem", "siwwe_stroem"]
+                    rule_preset__in=[
+                        "championship",
+                        "schroem",
+                        "siwwe_stroem",
+                        "marienheide",
+                    ]
                 ),
                 name="tournament_rule_preset_valid",
             ),
@@ -122,8 +138,43 @@ class Tournament(models.Model):
         return self.name
 
 
+class Person(models.Model):
+    """Somebody who plays, across tournaments and years: every registration
+    (`Player`) belongs to one. Name and club are those of the latest
+    registration; `key` and `loose` are the name folded for matching
+    (`core.text.name_key`; umlauts as plain vowels), kept by the person
+    services whenever the name changes."""
+
+    first_name = models.CharField(_("Vorname"), max_length=100)
+    last_name = models.CharField(_("Nachname"), max_length=100)
+    club = models.CharField(_("Verein"), max_length=150, blank=True)
+    key = models.CharField(max_length=210, db_index=True, editable=False)
+    loose = models.CharField(max_length=210, db_index=True, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["last_name", "first_name", "id"]
+        verbose_name = _("Person")
+        verbose_name_plural = _("Personen")
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(first_name="") & ~Q(last_name=""),
+                name="person_name_required",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.first_name} {self.last_name}"
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.first_name} {self.last_name}"
+
+
 class Player(models.Model):
-    """A person, known across tournaments."""
+    """A person as registered for one tournament: the name, club, town and
+    category of that day (a club changes, a youth grows up), so that an old
+    tournament's lists stay as they were."""
 
     class Category(models.TextChoices):
         OPEN = "open", _("Offen")
@@ -138,6 +189,15 @@ class Player(models.Model):
     category = models.CharField(
         _("Kategorie"), max_length=10, choices=Category.choices, default=Category.OPEN
     )
+    person = models.ForeignKey(
+        Person,
+        on_delete=models.PROTECT,
+        related_name="players",
+        verbose_name=_("Person"),
+    )
+    # The match to `person` is uncertain (same name, another club …): the
+    # organizer decides on the review page; until then a person of its own.
+    person_review = models.BooleanField(_("Person prüfen"), default=False)
 
     class Meta:
         ordering = ["last_name", "first_name"]

@@ -52,6 +52,16 @@ class Series(models.Model):
     # Bumped by every change of the seating: a stale form is refused.
     version = models.PositiveIntegerField(default=0)
 
+    class Mode(models.TextChoices):
+        LOT = "lot", _("ausgelost")
+        STANDINGS = "standings", _("nach Tabelle gesetzt")
+
+    # How the series was seated: by lot (the tournament's plan), or by the
+    # standings after the series before it ("nach Tabelle setzen").
+    mode = models.CharField(
+        _("Setzung"), max_length=10, choices=Mode.choices, default=Mode.LOT
+    )
+
     objects = SeriesQuerySet.as_manager()
 
     class Meta:
@@ -70,6 +80,9 @@ class Series(models.Model):
                     status__in=["draft", "seated", "released", "playing", "complete"]
                 ),
                 name="series_status_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(mode__in=["lot", "standings"]), name="series_mode_valid"
             ),
         ]
 

@@ -43,4 +43,6 @@ urlpatterns: list[URLPattern] = [
         views.games_import_confirm,
         name="games_import_confirm",
     ),
+    path("wertung/<slug:slug>/pdf/", views.ranking_pdf, name="ranking_pdf"),
+    path("wertung/<slug:slug>/excel/", views.ranking_xlsx, name="ranking_xlsx"),
 ]

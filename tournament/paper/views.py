@@ -30,8 +30,10 @@ from tournament.core.errors import UserError
 from tournament.core.roles import organizer_required
 from tournament.core.upload import take_preview
 from tournament.core.workbook import XLSX_CONTENT_TYPE
-from tournament.models import Job, Tournament
+from tournament.history import selectors as history_selectors
+from tournament.models import Job, Ranking, Tournament
 from tournament.paper import jobs, pdf
+from tournament.paper import ranking as paper_ranking
 from tournament.paper.games_import import parse_games_workbook
 from tournament.paper.qr import phone_base_url
 from tournament.paper.workbook import results_filename, results_workbook
@@ -362,3 +364,25 @@ def table_card(request: HttpRequest, slug: str, table: int) -> HttpResponse:
         "tournament:series_results", kwargs={"slug": slug, "number": series.number}
     )
     return redirect(f"{url}#tisch-{table}")
+
+
+@organizer_required
+@require_GET
+def ranking_pdf(request: HttpRequest, slug: str) -> HttpResponse:
+    """A season ranking as PDF, to print and hang up."""
+    table = history_selectors.ranking_table(get_object_or_404(Ranking, slug=slug))
+    document = paper_ranking.ranking_pdf(table=table)
+    response = HttpResponse(document.content, content_type=pdf.PDF_CONTENT_TYPE)
+    response["Content-Disposition"] = f'inline; filename="{document.filename}"'
+    return response
+
+
+@organizer_required
+@require_GET
+def ranking_xlsx(request: HttpRequest, slug: str) -> HttpResponse:
+    """A season ranking as a workbook."""
+    table = history_selectors.ranking_table(get_object_or_404(Ranking, slug=slug))
+    content, filename = paper_ranking.ranking_workbook(table=table)
+    response = HttpResponse(content, content_type=XLSX_CONTENT_TYPE)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response

@@ -7,8 +7,9 @@ warnings; the organizer confirms and `entries_import` writes all or nothing.
 from dataclasses import dataclass, field
 from typing import IO, Any
 
+from django.db.models import Count
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 from openpyxl import Workbook
 from openpyxl.worksheet._read_only import ReadOnlyWorksheet
 from openpyxl.worksheet.datavalidation import DataValidation
@@ -18,7 +19,8 @@ from tournament.core.errors import UserError
 from tournament.core.text import visible_text
 from tournament.core.upload import open_uploaded_workbook, upload_rows
 from tournament.core.workbook import workbook_bytes, write_table
-from tournament.models import Entry, Player, Tournament
+from tournament.models import Entry, Person, Player, Tournament
+from tournament.persons.services import PersonIndex
 from tournament.registration.selectors import name_key
 from tournament.registration.services import PlayerData
 
@@ -83,6 +85,8 @@ class PreviewRow:
     data: PlayerData | None
     errors: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    # Who the row is across tournaments (a known person), for information.
+    notes: list[str] = field(default_factory=list)
     # What was read, per column of the preview (`ImportPreview.columns`),
     # also for a row with errors: the organizer sees what the file says.
     shown: list[str] = field(default_factory=list)
@@ -232,6 +236,50 @@ def _read_sheet(
         preview.rows.append(row)
     if not preview.rows:
         preview.file_errors.append(_("Das Blatt enthält keine Spieler."))
+        return
+    _persons(preview, tournament)
+
+
+def _persons(preview: ImportPreview, tournament: Tournament) -> None:
+    """Say for each row who it is across tournaments, by the rule the
+    import will match with (`persons.services`): a known person, or a
+    similar name the organizer decides on after the import."""
+    rows = [(row, row.data) for row in preview.rows if row.data is not None]
+    index = PersonIndex(
+        names=[(d.first_name, d.last_name) for _row, d in rows], tournament=tournament
+    )
+    matches = [(row, index.match(d.first_name, d.last_name, d.club)) for row, d in rows]
+    known = [m.person.pk for _row, m in matches if m.person is not None]
+    played = dict(
+        Person.objects.filter(pk__in=known)
+        .annotate(n=Count("players__entries", distinct=True))
+        .values_list("pk", "n")
+    )
+    for row, match in matches:
+        if match.person is not None:
+            index.take(match.person)
+            n = played.get(match.person.pk, 0)
+            row.notes.append(
+                ngettext(
+                    "Bekannt: %(n)d Turnier bisher.",
+                    "Bekannt: %(n)d Turniere bisher.",
+                    n,
+                )
+                % {"n": n}
+            )
+        elif match.uncertain:
+            row.warnings.append(
+                _(
+                    "Ähnlicher Name wie %(names)s: nach dem Import unter "
+                    "„Personen prüfen“ entscheiden, ob es dieselbe Person ist."
+                )
+                % {
+                    "names": ", ".join(
+                        f"{p.full_name} ({p.club})" if p.club else p.full_name
+                        for p in match.candidates
+                    )
+                }
+            )
 
 
 def _shown(key: str, raw: str, row: PreviewRow) -> str:

@@ -10,38 +10,26 @@ whatever the query, so the number of queries stays constant.
 """
 
 import re
-import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db.models import Count, Q, QuerySet
 
+from tournament.core.text import fold, name_key
 from tournament.models import Entry, Team, Tournament
 
-_SPELLED = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue"})
+__all__ = [
+    "PlayerQuery",
+    "entries_for",
+    "entry_counts",
+    "fold",
+    "name_key",
+    "same_name_entries",
+    "teams_for",
+]
+
 # "12", "Nr. 12", "Nr12", "#12", "Startnummer 12".
 _NUMBER = re.compile(r"^(?:(?:start)?(?:nr|nummer)\.?|#)?\s*(\d{1,9})$")
-
-
-def _strip_marks(text: str) -> str:
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-
-
-def fold(text: str) -> tuple[str, str]:
-    """Two search forms of a text, lower case without accents: umlauts as
-    plain vowels and umlauts spelled out (ß is "ss" in both).
-    `fold("Jöbges") == ("jobges", "joebges")`."""
-    # casefold() makes ß "ss"; NFC first, so a decomposed "ö" is one letter.
-    lowered = unicodedata.normalize("NFC", text).casefold()
-    return _strip_marks(lowered), _strip_marks(lowered.translate(_SPELLED))
-
-
-def name_key(first_name: str, last_name: str) -> str:
-    """One key for names that are the same however they were typed:
-    "Jöbges" and "Joebges", "Weiß" and "WEISS" (not "Jobges": that is
-    another spelling, not another way of typing it)."""
-    return " ".join(fold(f"{first_name} {last_name}")[1].split())
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,12 @@ from tournament.core.errors import UserError
 from tournament.core.roles import Actor
 from tournament.live import invalidation
 from tournament.models import Entry, Player, Team, Tournament
+from tournament.persons.services import (
+    PersonIndex,
+    person_attach,
+    person_rematch,
+    persons_refresh,
+)
 
 PLAYER_FIELDS = ["first_name", "last_name", "club", "town", "category"]
 
@@ -37,7 +43,9 @@ def next_start_number(tournament: Tournament) -> int:
     return (top or 0) + 1
 
 
-def _player_for(data: PlayerData) -> Player:
+def _player_for(data: PlayerData, index: PersonIndex) -> Player:
+    """A new player, matched to its person (`persons.services`: the same
+    name and club, or a new person, marked for review when uncertain)."""
     player = Player(
         first_name=data.first_name.strip(),
         last_name=data.last_name.strip(),
@@ -45,23 +53,38 @@ def _player_for(data: PlayerData) -> Player:
         town=data.town.strip(),
         category=data.category,
     )
-    player.full_clean(exclude=["id"])
+    player.full_clean(exclude=["id", "person"])
+    person_attach(player=player, index=index)
     player.save()
     return player
+
+
+def _person_index(tournament: Tournament, rows: Iterable[PlayerData]) -> PersonIndex:
+    return PersonIndex(
+        names=[(r.first_name.strip(), r.last_name.strip()) for r in rows],
+        tournament=tournament,
+    )
+
+
+# A registration's person, as the audit keeps it.
+PERSON_FIELDS = ["person", "person_review"]
 
 
 def entry_register(*, actor: Actor, tournament: Tournament, data: PlayerData) -> Entry:
     """Register a new player for the tournament; the start number is the one
     given or the next free one. Refuses a start number already taken."""
     with transaction.atomic():
-        entry = _entry_create(tournament=tournament, data=data)
+        entry = _entry_create(
+            tournament=tournament, data=data, index=_person_index(tournament, [data])
+        )
+        persons_refresh(person_ids=[entry.player.person_id])
         audit_record(
             actor=actor,
             action="entry.register",
             obj=entry,
             tournament=tournament,
             after={
-                **snapshot(entry.player, PLAYER_FIELDS),
+                **snapshot(entry.player, PLAYER_FIELDS + PERSON_FIELDS),
                 **snapshot(entry, ENTRY_FIELDS),
             },
         )
@@ -69,14 +92,16 @@ def entry_register(*, actor: Actor, tournament: Tournament, data: PlayerData) ->
     return entry
 
 
-def _entry_create(*, tournament: Tournament, data: PlayerData) -> Entry:
+def _entry_create(
+    *, tournament: Tournament, data: PlayerData, index: PersonIndex
+) -> Entry:
     number = data.start_number or next_start_number(tournament)
     if tournament.entries.filter(start_number=number).exists():
         raise UserError(
             _("Die Startnummer %(number)s ist schon vergeben.") % {"number": number},
             code="start_number_taken",
         )
-    player = _player_for(data)
+    player = _player_for(data, index)
     try:
         with transaction.atomic():
             return Entry.objects.create(
@@ -101,7 +126,12 @@ def entries_import(
         ordered = [r for r in rows if r.start_number] + [
             r for r in rows if not r.start_number
         ]
-        entries = [_entry_create(tournament=tournament, data=row) for row in ordered]
+        index = _person_index(tournament, ordered)
+        entries = [
+            _entry_create(tournament=tournament, data=row, index=index)
+            for row in ordered
+        ]
+        persons_refresh(person_ids=[e.player.person_id for e in entries])
         audit_record(
             actor=actor,
             action="entry.import",
@@ -110,6 +140,9 @@ def entries_import(
             after={
                 "count": len(entries),
                 "start_numbers": sorted(e.start_number for e in entries),
+                "to_review": sorted(
+                    e.start_number for e in entries if e.player.person_review
+                ),
             },
             note=_("%(count)d Spieler importiert") % {"count": len(entries)},
         )
@@ -124,7 +157,7 @@ def entry_update(*, actor: Actor, entry: Entry, data: PlayerData) -> Entry:
             Entry.objects.select_for_update().select_related("player").get(pk=entry.pk)
         )
         before = {
-            **snapshot(entry.player, PLAYER_FIELDS),
+            **snapshot(entry.player, PLAYER_FIELDS + PERSON_FIELDS),
             **snapshot(entry, ENTRY_FIELDS),
         }
         number = data.start_number or entry.start_number
@@ -143,8 +176,9 @@ def entry_update(*, actor: Actor, entry: Entry, data: PlayerData) -> Entry:
         for name in PLAYER_FIELDS:
             value = getattr(data, name)
             setattr(player, name, value.strip() if isinstance(value, str) else value)
-        player.full_clean(exclude=["id"])
+        player.full_clean(exclude=["id", "person"])
         player.save()
+        person_rematch(player=player)
         entry.start_number = number
         entry.save(update_fields=["start_number"])
         invalidation.results_changed(entry.tournament_id)  # names and numbers shown
@@ -154,7 +188,10 @@ def entry_update(*, actor: Actor, entry: Entry, data: PlayerData) -> Entry:
             obj=entry,
             tournament=entry.tournament,
             before=before,
-            after={**snapshot(player, PLAYER_FIELDS), **snapshot(entry, ENTRY_FIELDS)},
+            after={
+                **snapshot(player, PLAYER_FIELDS + PERSON_FIELDS),
+                **snapshot(entry, ENTRY_FIELDS),
+            },
         )
     return entry
 

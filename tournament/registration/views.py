@@ -90,6 +90,14 @@ def entry_create(request: HttpRequest, slug: str) -> HttpResponse:
                     _("%(name)s ist mit Startnummer %(number)d gemeldet.")
                     % {"name": entry.player.full_name, "number": entry.start_number},
                 )
+                if entry.player.person_review:
+                    messages.warning(
+                        request,
+                        _(
+                            "Es gibt schon eine Person mit ähnlichem Namen. Ob es "
+                            "dieselbe ist, entscheiden Sie unter „Personen prüfen“."
+                        ),
+                    )
                 return redirect("tournament:entry_create", slug=slug)
     return render(
         request,

@@ -69,6 +69,63 @@ def plan_seating(
     return [list(map(list, s)) for s in result.series], dict(result.quality)
 
 
+def plan_standings_series(
+    *,
+    entries: Sequence[Entry],
+    series_count: int,
+    seed: str,
+    fixed: Sequence[EngineSeries],
+    totals: dict[int, int],
+) -> EngineSeries:
+    """The next series seated by the standings ("nach Tabelle setzen"):
+    players of similar totals together, the leaders at table 1, without
+    repeating a meeting of the `fixed` series where that can be."""
+    clubs = {e.pk: e.player.club for e in entries if e.player.club}
+    field = {e.pk for e in entries}
+    gone = sorted({p for s in fixed for t in s for p in t} - field)
+    try:
+        result = engine.seat(
+            sorted(field),
+            series=series_count,
+            seed=seed,
+            clubs=clubs,
+            fixed=list(fixed),
+            withdrawn=gone,
+            mode="standings",
+            totals={pk: totals.get(pk, 0) for pk in field},
+        )
+    except SeatingError as error:
+        raise UserError(seating_error_message(error), code=error.code) from error
+    return [list(t) for t in result.series[len(fixed)]]
+
+
+def standings_fit(tables: EngineSeries, totals: dict[int, int]) -> dict[str, int]:
+    """How closely a series follows the standings: how many players sit at
+    the table their place gives them (players of equal totals may take any
+    of their places), and by how many tables the farthest is off. Tables of
+    4 first, as they are numbered."""
+    ordered = sorted(tables, key=lambda t: -len(t))
+    sizes = [len(t) for t in ordered]
+    ranking = sorted((p for t in ordered for p in t), key=lambda p: -totals.get(p, 0))
+    first: dict[int, int] = {}
+    last: dict[int, int] = {}
+    place = 0
+    for table, size in enumerate(sizes):
+        for p in ranking[place : place + size]:
+            points = totals.get(p, 0)
+            first.setdefault(points, table)
+            last[points] = table
+        place += size
+    exact = worst = 0
+    for table, players in enumerate(ordered):
+        for p in players:
+            points = totals.get(p, 0)
+            off = max(0, first[points] - table, table - last[points])
+            exact += off == 0
+            worst = max(worst, off)
+    return {"players": len(ranking), "exact": exact, "worst": worst}
+
+
 def seating_quality(
     series: Sequence[EngineSeries], entries: Sequence[Entry]
 ) -> dict[str, Any]:

@@ -10,7 +10,15 @@ from tournament.core.audit import audit_record
 from tournament.core.errors import ConflictError, UserError
 from tournament.core.roles import Actor
 from tournament.live import invalidation
-from tournament.models import Entry, Seat, Series, Table, Tournament
+from tournament.models import (
+    Entry,
+    EntryTotal,
+    ResultVersion,
+    Seat,
+    Series,
+    Table,
+    Tournament,
+)
 from tournament.seating import adapter, selectors
 
 EDITABLE = (Series.Status.DRAFT, Series.Status.SEATED)
@@ -150,6 +158,7 @@ def series_seat(
         before = {"status": series.status, "tables": adapter.stored_series(series)}
         _write_tables(series, tables)
         series.status = Series.Status.SEATED
+        series.mode = Series.Mode.LOT
         series.seed = plan["seed"]
         series.seated_at = timezone.now()
         series.version += 1
@@ -162,6 +171,117 @@ def series_seat(
             tournament=tournament,
             before=before,
             after={"status": series.status, "seed": series.seed, "tables": tables},
+        )
+    return series
+
+
+def _unconfirmed(series: Series) -> dict[int, list[int]]:
+    """The tables of the series before `series` that have no confirmed,
+    complete result yet: {series number: [table numbers]} (one query)."""
+    done = ResultVersion.objects.filter(
+        status=ResultVersion.Status.CONFIRMED, complete=True
+    ).values("table_id")
+    missing: dict[int, list[int]] = {}
+    for number, table in (
+        Table.objects.filter(
+            series__tournament_id=series.tournament_id,
+            series__number__lt=series.number,
+        )
+        .exclude(pk__in=done)
+        .order_by("series__number", "number")
+        .values_list("series__number", "number")
+    ):
+        missing.setdefault(number, []).append(table)
+    return missing
+
+
+def _totals_before(tournament: Tournament, number: int) -> dict[int, int]:
+    """Each entry's points in the series before series `number`, from the
+    kept totals (one query): the standings that series is seated by."""
+    return {
+        entry_id: sum(int(p) for p in points.split(",")[: number - 1] if p)
+        for entry_id, points in EntryTotal.objects.filter(
+            entry__tournament=tournament
+        ).values_list("entry_id", "series_points")
+    }
+
+
+def series_seat_by_standings(
+    *, actor: Actor, series: Series, version: int | None = None
+) -> Series:
+    """Seat a series by the standings ("nach Tabelle setzen"), as a final
+    series is seated: players of similar totals at one table, the leaders at
+    table 1, no meeting of the earlier series repeated where that can be.
+    Only once every table before it has its confirmed result: the standings
+    it follows must be the whole of them."""
+    with transaction.atomic():
+        series, tournament = _lock(series)
+        _check_version(series, version)
+        if series.status not in EDITABLE:
+            raise UserError(
+                _(
+                    "Serie %(n)d ist schon veröffentlicht und kann nicht neu "
+                    "gesetzt werden."
+                )
+                % {"n": series.number},
+                code="released",
+            )
+        if series.number == 1:
+            raise UserError(
+                _("Vor Serie 1 gibt es noch keine Tabelle: bitte auslosen."),
+                code="no_standings",
+            )
+        earlier = _earlier(series)
+        if any(s.status == Series.Status.DRAFT for s in earlier):
+            raise UserError(
+                _("Bitte zuerst die vorherigen Serien setzen."), code="order"
+            )
+        missing = _unconfirmed(series)
+        if missing:
+            raise UserError(
+                _(
+                    "Nach Tabelle setzen geht erst, wenn jeder Tisch der Serien "
+                    "davor ein bestätigtes Ergebnis hat. Es fehlen: %(tables)s."
+                )
+                % {
+                    "tables": "; ".join(
+                        _("Serie %(s)d, Tisch %(t)s")
+                        % {"s": number, "t": ", ".join(map(str, tables))}
+                        for number, tables in missing.items()
+                    )
+                },
+                code="standings_incomplete",
+            )
+        entries = seated_players(tournament)
+        fixed = [adapter.stored_series(s) for s in earlier]
+        totals = _totals_before(tournament, series.number)
+        seed = secrets.token_hex(8)
+        tables = adapter.plan_standings_series(
+            entries=entries,
+            series_count=tournament.series_count,
+            seed=seed,
+            fixed=fixed,
+            totals=totals,
+        )
+        before = {"status": series.status, "tables": adapter.stored_series(series)}
+        _write_tables(series, tables)
+        series.status = Series.Status.SEATED
+        series.mode = Series.Mode.STANDINGS
+        series.seed = seed
+        series.seated_at = timezone.now()
+        series.version += 1
+        series.quality = {
+            **adapter.seating_quality([*fixed, tables], entries),
+            "standings": adapter.standings_fit(tables, totals),
+        }
+        series.save()
+        audit_record(
+            actor=actor,
+            action="series.seat_standings",
+            obj=series,
+            tournament=tournament,
+            before=before,
+            after={"status": series.status, "seed": seed, "tables": tables},
         )
     return series
 
@@ -234,7 +354,11 @@ def series_swap(
                 tournament=tournament, number__lte=series.number
             ).exclude(status=Series.Status.DRAFT)
         ]
-        series.quality = adapter.seating_quality(seated, entries)
+        quality = adapter.seating_quality(seated, entries)
+        if series.mode == Series.Mode.STANDINGS:
+            totals = _totals_before(tournament, series.number)
+            quality["standings"] = adapter.standings_fit(seated[-1], totals)
+        series.quality = quality
         series.version += 1
         series.save(update_fields=["quality", "version"])
         if series.is_public:

@@ -147,6 +147,15 @@ def series_seat(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     series = _series(slug, number)
     form = VersionForm(request.POST)
     version = form.cleaned_data["version"] if form.is_valid() else None
+    if request.POST.get("mode") == Series.Mode.STANDINGS:
+        _run(
+            request,
+            lambda: seating_service.series_seat_by_standings(
+                actor=request.user, series=series, version=version
+            ),
+            _("Serie %(n)d ist nach Tabelle gesetzt.") % {"n": number},
+        )
+        return redirect("tournament:series_manage", slug=slug, number=number)
     new_lot = request.POST.get("new_lot") == "1"
     _run(
         request,

@@ -19,10 +19,12 @@ the field size; the result is cached per tournament until a result changes
 players waiting for a result follow with the next confirmed result.
 """
 
-from collections.abc import Callable, Iterable
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from operator import itemgetter
-from typing import Any, TypedDict
+from typing import Any, Protocol, TypedDict, TypeVar
 
 from django.core.cache import cache
 from django.db import connection
@@ -129,6 +131,18 @@ class Standings:
         return sorted(self.waiting + self.absent, key=lambda r: r.start_number)
 
 
+class Rankable(Protocol):
+    """What `assign_ranks` ranks: a standings row, a season ranking's row."""
+
+    start_number: int
+    rank: int
+    tiebreak: str
+    overall_rank: int
+
+
+RankedT = TypeVar("RankedT", bound=Rankable)
+
+
 def _key(tournament: Tournament) -> Callable[[Row], tuple[int, ...]]:
     by_won, by_best = tournament.tiebreak_games_won, tournament.tiebreak_best_game
     if not by_won and not by_best:
@@ -146,21 +160,22 @@ def _key(tournament: Tournament) -> Callable[[Row], tuple[int, ...]]:
 
 
 def assign_ranks(
-    rows: list[Row],
-    key: Callable[[Row], tuple[int, ...]],
+    rows: list[RankedT],
+    key: Callable[[RankedT], tuple[int, ...]],
     decided: Callable[[], Iterable[list[int]]] = tuple,
-) -> list[Row]:
+) -> list[RankedT]:
     """Sort best first and rank: equal keys share a rank (1, 2, 2, 4) unless a
     recorded tie-break orders exactly those players (newest decision wins);
-    within a shared rank by start number. `decided` is asked only if there
-    is a tie."""
+    within a shared rank by start number (any stable number that says
+    nothing about the players, for rows that have no start number). `decided`
+    is asked only if there is a tie."""
     keyed = [(key(r), r) for r in rows]
     # Best first; within equal keys by start number (a shared place is one
     # place: its order says nothing, and never follows the names).
     keyed.sort(key=lambda kr: kr[1].start_number)
     keyed.sort(key=itemgetter(0), reverse=True)
     decisions: list[list[int]] | None = None
-    out: list[Row] = []
+    out: list[RankedT] = []
     i = 0
     while i < len(keyed):
         j = i + 1
@@ -191,31 +206,17 @@ def assign_ranks(
     return out
 
 
-def _state(tournament: Tournament) -> StandingsState:
-    """One query: per series its tables and the confirmed ones."""
-    per_series = (
-        Table.objects.filter(series__tournament=tournament)
-        .values("series__number")
-        .annotate(
-            tables=Count("id", distinct=True),
-            confirmed=Count(
-                "id",
-                filter=Q(result_versions__status=ResultVersion.Status.CONFIRMED),
-                distinct=True,
-            ),
-        )
-        .order_by("series__number")
-    )
-    counts = {s["series__number"]: (s["confirmed"], s["tables"]) for s in per_series}
+def _state_of(counts: dict[int, tuple[int, int]], series_count: int) -> StandingsState:
+    """The state from (confirmed, tables) per series number."""
     played = [n for n, (confirmed, _tables) in counts.items() if confirmed]
     if not played:
-        return StandingsState(series_count=tournament.series_count)
+        return StandingsState(series_count=series_count)
     last = max(played)
     return StandingsState(
         after_series=last,
         confirmed=counts[last][0],
         tables=counts[last][1],
-        series_count=tournament.series_count,
+        series_count=series_count,
         missing_earlier=tuple(
             (n, tables - confirmed)
             for n, (confirmed, tables) in sorted(counts.items())
@@ -224,26 +225,64 @@ def _state(tournament: Tournament) -> StandingsState:
     )
 
 
-def _compute(tournament: Tournament) -> Standings:
-    empty = [0] * tournament.series_count
-    query = (
-        Entry.objects.filter(tournament=tournament)
-        .order_by("start_number")
-        .values_list(
-            "id",
-            "start_number",
-            "player__first_name",
-            "player__last_name",
-            "player__club",
-            "player__category",
-            "total__points",
-            "total__games_won",
-            "total__best_game",
-            "total__three_table_games",
-            "total__series_points",
-            "checked_in",
-            "withdrawn_at",
+def _table_counts(
+    tournaments: Sequence[Tournament],
+) -> dict[int, dict[int, tuple[int, int]]]:
+    """One query: per tournament and series its tables and the confirmed
+    ones."""
+    per_series = (
+        Table.objects.filter(series__tournament__in=tournaments)
+        .values("series__tournament_id", "series__number")
+        .annotate(
+            tables=Count("id", distinct=True),
+            confirmed=Count(
+                "id",
+                filter=Q(result_versions__status=ResultVersion.Status.CONFIRMED),
+                distinct=True,
+            ),
         )
+        .order_by("series__tournament_id", "series__number")
+    )
+    counts: dict[int, dict[int, tuple[int, int]]] = defaultdict(dict)
+    for s in per_series:
+        counts[s["series__tournament_id"]][s["series__number"]] = (
+            s["confirmed"],
+            s["tables"],
+        )
+    return counts
+
+
+def _state(tournament: Tournament) -> StandingsState:
+    """One query: per series its tables and the confirmed ones."""
+    counts = _table_counts([tournament]).get(tournament.pk, {})
+    return _state_of(counts, tournament.series_count)
+
+
+_COLUMNS = (
+    "id",
+    "start_number",
+    "player__first_name",
+    "player__last_name",
+    "player__club",
+    "player__category",
+    "total__points",
+    "total__games_won",
+    "total__best_game",
+    "total__three_table_games",
+    "total__series_points",
+    "checked_in",
+    "withdrawn_at",
+    "tournament_id",
+)
+
+
+def _fetch(tournaments: Sequence[Tournament]) -> list[tuple[Any, ...]]:
+    """The entries of some tournaments with their kept totals, as plain
+    rows (`_COLUMNS`), by start number: one query."""
+    query = (
+        Entry.objects.filter(tournament__in=tournaments)
+        .order_by("start_number")
+        .values_list(*_COLUMNS)
     )
     # The ORM builds the SQL; plain rows come straight from the cursor (the
     # per-row ORM conversion was a third of a cold read, and these columns
@@ -251,7 +290,32 @@ def _compute(tournament: Tournament) -> Standings:
     sql, params = query.query.sql_with_params()
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        fetched = cursor.fetchall()
+        fetched: list[tuple[Any, ...]] = cursor.fetchall()
+    return fetched
+
+
+def _decisions(tournaments: Sequence[Tournament]) -> dict[int, list[list[int]]]:
+    """The recorded tie decisions of those tournaments that have any (one
+    query, none when no tournament has one), newest first."""
+    ids = [t.pk for t in tournaments if t.has_tiebreaks]
+    out: dict[int, list[list[int]]] = defaultdict(list)
+    if ids:
+        for tournament_id, order in (
+            TieBreak.objects.filter(tournament_id__in=ids)
+            .order_by("-created_at", "-id")
+            .values_list("tournament_id", "order")
+        ):
+            out[tournament_id].append([int(n) for n in order])
+    return out
+
+
+def _build(
+    tournament: Tournament,
+    fetched: Iterable[tuple[Any, ...]],
+    decisions: Callable[[], Iterable[list[int]]],
+    state: Callable[[], StandingsState],
+) -> Standings:
+    empty = [0] * tournament.series_count
     rows: list[Row] = []
     waiting: list[Row] = []
     absent: list[Row] = []
@@ -274,26 +338,40 @@ def _compute(tournament: Tournament) -> Standings:
             waiting.append(row)
         else:  # neither played nor here: a no-show, or withdrawn
             absent.append(row)
-
-    def decisions() -> list[list[int]]:
-        if not tournament.has_tiebreaks:
-            return []
-        return [
-            [int(n) for n in t.order]
-            for t in TieBreak.objects.filter(tournament=tournament).order_by(
-                "-created_at", "-id"
-            )
-        ]
-
     return Standings(
         rows=assign_ranks(rows, _key(tournament), decisions),
         waiting=waiting,
         absent=absent,
         # No total row, no confirmed table: the state needs no query.
-        state=_state(tournament)
-        if rows
-        else StandingsState(series_count=tournament.series_count),
+        state=state() if rows else StandingsState(series_count=tournament.series_count),
     )
+
+
+def _compute(tournament: Tournament) -> Standings:
+    def decisions() -> list[list[int]]:
+        return _decisions([tournament]).get(tournament.pk, [])
+
+    return _build(
+        tournament, _fetch([tournament]), decisions, lambda: _state(tournament)
+    )
+
+
+def _compute_many(tournaments: Sequence[Tournament]) -> dict[int, Standings]:
+    """The standings of several tournaments in three queries at most."""
+    by_tournament: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
+    for row in _fetch(tournaments):
+        by_tournament[row[-1]].append(row)
+    decided = _decisions(tournaments)
+    counts = _table_counts(tournaments) if any(by_tournament.values()) else {}
+    return {
+        t.pk: _build(
+            t,
+            by_tournament[t.pk],
+            partial(list, decided.get(t.pk, [])),
+            partial(_state_of, counts.get(t.pk, {}), t.series_count),
+        )
+        for t in tournaments
+    }
 
 
 def cache_key(tournament: Tournament, what: str) -> str:
@@ -318,6 +396,25 @@ def standings(tournament: Tournament, *, cached: bool = True) -> Standings:
     if cached:
         cache.set(key, found, timeout=3600)
     return found
+
+
+def standings_many(tournaments: Sequence[Tournament]) -> dict[int, Standings]:
+    """The standings of several tournaments at once (a person's history,
+    the champions, a season ranking), by tournament id: those in the cache
+    from there, the others computed together in three queries, so the
+    number of queries does not grow with the tournaments. Ranked exactly as
+    each tournament's own standings (they share the cache)."""
+    keys = {t.pk: cache_key(t, "rows") for t in tournaments}
+    found: dict[str, Standings] = cache.get_many(list(keys.values()))
+    out = {t.pk: found[keys[t.pk]] for t in tournaments if keys[t.pk] in found}
+    missing = [t for t in tournaments if t.pk not in out]
+    if missing:
+        computed = _compute_many(missing)
+        cache.set_many(
+            {keys[pk]: standings for pk, standings in computed.items()}, timeout=3600
+        )
+        out.update(computed)
+    return out
 
 
 def standings_rows(tournament: Tournament, *, cached: bool = True) -> list[Row]:

@@ -47,6 +47,11 @@ class TournamentForm(_TournamentModelForm):
                 "sich ändern."
             ),
             "win_bonus": _("Punkte für den Spielgewinn zusätzlich zu den Schräm."),
+            "rule_preset": _(
+                "Gilt für die Eingabe der Spiellisten und für digitale Tische. "
+                "Marienheide spielt meist mit 5 Schräm: dann „Schräm zu Beginn“ "
+                "auf 5 setzen. Nach dem ersten Ergebnis nicht mehr änderbar."
+            ),
         }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

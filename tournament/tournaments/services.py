@@ -39,6 +39,7 @@ TOURNAMENT_FIELDS = [
     "start_marks",
     "win_bonus",
     "status",
+    "is_championship",
     "double_entry",
     "show_provisional",
     "tiebreak_games_won",

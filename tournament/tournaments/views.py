@@ -7,6 +7,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
 from tournament.core.roles import organizer_required
+from tournament.core.rules import preset_note
 from tournament.models import Tournament
 from tournament.registration import selectors as registration_selectors
 from tournament.seating import selectors as seating_selectors
@@ -31,6 +32,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "tournament": tournament,
             "counts": registration_selectors.entry_counts(tournament),
             "series_list": seating_selectors.series_public(tournament),
+            "rules_note": preset_note(tournament),
         },
     )
 

@@ -1,10 +1,12 @@
+import datetime
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tournament.demo.services import (
     demo_accounts_ensure,
     demo_play,
+    demo_ranking_add,
     demo_tournament_create,
 )
 from tournament.models import Tournament
@@ -18,6 +20,11 @@ class Command(BaseCommand):
         parser.add_argument("--players", type=int, default=None)
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument(
+            "--date",
+            default=None,
+            help="the day, YYYY-MM-DD (another year: the same persons again)",
+        )
+        parser.add_argument(
             "--complete",
             type=int,
             default=0,
@@ -25,9 +32,20 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        try:
+            date = (
+                datetime.date.fromisoformat(options["date"])
+                if options["date"]
+                else None
+            )
+        except ValueError as error:
+            raise CommandError(f"--date: {error}") from error
         accounts = demo_accounts_ensure()
         tournament = demo_tournament_create(
-            slug=options["slug"], players=options["players"], seed=options["seed"]
+            slug=options["slug"],
+            players=options["players"],
+            seed=options["seed"],
+            date=date,
         )
         if tournament is None:
             self.stdout.write("Demo tournament exists already; left as it is.")
@@ -40,10 +58,21 @@ class Command(BaseCommand):
                     seed=options["seed"],
                 )
                 done = Tournament.objects.get(pk=tournament.pk)
-                self.stdout.write(
-                    f"  played with bots: {options['complete']} series complete, "
-                    f"the next one half entered ({done.entries.count()} players)"
+                played = min(options["complete"], done.series_count)
+                rest = (
+                    ", the next one half entered"
+                    if played < done.series_count
+                    else " (the final standings)"
                 )
+                self.stdout.write(
+                    f"  played with bots: {played} series complete{rest} "
+                    f"({done.entries.count()} players)"
+                )
+            ranking = demo_ranking_add(tournament=tournament)
+            self.stdout.write(
+                f"  season ranking {ranking.slug}: "
+                f"{ranking.tournaments.count()} tournaments"
+            )
         for account in accounts:
             self.stdout.write(
                 f"  login {account['username']} / {account['password']}"

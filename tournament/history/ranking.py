@@ -1,0 +1,171 @@
+"""Season rankings (Wertung) over a set of tournaments.
+
+Each tournament gives every person with a confirmed result a value: the
+points its place earns (`Ranking.place_points`: place 1, 2, 3 …; beyond the
+table 0; players sharing a place in the tournament's standings both earn
+that place's points), or the tournament points themselves. The best
+`best_of` values count (all when empty); a dropped result is shown, struck.
+Equal totals share a place (the standings' `assign_ranks`: 1, 2, 2, 4),
+within it by the person's number, never by name.
+
+The places are each tournament's own standings (`standings_many`), so the
+ranking follows a corrected result at once; `ranking_token` changes with
+each of them, for the live page's ETag.
+"""
+
+from dataclasses import dataclass
+
+from django.db.models import Max
+
+from tournament.live.invalidation import standings_generation
+from tournament.models import Entry, Ranking, Tournament
+from tournament.standings.selectors import assign_ranks, standings_many
+
+
+@dataclass(frozen=True, slots=True)
+class RankingCell:
+    """A person's result in one tournament of the ranking: the value it
+    counts with (None: no confirmed result there), the place, and whether
+    it is among the best that count."""
+
+    value: int | None = None
+    place: int = 0
+    counted: bool = False
+
+
+@dataclass(slots=True)
+class RankingRow:
+    # The person's id: `assign_ranks` orders a shared place by it.
+    start_number: int
+    name: str
+    club: str
+    points: int
+    counted: int
+    cells: list[RankingCell]
+    rank: int = 0
+    tiebreak: str = ""
+    overall_rank: int = 0
+
+    @property
+    def person_id(self) -> int:
+        return self.start_number
+
+    def as_api(self) -> dict[str, object]:
+        return {
+            "rank": self.rank,
+            "person": self.person_id,
+            "name": self.name,
+            "points": self.points,
+            "counted": self.counted,
+        }
+
+
+@dataclass(frozen=True)
+class RankingTable:
+    ranking: Ranking
+    tournaments: list[Tournament]  # by date
+    # Per tournament: a confirmed result counts yet; the standings are final.
+    started: list[bool]
+    final: list[bool]
+    rows: list[RankingRow]
+
+    @property
+    def columns(self) -> list[tuple[Tournament, bool, bool]]:
+        """(tournament, started, final) per tournament, for the page."""
+        return list(zip(self.tournaments, self.started, self.final, strict=True))
+
+    @property
+    def played(self) -> int:
+        """How many of the tournaments have a confirmed result yet."""
+        return sum(self.started)
+
+
+def _value(ranking: Ranking, table: list[int], place: int, points: int) -> int:
+    if ranking.method == Ranking.Method.POINTS:
+        return points
+    return table[place - 1] if 0 < place <= len(table) else 0
+
+
+def ranking_table(ranking: Ranking) -> RankingTable:
+    """The ranking's rows, best first, with every person's result per
+    tournament. Five queries at most, however many persons and
+    tournaments (fewer with the standings cached)."""
+    tournaments = list(ranking.tournaments.order_by("date", "name", "pk"))
+    standings = standings_many(tournaments)
+    persons = {
+        entry_id: (person_id, f"{first} {last}", club)
+        for entry_id, person_id, first, last, club in Entry.objects.filter(
+            tournament__in=tournaments
+        ).values_list(
+            "pk",
+            "player__person_id",
+            "player__person__first_name",
+            "player__person__last_name",
+            "player__person__club",
+        )
+    }
+    table = ranking.points_by_place()
+    size = len(tournaments)
+    cells: dict[int, list[RankingCell]] = {}
+    names: dict[int, tuple[str, str]] = {}
+    for index, tournament in enumerate(tournaments):
+        for row in standings[tournament.pk].rows:
+            person_id, name, club = persons[row.entry_id]
+            names[person_id] = (name, club)
+            mine = cells.setdefault(person_id, [RankingCell()] * size)
+            value = _value(ranking, table, row.rank, row.points)
+            known = mine[index].value
+            if known is None or value > known:
+                mine[index] = RankingCell(value, row.rank)
+    rows = []
+    k = ranking.best_of or size
+    for person_id, mine in cells.items():
+        results = sorted(
+            (i for i, c in enumerate(mine) if c.value is not None),
+            key=lambda i: (-(mine[i].value or 0), i),
+        )
+        best = set(results[:k])
+        counted = [RankingCell(c.value, c.place, i in best) for i, c in enumerate(mine)]
+        name, club = names[person_id]
+        rows.append(
+            RankingRow(
+                start_number=person_id,
+                name=name,
+                club=club,
+                points=sum(mine[i].value or 0 for i in best),
+                counted=len(best),
+                cells=counted,
+            )
+        )
+    final = [
+        bool(standings[t.pk].rows)
+        and (standings[t.pk].state.final or t.status == Tournament.Status.FINISHED)
+        for t in tournaments
+    ]
+    return RankingTable(
+        ranking=ranking,
+        tournaments=tournaments,
+        started=[bool(standings[t.pk].rows) for t in tournaments],
+        final=final,
+        rows=assign_ranks(rows, lambda r: (r.points,)),
+    )
+
+
+def ranking_token(slug: str) -> str:
+    """Changes whenever the ranking `slug` would show something else: its
+    own settings, and the results, tie decisions and settings of each of
+    its tournaments (their standings generations; two small queries)."""
+    found = (
+        Ranking.objects.filter(slug=slug)
+        .annotate(last=Max("tournaments__updated_at"))
+        .values_list("pk", "version", "last")
+        .first()
+    )
+    if found is None:
+        return "none"
+    pk, version, last = found
+    members = Ranking.tournaments.through.objects.filter(ranking_id=pk).values_list(
+        "tournament_id", flat=True
+    )
+    generations = ".".join(f"{t}:{standings_generation(t)}" for t in sorted(members))
+    return f"{pk}.{version}.{last}.{generations}"
