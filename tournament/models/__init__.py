@@ -7,6 +7,7 @@ from tournament.models.digital import DigitalSeat, DigitalTable
 from tournament.models.jobs import Job
 from tournament.models.results import EntryTotal, GameScore, ResultVersion, TieBreak
 from tournament.models.seating import Seat, Series, Table
+from tournament.models.submissions import SubmissionKey
 
 __all__ = [
     "AuditEvent",
@@ -20,6 +21,7 @@ __all__ = [
     "ResultVersion",
     "Seat",
     "Series",
+    "SubmissionKey",
     "Table",
     "Team",
     "TieBreak",
