@@ -199,6 +199,11 @@ DIGITAL_PRACTICE_WINDOW = 600
 DIGITAL_PRACTICE_MAX_PLAYING = 40
 DIGITAL_PRACTICE_IDLE_MINUTES = 30
 
+# --- Phones on bad Wi-Fi (tournament/core/idempotency.py) ----------------
+# A submission's key and first answer are kept this many days: a phone
+# repeats a submission whose answer it lost within minutes or hours.
+IDEMPOTENCY_KEY_DAYS = 3
+
 # --- Auth ------------------------------------------------------------------
 _VALIDATORS = "django.contrib.auth.password_validation."
 AUTH_PASSWORD_VALIDATORS = [

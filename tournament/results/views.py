@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournament.core.errors import UserError
+from tournament.core.idempotency import idempotent
 from tournament.core.roles import (
     is_organizer,
     tournament_referee_required,
@@ -120,6 +121,7 @@ def _enter(
 
 
 @tournament_referee_required
+@idempotent
 def table_result(
     request: HttpRequest, slug: str, series: int, table: int
 ) -> HttpResponse:
@@ -223,6 +225,7 @@ def _decide(
 
 @tournament_referee_required
 @require_POST
+@idempotent
 def result_confirm(
     request: HttpRequest, slug: str, series: int, table: int
 ) -> HttpResponse:
@@ -231,6 +234,7 @@ def result_confirm(
 
 @tournament_referee_required
 @require_POST
+@idempotent
 def result_reject(
     request: HttpRequest, slug: str, series: int, table: int
 ) -> HttpResponse:
