@@ -15,6 +15,7 @@ FEATURES = (
     "paper",
     "live",
     "digital",
+    "tableentry",
 )
 
 urlpatterns = [path("", include(f"tournament.{name}.urls")) for name in FEATURES]

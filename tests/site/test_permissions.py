@@ -117,7 +117,7 @@ def link_only(code: str = "200") -> str:
 SLUG = "rechte"
 MADE_UP_TOKEN = "erfundenErfundenErfunden00000000"  # a real token's shape
 # Placeholders in kwargs, resolved per world (and actor, for TOKEN).
-TOKEN, TEAM, JOB = "<token>", "<team>", "<job>"
+TOKEN, TEAM, JOB, PLAYER = "<token>", "<team>", "<job>", "<player>"
 
 
 @dataclass(frozen=True)
@@ -168,6 +168,8 @@ GONE = {"slug": SLUG, "number": 14}  # withdrawn
 A_TEAM = {"slug": SLUG, "team_id": TEAM}
 A_JOB = {"slug": SLUG, "job_id": JOB}
 OWN = {"token": TOKEN}
+MINE = {"slug": SLUG, "token": PLAYER}
+MINE_TABLE2 = {**MINE, "series": 1, "table": 2}
 
 
 def result_data(world: Any) -> dict[str, Any]:
@@ -249,6 +251,36 @@ ROUTES = [
     ),
     Route("tournament:player", "GET", public(), {"slug": SLUG, "number": 1}),
     Route("tournament:projector", "GET", public(), T),
+    # A player's own pages (personal link)
+    Route("tournament:mine_start", "GET", public(), T),
+    Route("tournament:mine", "GET", public("404"), MINE),
+    Route("tournament:mine_enter", "GET", public("404"), MINE_TABLE2),
+    Route(
+        "tournament:mine_enter",
+        "POST",
+        public("404"),
+        MINE_TABLE2,
+        data=result_data,
+        writes=True,
+    ),
+    Route("tournament:mine_confirm", "GET", public("405"), MINE_TABLE2),
+    Route(
+        "tournament:mine_confirm",
+        "POST",
+        public("404"),
+        MINE_TABLE2,
+        data={"version": 1},
+        writes=True,
+    ),
+    Route("tournament:mine_reject", "GET", public("404"), MINE_TABLE2),
+    Route(
+        "tournament:mine_reject",
+        "POST",
+        public("404"),
+        MINE_TABLE2,
+        data={"version": 1, "reason": "Spiel 2 stimmt nicht"},
+        writes=True,
+    ),
     Route(
         "tournament:live_fragment",
         "GET",
@@ -776,6 +808,7 @@ def act_as(world: SimpleNamespace, actor: str) -> Client:
 def resolve_kwargs(world: SimpleNamespace, actor: str, kwargs: dict[str, Any]):
     values = {
         TOKEN: world.token_for(actor),
+        PLAYER: MADE_UP_TOKEN,
         TEAM: world.team.pk,
         JOB: world.job.pk,
     }

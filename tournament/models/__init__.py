@@ -5,7 +5,13 @@ in the features' services and selectors."""
 from tournament.models.core import AuditEvent, Entry, Player, Team, Tournament
 from tournament.models.digital import DigitalSeat, DigitalTable
 from tournament.models.jobs import Job
-from tournament.models.results import EntryTotal, GameScore, ResultVersion, TieBreak
+from tournament.models.results import (
+    EntryTotal,
+    GameScore,
+    ResultAnswer,
+    ResultVersion,
+    TieBreak,
+)
 from tournament.models.seating import Seat, Series, Table
 from tournament.models.submissions import SubmissionKey
 
@@ -18,6 +24,7 @@ __all__ = [
     "GameScore",
     "Job",
     "Player",
+    "ResultAnswer",
     "ResultVersion",
     "Seat",
     "Series",

@@ -347,18 +347,3 @@ def games_import_confirm(request: HttpRequest, slug: str) -> HttpResponse:
         },
     )
     return redirect("tournament:paper_job", slug=slug, job_id=job.pk)
-
-
-@require_GET
-def table_card(request: HttpRequest, slug: str, table: int) -> HttpResponse:
-    """What a table card's QR code opens (one address for every series):
-    the table's results in the series now played, which also list who sits
-    there; before any series is released, the tournament's page."""
-    tournament = _tournament(slug)
-    series = seating_selectors.current_series(tournament)
-    if series is None:
-        return redirect("tournament:detail", slug=slug)
-    url = reverse(
-        "tournament:series_results", kwargs={"slug": slug, "number": series.number}
-    )
-    return redirect(f"{url}#tisch-{table}")

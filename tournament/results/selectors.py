@@ -1,12 +1,20 @@
 """Reads of results: versions, progress, a series' score grids."""
 
+from dataclasses import dataclass
 from typing import Any, TypedDict
 
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.shortcuts import get_object_or_404
 
 from tournament.core.rules import game_points
-from tournament.models import ResultVersion, Seat, Series, Table, Tournament
+from tournament.models import (
+    ResultAnswer,
+    ResultVersion,
+    Seat,
+    Series,
+    Table,
+    Tournament,
+)
 from tournament.results.notation import hand_text
 from tournament.seating.selectors import series_tables
 
@@ -178,3 +186,67 @@ def table_or_404(slug: str, series_number: int, table_number: int) -> Table:
         from django.http import Http404
 
         raise Http404 from exc
+
+
+# --- Entry at the table ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableEntryState:
+    """A table's result as its players see it on their phones: the waiting
+    version (who entered it, the answers so far) and the confirmed one."""
+
+    pending: ResultVersion | None
+    confirmed: ResultVersion | None
+
+    @property
+    def answers(self) -> list[ResultAnswer]:
+        return list(self.pending.answers.all()) if self.pending else []
+
+    @property
+    def disputed(self) -> bool:
+        return any(not a.agrees for a in self.answers)
+
+    @property
+    def state(self) -> str:
+        """One word for the table's state: "none" (nothing entered),
+        "referee" (a referee's entry waits), "entered" (a player's entry
+        waits, nobody answered), "agreed" (some said *Stimmt*), "disputed"
+        (somebody said *Stimmt nicht*), "confirmed" (it counts)."""
+        if self.pending is None:
+            return "confirmed" if self.confirmed else "none"
+        if not self.pending.at_table:
+            return "referee"
+        if self.disputed:
+            return "disputed"
+        return "agreed" if self.answers else "entered"
+
+
+def table_entry_state(table: Table) -> TableEntryState:
+    """The waiting and the confirmed version of a table, with who entered
+    and decided them and the players' answers (2 queries)."""
+    versions = list(
+        ResultVersion.objects.filter(
+            table=table,
+            status__in=[ResultVersion.Status.PENDING, ResultVersion.Status.CONFIRMED],
+        )
+        .select_related(
+            "entered_by",
+            "decided_by",
+            "entered_by_player__player",
+            "decided_by_player__player",
+        )
+        .prefetch_related(
+            Prefetch(
+                "answers",
+                queryset=ResultAnswer.objects.select_related("entry__player"),
+            )
+        )
+    )
+    by_status = {v.status: v for v in versions}
+    for version in versions:
+        version.table = table  # its seats are the table's, prefetched
+    return TableEntryState(
+        pending=by_status.get(ResultVersion.Status.PENDING),
+        confirmed=by_status.get(ResultVersion.Status.CONFIRMED),
+    )
