@@ -39,6 +39,7 @@ class TournamentForm(_TournamentModelForm):
         widgets = {
             "date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "referees": forms.CheckboxSelectMultiple,
+            "table_entry": forms.RadioSelect,
         }
         help_texts = {
             "slug": _(
