@@ -14,6 +14,7 @@ from tournament.models import (
     ResultVersion,
     Seat,
     Series,
+    SubmissionKey,
     Table,
     Team,
     TieBreak,
@@ -160,3 +161,11 @@ class DigitalSeatAdmin(ReadOnlyAdmin):
     exclude = ("token",)
     list_display = ("table", "number", "entry", "bot")
     list_select_related = ("table__table", "entry__player")
+
+
+@admin.register(SubmissionKey)
+class SubmissionKeyAdmin(ReadOnlyAdmin):
+    # The first answers themselves (pages, with their forms) stay out.
+    exclude = ("body",)
+    list_display = ("key", "actor", "path", "status", "created_at")
+    date_hierarchy = "created_at"

@@ -16,6 +16,7 @@ FEATURES = (
     "live",
     "digital",
     "tableentry",
+    "webapp",
 )
 
 urlpatterns = [path("", include(f"tournament.{name}.urls")) for name in FEATURES]

@@ -228,6 +228,9 @@ ROUTES = [
     Route("logout", "POST", public("ok")),
     # Public pages
     Route("tournament:home", "GET", public()),
+    # The installable web app (16b): its service worker and manifest
+    Route("tournament:webapp_sw", "GET", public()),
+    Route("tournament:webapp_manifest", "GET", public()),
     Route("tournament:detail", "GET", public(), T),
     Route("tournament:series_detail", "GET", public(), S1, note="series 1: released"),
     Route(
