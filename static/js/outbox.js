@@ -1,8 +1,8 @@
 // The outbox (issue 16.3): an entry or confirmation made on a phone is never
 // lost to the hall's Wi-Fi. A form that carries a submission key (its hidden
-// idempotency_key, {% submission_key %}: its view applies a key once, see
-// tournament/core/idempotency.py) is kept on the phone (IndexedDB) before it
-// is sent, with that key; it is sent at once
+// idempotency_key, {% submission_key %}) or is marked data-outbox, whose
+// view applies a key once (tournament/core/idempotency.py), is kept on the
+// phone (IndexedDB) before it is sent, with its key; it is sent at once
 // and, while the network fails, again when it returns (the `online` event,
 // every page this phone opens, and every few seconds). The server applies a
 // key once and answers a repeat with the first answer, so sending again is
@@ -100,13 +100,19 @@
 
   // --- Words beside the forms -------------------------------------------------
 
-  function keyed(form) {
+  function keyField(form) {
     return form.querySelector(`input[name="${KEY_FIELD}"]`);
+  }
+
+  function kept(form) {
+    // A form with its key (a page), or marked data-outbox (a live region's
+    // form: rendered once for every phone, it carries no key of its own).
+    return Boolean(keyField(form)) || form.hasAttribute("data-outbox");
   }
 
   function formsFor(record) {
     return Array.from(document.forms).filter(
-      (form) => keyed(form) && pathOf(form.action) === record.url
+      (form) => kept(form) && pathOf(form.action) === record.url
     );
   }
 
@@ -340,14 +346,14 @@
 
   async function submitted(event) {
     const form = event.target;
-    if (!(form instanceof HTMLFormElement)) return;
-    const keyField = keyed(form);
-    if (!keyField || form.dataset.outboxNative === "1") return;
+    if (!(form instanceof HTMLFormElement) || !kept(form)) return;
+    if (form.dataset.outboxNative === "1") return;
     if ((form.method || "").toLowerCase() !== "post") return;
     event.preventDefault();
+    const field = keyField(form);
     const { fields, token } = fieldsOf(form, event.submitter);
     const record = {
-      key: keyField.value || newKey(),
+      key: (field && field.value) || newKey(),
       owner,
       url: pathOf(form.action),
       page: window.location.pathname,
@@ -367,7 +373,7 @@
       return;
     }
     // The next submission of this form is another one: another key.
-    keyField.value = newKey();
+    if (field) field.value = newKey();
     show(record, "sending", texts.textSending);
     const state = await deliver(record, { waited: { form, submitter: event.submitter } });
     if (state === "waiting" || state === "blocked") {

@@ -48,6 +48,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournament.core.errors import ConflictError, UserError
+from tournament.core.idempotency import idempotent
 from tournament.core.ratelimit import link_missed, personal_link_limited, wants_json
 from tournament.models import Entry, ResultVersion, Series, Table
 from tournament.registration.selectors import entry_by_link
@@ -263,6 +264,7 @@ def _enter_page(
 @personal_link_limited
 @never_cache
 @require_http_methods(["GET", "POST"])
+@idempotent
 def player_enter(
     request: HttpRequest, slug: str, token: str, series: int, table: int
 ) -> HttpResponseBase:
@@ -427,6 +429,7 @@ def _answer(
 @csrf_exempt
 @personal_link_limited
 @require_POST
+@idempotent
 def player_confirm(
     request: HttpRequest, slug: str, token: str, series: int, table: int
 ) -> HttpResponse:
@@ -438,6 +441,7 @@ def player_confirm(
 @personal_link_limited
 @never_cache
 @require_http_methods(["GET", "POST"])
+@idempotent
 def player_reject(
     request: HttpRequest, slug: str, token: str, series: int, table: int
 ) -> HttpResponseBase:
