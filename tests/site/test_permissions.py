@@ -440,6 +440,16 @@ ROUTES = [
         data={"reason": "krank"},
         writes=True,
     ),
+    Route("tournament:entry_link_renew", "GET", organizer("405"), DESK),
+    Route(
+        "tournament:entry_link_renew",
+        "POST",
+        organizer("ok"),
+        DESK,
+        data={},
+        writes=True,
+        note="a lost player card: a new personal link",
+    ),
     Route("tournament:entry_reinstate", "GET", organizer("405"), GONE),
     Route(
         "tournament:entry_reinstate",

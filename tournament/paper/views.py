@@ -30,7 +30,7 @@ from tournament.core.errors import UserError
 from tournament.core.roles import organizer_required
 from tournament.core.upload import take_preview
 from tournament.core.workbook import XLSX_CONTENT_TYPE
-from tournament.models import Job, Tournament
+from tournament.models import Entry, Job, Tournament
 from tournament.paper import jobs, pdf
 from tournament.paper.games_import import parse_games_workbook
 from tournament.paper.qr import phone_base_url
@@ -42,6 +42,7 @@ DOCUMENTS = {
     "sheets": gettext_lazy("Spiellisten"),
     "seating": gettext_lazy("Sitzplan"),
     "cards": gettext_lazy("Tischkarten"),
+    "playercards": gettext_lazy("Spielerkarten"),
     "standings": gettext_lazy("Tabelle"),
     "certificates": gettext_lazy("Urkunden"),
     "poster": gettext_lazy("Aushang mit QR-Code"),
@@ -57,6 +58,10 @@ class DocumentForm(forms.Form):
     filled = forms.BooleanField(required=False)
     top = forms.IntegerField(
         required=False, min_value=1, max_value=pdf.MAX_CERTIFICATES, initial=3
+    )
+    # One player's card (the desk), instead of every checked-in player's.
+    number = forms.IntegerField(
+        required=False, min_value=1, max_value=Entry.MAX_START_NUMBER
     )
 
     def label(self) -> str:
@@ -74,6 +79,7 @@ class DocumentForm(forms.Form):
             "series": data["series"],
             "filled": data["filled"],
             "top": data["top"] or 3,
+            "number": data["number"],
         }
 
 
@@ -115,6 +121,9 @@ def job_words(*, kind: str, params: dict[str, object]) -> JobWords:
         variant = _("ausgefüllt") if params.get("filled") else _("leer")
     elif document == "certificates":
         variant = _("Plätze 1–%(n)s") % {"n": params.get("top") or 3}
+    elif document == "playercards":
+        number = params.get("number")
+        variant = _("Nr. %(n)s") % {"n": number} if number else _("alle Anwesenden")
     return JobWords(str(DOCUMENTS.get(document, document)), where, variant)
 
 
@@ -211,6 +220,7 @@ def paper_download(request: HttpRequest, slug: str) -> HttpResponse:
                 filled=data["filled"],
                 top=data["top"] or 3,
                 base_url=_phone_address(request),
+                start_number=data["number"],
             )
             content, filename = document.content, document.filename
             content_type = pdf.PDF_CONTENT_TYPE
