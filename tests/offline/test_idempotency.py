@@ -265,3 +265,24 @@ def test_the_first_answer_is_kept_with_its_key(client, referee, table):
     assert json.loads(json.dumps(record.messages))[0][1].startswith(
         "Ergebnis von Tisch 1 gespeichert"
     )
+
+
+def test_on_sqlite_a_submission_waits_its_turn_and_else_comes_back_later(
+    client, referee, table, monkeypatch
+):
+    """Keyed submissions of one process queue for SQLite's one writer; one
+    that waited too long is told to try again (503: the phone repeats it)."""
+    from django.db import connection
+
+    if connection.vendor != "sqlite":
+        pytest.skip("the queue is SQLite's")
+    monkeypatch.setattr(idempotency, "_SQLITE_QUEUE_SECONDS", 0.01)
+    client.force_login(referee)
+    form = quick_form(FIVE, revision=0)
+    key = str(uuid.uuid4())
+    with idempotency._SQLITE_WRITER:  # somebody else is writing
+        busy = client.post(urls(table)["table"], form, **keyed(key), **JSON)
+    assert busy.status_code == 503 and busy["Retry-After"]
+    assert not SubmissionKey.objects.exists()
+    assert client.post(urls(table)["table"], form, **keyed(key)).status_code == 302
+    assert ResultVersion.objects.filter(table=table).count() == 1

@@ -30,6 +30,7 @@ IDEMPOTENCY_KEY_DAYS days.
 
 import hashlib
 import json
+import threading
 import time
 import uuid
 from collections.abc import Callable
@@ -40,7 +41,7 @@ from typing import Any, TypeVar, cast, overload
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.messages.storage.base import BaseStorage, Message
-from django.db import transaction
+from django.db import connection, transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -56,6 +57,12 @@ _NOT_CONTENT = frozenset({"csrfmiddlewaretoken", FIELD})
 _FORMS = ("application/x-www-form-urlencoded", "multipart/form-data")
 _PATH_MAX = 255
 _PURGE_EVERY = 3600.0  # seconds between expiries, per process
+# SQLite has one writer, and a keyed submission holds the write lock for its
+# whole view. A burst of them (a hundred tables at once, bench/selfentry.py)
+# waiting on SQLite's busy timeout fails some after 5 s ("database is
+# locked", a 500); queued here, in the process, they wait their turn.
+_SQLITE_WRITER = threading.Lock()
+_SQLITE_QUEUE_SECONDS = 30.0
 _last_purge: float | None = None
 
 View = TypeVar("View", bound=Callable[..., HttpResponseBase])
@@ -131,6 +138,29 @@ def _once(
     kwargs: dict[str, Any],
 ) -> HttpResponseBase:
     fingerprint = _fingerprint(request)
+    if connection.vendor != "sqlite":
+        return _applied(request, key, actor, fingerprint, func, args, kwargs)
+    if not _SQLITE_WRITER.acquire(timeout=_SQLITE_QUEUE_SECONDS):
+        response = _refusal(
+            request, 503, _("Gerade ist viel los. Bitte gleich noch einmal.")
+        )
+        response["Retry-After"] = "5"
+        return response
+    try:
+        return _applied(request, key, actor, fingerprint, func, args, kwargs)
+    finally:
+        _SQLITE_WRITER.release()
+
+
+def _applied(
+    request: HttpRequest,
+    key: uuid.UUID,
+    actor: str,
+    fingerprint: str,
+    func: Callable[..., HttpResponseBase],
+    args: tuple[Any, ...],
+    kwargs: dict[str, Any],
+) -> HttpResponseBase:
     with transaction.atomic():
         record, created = _claim(key, actor, request.path, fingerprint)
         if not created:
