@@ -68,6 +68,7 @@ KEY_LABELS = {
     "series": gettext_lazy("Serie"),
     "table": gettext_lazy("Tisch"),
     "number": gettext_lazy("Nummer"),
+    "disputed": gettext_lazy("Einspruch am Tisch"),
     # A series released although the field changed since its draw.
     "released_anyway.not_seated": gettext_lazy(
         "trotzdem veröffentlicht, nicht gesetzt (Startnummern)"

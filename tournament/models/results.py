@@ -1,6 +1,8 @@
 """Results: the versions of a table's result, the scores and totals the
 standings read, and recorded tie decisions."""
 
+from typing import TYPE_CHECKING
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -9,6 +11,9 @@ from django.utils.translation import pgettext_lazy
 
 from tournament.models.core import Entry, Tournament
 from tournament.models.seating import Series, Table
+
+if TYPE_CHECKING:
+    from django.contrib.auth.base_user import AbstractBaseUser
 
 
 class ResultVersion(models.Model):
@@ -116,6 +121,26 @@ class ResultVersion(models.Model):
     def at_table(self) -> bool:
         """Entered by a player of the table (personal link)."""
         return self.entered_by_player_id is not None
+
+    @property
+    def entered_by_label(self) -> str:
+        """Who entered it, as the pages name him: a user's name, or a
+        player of the table with his start number; "" for the site."""
+        return _who(self.entered_by, self.entered_by_player)
+
+    @property
+    def decided_by_label(self) -> str:
+        """Who confirmed (or rejected) it, named as `entered_by_label`."""
+        return _who(self.decided_by, self.decided_by_player)
+
+
+def _who(user: "AbstractBaseUser | None", player: Entry | None) -> str:
+    if player is not None:
+        return str(
+            _("%(name)s (Spieler %(n)d, am Tisch)")
+            % {"name": player.player.full_name, "n": player.start_number}
+        )
+    return user.get_username() if user is not None else ""
 
 
 class ResultAnswer(models.Model):

@@ -31,7 +31,10 @@ def table_for_entry(series: Series, number: int) -> Table:
 
 def result_versions(table: Table) -> QuerySet[ResultVersion]:
     return ResultVersion.objects.filter(table=table).select_related(
-        "entered_by", "decided_by"
+        "entered_by",
+        "decided_by",
+        "entered_by_player__player",
+        "decided_by_player__player",
     )
 
 
@@ -250,3 +253,126 @@ def table_entry_state(table: Table) -> TableEntryState:
         pending=by_status.get(ResultVersion.Status.PENDING),
         confirmed=by_status.get(ResultVersion.Status.CONFIRMED),
     )
+
+
+@dataclass(frozen=True)
+class GameDiff:
+    """One game in two versions: (winner seat, marks kept) in each."""
+
+    number: int
+    first: tuple[int, int] | None
+    second: tuple[int, int] | None
+
+    @property
+    def differs(self) -> bool:
+        return self.second is not None and self.first != self.second
+
+
+@dataclass(frozen=True)
+class TableReview:
+    """A table the referees should look at: its players disputed their
+    entry (*Stimmt nicht*), or a referee's entry differs from what the
+    table's players entered. `first` is the version that waits, `second`
+    the one to compare it with (the table's earlier entry, or the
+    players' entry a referee's differs from); `games` side by side."""
+
+    table: Table
+    kind: str  # "disputed" | "differs"
+    first: ResultVersion
+    second: ResultVersion | None
+    objections: list[ResultAnswer]
+    games: list[GameDiff]
+
+    @property
+    def differing(self) -> list[int]:
+        return [g.number for g in self.games if g.differs]
+
+
+def _pairs(version: ResultVersion | None) -> list[tuple[int, int]]:
+    if version is None:
+        return []
+    return [(int(g["winner"]), int(g["marks"])) for g in version.data["games"]]
+
+
+def _diff(first: ResultVersion, second: ResultVersion | None) -> list[GameDiff]:
+    a, b = _pairs(first), _pairs(second)
+    return [
+        GameDiff(
+            number=n + 1,
+            first=a[n] if n < len(a) else None,
+            second=b[n] if n < len(b) else None,
+        )
+        for n in range(max(len(a), len(b)))
+    ]
+
+
+def table_reviews(
+    tournament: Tournament, *, table: Table | None = None
+) -> list[TableReview]:
+    """The tables (or the one `table`) whose waiting result needs a referee:
+    disputed by a player of the table, or entered by a referee differently
+    from the table's own entry (its players' latest, waiting, confirmed or
+    replaced). A referee's entry that agrees with the table's is no review.
+    Three queries, whatever the number of tables."""
+    waiting = (
+        ResultVersion.objects.filter(status=ResultVersion.Status.PENDING)
+        .select_related("table__series", "entered_by", "entered_by_player__player")
+        .prefetch_related(
+            Prefetch(
+                "answers",
+                queryset=ResultAnswer.objects.filter(
+                    answer=ResultAnswer.Answer.DISAGREE
+                ).select_related("entry__player"),
+            )
+        )
+        .order_by("table__series__number", "table__number")
+    )
+    if table is not None:
+        waiting = waiting.filter(table=table)
+    else:
+        waiting = waiting.filter(table__series__tournament=tournament)
+    waiting_list = list(waiting)
+    # The players' entries of these tables, newest last.
+    earlier: dict[int, list[ResultVersion]] = {}
+    for version in (
+        ResultVersion.objects.filter(
+            table__in=[v.table_id for v in waiting_list],
+            entered_by_player__isnull=False,
+        )
+        .exclude(status=ResultVersion.Status.REJECTED)
+        .select_related("entered_by_player__player")
+        .order_by("number")
+    ):
+        earlier.setdefault(version.table_id, []).append(version)
+    reviews = []
+    for version in waiting_list:
+        before = [
+            v for v in earlier.get(version.table_id, []) if v.number < version.number
+        ]
+        previous = before[-1] if before else None
+        objections = list(version.answers.all())
+        if version.at_table and objections:
+            reviews.append(
+                TableReview(
+                    table=version.table,
+                    kind="disputed",
+                    first=version,
+                    second=previous,
+                    objections=objections,
+                    games=_diff(version, previous),
+                )
+            )
+        elif not version.at_table and previous is not None:
+            games = _diff(version, previous)
+            if any(g.differs for g in games):
+                reviews.append(
+                    TableReview(
+                        table=version.table,
+                        kind="differs",
+                        first=version,
+                        second=previous,
+                        objections=[],
+                        games=games,
+                    )
+                )
+    return reviews

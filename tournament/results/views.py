@@ -171,6 +171,11 @@ def table_result(
             "can_confirm": pending is not None
             and pending.entered_by_id != request.user.pk,
             "versions": versions if is_organizer(request.user) else [],
+            # A player's Stimmt nicht, or a referee's entry that differs
+            # from the table's own: both versions side by side.
+            "reviews": selectors.table_reviews(
+                table_obj.series.tournament, table=table_obj
+            ),
             "seats": list(table_obj.seats.all()),
         },
     )
