@@ -58,6 +58,11 @@ from tournament.results.adapter import GameErrors
 from tournament.results.forms import ResultForm
 from tournament.results.notation import hand_text
 
+# What a series' and a table's number may be (Series and Table constraints,
+# a small integer column); anything larger names no table and is not asked.
+MAX_SERIES = 10
+MAX_TABLE = 32767
+
 
 class _NotFound(Exception):
     """A link, series or table that does not exist: one answer for all."""
@@ -74,6 +79,8 @@ def _player(request: HttpRequest, slug: str, token: str) -> Entry:
 def _table(entry: Entry, series: int, table: int) -> Table:
     """The table `table` of series `series` of the player's tournament, with
     its seats; a table nobody may see yet (unreleased) does not exist."""
+    if not (1 <= series <= MAX_SERIES and 1 <= table <= MAX_TABLE):
+        raise _NotFound  # beyond what the database holds: no such table
     found = (
         Series.objects.public()
         .filter(tournament_id=entry.tournament_id, number=series)

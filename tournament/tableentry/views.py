@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET
 
 from tournament.core.ratelimit import link_missed, personal_link_limited, wants_json
 from tournament.live.fragments import FRAGMENTS, FragmentKey, region
-from tournament.models import Entry, Tournament
+from tournament.models import Entry, Table, Tournament
 from tournament.registration.selectors import entry_by_link
 from tournament.results.selectors import table_for_entry
 from tournament.seating.selectors import current_series
@@ -25,6 +25,7 @@ from tournament.tableentry.selectors import MyPage, my_page
 # only sent to the tournament's pages): the table page then offers that
 # player his entry. The cookie grants nothing: every action needs the link.
 COOKIE_SALT = "tableentry.link"
+MAX_TABLE = 32767
 
 
 def _cookie_name(tournament: Tournament) -> str:
@@ -189,9 +190,11 @@ def table_card(request: HttpRequest, slug: str, table: int) -> HttpResponse:
             kwargs={"slug": slug, "number": series.number},
         )
         return redirect(f"{url}#tisch-{table}")
+    if not 1 <= table <= MAX_TABLE:
+        raise Http404  # no table has such a number (a small integer column)
     try:
         table_obj = table_for_entry(series, table)
-    except Exception as exc:  # Table.DoesNotExist
+    except Table.DoesNotExist as exc:
         raise Http404 from exc
     table_obj.series = series
     me = remembered_entry(request, tournament)
