@@ -252,11 +252,12 @@
   }
 
   function follow(record, outcome) {
-    // Sent while the person waits on its page: what a browser would do.
+    // Sent while the person waits on its page: what a browser would do,
+    // where the answer says it (a redirect's target, or the form again).
+    // A view's own JSON without a `location` is shown beside the form.
     const data = outcome.data || {};
-    if (outcome.state === "sent" || data.location) {
-      if (data.location) window.location.assign(data.location);
-      else window.location.reload();
+    if (data.location) {
+      window.location.assign(data.location);
       return true;
     }
     if (data.html) {
