@@ -14,7 +14,9 @@ The hall's Wi-Fi is a proxy inside this benchmark, between the phones and the
 server: of the requests it gets it refuses `--refuse` (5 %) before they reach
 the server (the connection is cut), and of the answers it drops `--drop`
 (20 %) after the server handled the request (the server saved the entry, the
-phone never hears of it). Seeded (`--seed`): the same losses every run.
+phone never hears of it). With `--twice` a share of the requests reaches
+the server twice at the same moment (a repeat overtaking its first try: the
+key's unique row decides). Seeded (`--seed`): the same losses every run.
 
 Each table is two phones, all 100 tables at once: seat 1 asks "Mein Turnier"
 (JSON) for the table's revision, then posts the five games as the outbox
@@ -36,7 +38,7 @@ sent again; `replayed` the answers that were a repeat's first answer;
 retries included (`request_p50_ms`: single requests that got an answer).
 
     python bench/selfentry.py [--tables 100] [--drop 0.2] [--refuse 0.05]
-                              [--workers 1] [--seed 16]
+                              [--twice 0] [--workers 1] [--seed 16]
     DATABASE_URL=postgres://… REDIS_URL=redis://… python bench/selfentry.py --workers 2
 
 The last line is one JSON object; the exit status is 1 unless every table is
@@ -195,14 +197,29 @@ class Wifi:
     requests: int = 0
     refused: int = 0
     dropped: int = 0
+    doubled: int = 0
+
+
+async def forward(upstream: int, request: bytes) -> bytes:
+    reader, writer = await asyncio.open_connection("127.0.0.1", upstream)
+    try:
+        writer.write(request)
+        await writer.drain()
+        return await reader.read()  # the server closes after its answer
+    finally:
+        writer.close()
 
 
 async def proxy(
-    upstream: int, drop: float, refuse: float, rng: random.Random, wifi: Wifi
+    upstream: int,
+    args: argparse.Namespace,
+    rng: random.Random,
+    wifi: Wifi,
 ) -> asyncio.Server:
     """A proxy on a free port: one request per connection, passed on to the
     server with Connection: close; a share refused before the server, a
-    share of answers dropped after it."""
+    share of answers dropped after it, and (`--twice`) a share sent twice at
+    the same moment, as by a phone whose repeat overtakes its first try."""
 
     async def handle(
         reader: asyncio.StreamReader, writer: asyncio.StreamWriter
@@ -217,7 +234,7 @@ async def proxy(
             writer.transport.abort()
             return
         wifi.requests += 1
-        if rng.random() < refuse:
+        if rng.random() < args.refuse:
             wifi.refused += 1
             writer.transport.abort()  # never reached the server
             return
@@ -227,16 +244,18 @@ async def proxy(
             if line and not line.lower().startswith("connection:")
         ]
         lines.append("Connection: close")
+        request = ("\r\n".join(lines) + "\r\n\r\n").encode("latin1") + body
+        copies = 2 if rng.random() < args.twice else 1
+        wifi.doubled += copies - 1
         try:
-            up_reader, up_writer = await asyncio.open_connection("127.0.0.1", upstream)
-            up_writer.write(("\r\n".join(lines) + "\r\n\r\n").encode("latin1") + body)
-            await up_writer.drain()
-            answer = await up_reader.read()  # the server closes after it
-            up_writer.close()
+            answers = await asyncio.gather(
+                *(forward(upstream, request) for _ in range(copies))
+            )
         except ConnectionError:
             writer.transport.abort()
             return
-        if rng.random() < drop:
+        answer = answers[0]
+        if rng.random() < args.drop:
             wifi.dropped += 1
             writer.transport.abort()  # handled by the server, lost on the way
             return
@@ -486,7 +505,7 @@ async def measure(
 ) -> tuple[Stats, Wifi, float]:
     await wait_until_up(port, process)
     wifi = Wifi()
-    server = await proxy(port, args.drop, args.refuse, random.Random(args.seed), wifi)
+    server = await proxy(port, args, random.Random(args.seed), wifi)
     through = server.sockets[0].getsockname()[1]
     stats = Stats()
     started = time.perf_counter()
@@ -500,6 +519,9 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--drop", type=float, default=0.2, help="answers lost")
     parser.add_argument("--refuse", type=float, default=0.05, help="requests cut")
+    parser.add_argument(
+        "--twice", type=float, default=0.0, help="requests sent twice at once"
+    )
     parser.add_argument("--workers", type=int, default=1, help="uvicorn workers")
     parser.add_argument("--seed", type=int, default=16)
     args = parser.parse_args()
@@ -572,6 +594,7 @@ def main() -> None:
         "replayed": stats.replayed,
         "refused_by_wifi": wifi.refused,
         "dropped_by_wifi": wifi.dropped,
+        "doubled_by_wifi": wifi.doubled,
         "errors": len(stats.errors),
         "workers": args.workers,
         "database": "postgresql" if database_url else "sqlite",
