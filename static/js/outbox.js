@@ -28,6 +28,7 @@
   const KEY_FIELD = "idempotency_key";
   const RETRY_MS = [2000, 4000, 8000, 15000, 30000];
   let database = null;
+  let broken = false; // no IndexedDB here (a private window): forms post as usual
   let flushing = false;
   let retryTimer = 0;
   let attempt = 0;
@@ -43,6 +44,9 @@
         open.onsuccess = () => resolve(open.result);
         open.onerror = () => reject(open.error);
         open.onblocked = () => reject(new Error("blocked"));
+      });
+      database.catch(() => {
+        broken = true;
       });
     }
     return database;
@@ -318,7 +322,7 @@
   }
 
   async function flush() {
-    if (flushing) return;
+    if (flushing || broken) return;
     flushing = true;
     clearTimeout(retryTimer);
     let waiting = 0;
@@ -337,7 +341,7 @@
     } finally {
       flushing = false;
     }
-    if (waiting > 0) {
+    if (waiting > 0 && !broken) {
       retryTimer = setTimeout(flush, RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)]);
       attempt += 1;
     } else {
@@ -351,8 +355,19 @@
     if (form.dataset.outboxNative === "1") return;
     if ((form.method || "").toLowerCase() !== "post") return;
     event.preventDefault();
+    // A second tap while the first is on its way is the same submission.
+    if (form.dataset.outboxBusy === "1") return;
+    form.dataset.outboxBusy = "1";
+    try {
+      await submit(form, event.submitter);
+    } finally {
+      delete form.dataset.outboxBusy;
+    }
+  }
+
+  async function submit(form, submitter) {
     const field = keyField(form);
-    const { fields, token } = fieldsOf(form, event.submitter);
+    const { fields, token } = fieldsOf(form, submitter);
     const record = {
       key: (field && field.value) || newKey(),
       owner,
@@ -363,20 +378,32 @@
       state: "waiting",
       created: Date.now(),
     };
-    if (sending.has(record.key)) return; // a double tap
     try {
+      // Saved again while it waits for the network: the same submission.
+      const same = (await all()).find(
+        (r) =>
+          r.owner === owner &&
+          r.url === record.url &&
+          r.state === "waiting" &&
+          JSON.stringify(r.fields) === JSON.stringify(record.fields)
+      );
+      if (same) {
+        show(same, "waiting", texts.textWaiting);
+        flush();
+        return;
+      }
       await put(record);
     } catch (error) {
       // No room on the phone (or a private window): post as without script.
       form.dataset.outboxNative = "1";
-      if (event.submitter) form.requestSubmit(event.submitter);
+      if (submitter) form.requestSubmit(submitter);
       else form.requestSubmit();
       return;
     }
     // The next submission of this form is another one: another key.
     if (field) field.value = newKey();
     show(record, "sending", texts.textSending);
-    const state = await deliver(record, { waited: { form, submitter: event.submitter } });
+    const state = await deliver(record, { waited: { form, submitter } });
     if (state === "waiting" || state === "blocked") {
       clearTimeout(retryTimer);
       retryTimer = setTimeout(flush, RETRY_MS[0]);
