@@ -88,6 +88,7 @@ def test_json_answers_in_the_agreed_shape(at_table, phone):
         "table": 1,
         "version": 1,
         "revision": 1,
+        "location": mine(at_table.p[1]),
     }
     state = phone.get(mine(at_table.p[2]), **JSON).json()
     assert state["state"] == "entered"

@@ -13,7 +13,8 @@ the page again, with what is wrong), and a client that asks for JSON
 (``Accept: application/json``, the phone's outbox) with::
 
     {"ok": true, "state": "entered" | "agreed" | "confirmed" | "disputed",
-     "message": "…", "series": 3, "table": 7, "version": 2, "revision": 5}
+     "message": "…", "series": 3, "table": 7, "version": 2, "revision": 5,
+     "location": "/t/<slug>/mein/<token>/"}
     {"ok": false, "state": "invalid", "message": "…",
      "errors": {"g3_winner": ["…"], "__all__": ["…"]}}             400
     {"ok": false, "state": "refused", "code": "other_table", "message": "…"}
@@ -180,6 +181,9 @@ def _done(
     if state == "entered" and entry.tournament.table_entry == "all":
         key = "entered_all"
     message = str(_MESSAGES[key])
+    # Also for JSON: the phone's outbox follows `location` while the player
+    # waits, and "Mein Turnier" then says what became of it.
+    messages.success(request, message)
     if wants_json(request):
         table.refresh_from_db(fields=["result_revision"])
         return JsonResponse(
@@ -191,9 +195,9 @@ def _done(
                 "table": table.number,
                 "version": version.number,
                 "revision": table.result_revision,
+                "location": _mine_url(entry),
             }
         )
-    messages.success(request, message)
     return redirect(_mine_url(entry), permanent=False)
 
 
