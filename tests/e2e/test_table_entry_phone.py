@@ -184,4 +184,8 @@ def _at_the_table(base, world):
         # Back on the table page, this phone is player 3's.
         other.goto(f"{base}/t/rm-2026/tisch/{table}/")
         other.get_by_text("Weiter zu „Mein Turnier“").wait_for()
+        # ... and every page of the tournament offers his page in its tabs.
+        assert other.locator(".nav-tabs a", has_text="Mein Turnier").is_visible()
+        fits_the_phone(other)
+        picture(other, "tisch-seite-phone")
         audit.assert_clean()

@@ -28,8 +28,15 @@ COOKIE_SALT = "tableentry.link"
 MAX_TABLE = 32767
 
 
+# One name; each tournament's cookie lives under its own path (/t/<slug>/),
+# so a phone may hold a player of each tournament. The pages' navigation
+# offers "Mein Turnier" where it is set (templates/tournament/
+# tournament_base.html), without asking the database.
+COOKIE_NAME = "mein"
+
+
 def _cookie_name(tournament: Tournament) -> str:
-    return f"mein_{tournament.pk}"
+    return COOKIE_NAME
 
 
 def remembered_entry(request: HttpRequest, tournament: Tournament) -> Entry | None:
