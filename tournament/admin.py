@@ -11,6 +11,7 @@ from tournament.models import (
     GameScore,
     Job,
     Player,
+    ResultAnswer,
     ResultVersion,
     Seat,
     Series,
@@ -118,6 +119,13 @@ class ResultVersionAdmin(ReadOnlyAdmin):
     list_display = ("table", "number", "status", "mode", "entered_by", "entered_at")
     list_filter = ("status", "mode", "table__series__tournament")
     list_select_related = ("table__series__tournament", "entered_by")
+
+
+@admin.register(ResultAnswer)
+class ResultAnswerAdmin(ReadOnlyAdmin):
+    list_display = ("version", "entry", "answer", "reason", "answered_at")
+    list_filter = ("answer", "version__table__series__tournament")
+    list_select_related = ("version__table", "entry__player")
 
 
 @admin.register(GameScore)
