@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournament", "0008_digital_seat_away"),
+        ("tournament", "0010_persons_from_players"),
     ]
 
     operations = [

@@ -21,7 +21,7 @@ def fill_link_tokens(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournament", "0009_submission_keys"),
+        ("tournament", "0011_submission_keys"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
