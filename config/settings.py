@@ -199,6 +199,26 @@ DIGITAL_PRACTICE_WINDOW = 600
 DIGITAL_PRACTICE_MAX_PLAYING = 40
 DIGITAL_PRACTICE_IDLE_MINUTES = 30
 
+# --- Personal links (tournament/core/ratelimit.py) -------------------------
+# A player's personal link (/t/<slug>/mein/<token>/) needs no sign-in, so
+# each address may ask for such pages PLAYER_LINK_REQUESTS times per
+# PLAYER_LINK_WINDOW seconds (a hall's phones may share one address behind
+# the club's router: it gets many), and may name PLAYER_LINK_MISSES links
+# that do not exist within PLAYER_LINK_MISS_WINDOW seconds before it waits.
+# A benchmark that plays a whole hall from one address raises them.
+PLAYER_LINK_REQUESTS = int(os.environ.get("PLAYER_LINK_REQUESTS", "600"))
+PLAYER_LINK_WINDOW = 60
+PLAYER_LINK_MISSES = int(os.environ.get("PLAYER_LINK_MISSES", "30"))
+PLAYER_LINK_MISS_WINDOW = 600
+# How long a phone remembers the player whose link it opened (the table
+# page offers him his entry): a tournament day and the next.
+PLAYER_LINK_COOKIE_DAYS = 2
+
+# --- Phones on bad Wi-Fi (tournament/core/idempotency.py) ----------------
+# A submission's key and first answer are kept this many days: a phone
+# repeats a submission whose answer it lost within minutes or hours.
+IDEMPOTENCY_KEY_DAYS = 3
+
 # --- Auth ------------------------------------------------------------------
 _VALIDATORS = "django.contrib.auth.password_validation."
 AUTH_PASSWORD_VALIDATORS = [

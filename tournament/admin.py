@@ -14,9 +14,11 @@ from tournament.models import (
     Person,
     Player,
     Ranking,
+    ResultAnswer,
     ResultVersion,
     Seat,
     Series,
+    SubmissionKey,
     Table,
     Team,
     TieBreak,
@@ -149,6 +151,13 @@ class ResultVersionAdmin(ReadOnlyAdmin):
     list_select_related = ("table__series__tournament", "entered_by")
 
 
+@admin.register(ResultAnswer)
+class ResultAnswerAdmin(ReadOnlyAdmin):
+    list_display = ("version", "entry", "answer", "reason", "answered_at")
+    list_filter = ("answer", "version__table__series__tournament")
+    list_select_related = ("version__table", "entry__player")
+
+
 @admin.register(GameScore)
 class GameScoreAdmin(ReadOnlyAdmin):
     list_display = ("series", "table", "game", "seat", "entry", "marks", "points")
@@ -190,3 +199,11 @@ class DigitalSeatAdmin(ReadOnlyAdmin):
     exclude = ("token",)
     list_display = ("table", "number", "entry", "bot")
     list_select_related = ("table__table", "entry__player")
+
+
+@admin.register(SubmissionKey)
+class SubmissionKeyAdmin(ReadOnlyAdmin):
+    # The first answers themselves (pages, with their forms) stay out.
+    exclude = ("body",)
+    list_display = ("key", "actor", "path", "status", "created_at")
+    date_hierarchy = "created_at"

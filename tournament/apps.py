@@ -6,7 +6,7 @@ from django.utils.translation import gettext_lazy as _
 
 # The features whose live fragments (`<feature>/fragments.py`) register
 # themselves with `tournament.live.fragments`.
-FRAGMENT_FEATURES = ("standings", "results", "seating", "history")
+FRAGMENT_FEATURES = ("standings", "results", "seating", "history", "tableentry")
 
 
 class TournamentConfig(AppConfig):

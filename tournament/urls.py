@@ -16,6 +16,8 @@ FEATURES = (
     "live",
     "digital",
     "history",
+    "tableentry",
+    "webapp",
 )
 
 urlpatterns = [path("", include(f"tournament.{name}.urls")) for name in FEATURES]

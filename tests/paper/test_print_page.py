@@ -35,9 +35,9 @@ def test_the_page_says_what_each_button_does(
     assert "neuen Tab" in text and "Fortschritt" in text
     # Each document: the same two buttons in one form.
     url = reverse("tournament:paper_download", args=[tournament.slug])
-    assert text.count(f'formaction="{url}" formtarget="_blank"') == 6
+    assert text.count(f'formaction="{url}" formtarget="_blank"') == 7
     assert text.count(f'formaction="{url}">Sofort herunterladen') == 1
-    assert text.count(">Im Hintergrund erstellen</button>") == 7
+    assert text.count(">Im Hintergrund erstellen</button>") == 8
     assert "PDF erstellen" not in text
 
 

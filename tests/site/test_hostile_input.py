@@ -10,6 +10,7 @@ import re
 import zipfile
 from contextlib import contextmanager
 from types import SimpleNamespace
+from urllib.parse import quote
 
 import pytest
 from django.apps import apps
@@ -33,7 +34,7 @@ from tests.support.workbooks import GAMES_HEADER, PLAYER_HEADER, xlsx
 from tournament.models import Table
 from tournament.paper.views import DOCUMENTS
 from tournament.registration.services import entry_withdraw
-from tournament.results.services import result_enter
+from tournament.results.services import result_enter, result_enter_by_player
 from tournament.seating.services import series_ensure
 from tournament.tournaments.forms import TournamentForm
 
@@ -235,6 +236,7 @@ TOURNAMENT_VALUES = {
     "win_bonus": ("7", "51", "-1"),
     "status": ("planned", "running", "aborted"),
     "double_entry": ("on", ""),
+    "table_entry": ("off", "one", "all", "every", ""),
     "show_provisional": ("on",),
     "referees": ("1", "2", "999999"),
 }
@@ -421,6 +423,144 @@ def test_result_entry_quick_and_sheet(world, data, table):
 def test_confirm_and_reject(world, decision, data, table):
     path = url(decision, slug=world.slug, series=1, table=table)
     send(world.organizer, "post", path, data=data)
+
+
+# --- Entry at the table: a player's link (issue 16.5) ------------------------
+
+
+@pytest.fixture
+def players(world):
+    """`world` with entry at the table on: table 1 (start numbers 1–4) has
+    a referee's waiting result, table 2 (5–8) a waiting entry of its player
+    6; the links of player 5 (table 2) and player 1 (table 1), and a phone
+    holding none."""
+    tournament = world.tournament
+    tournament.table_entry = "one"
+    tournament.save(update_fields=["table_entry"])
+    entries = {e.start_number: e for e in tournament.entries.all()}
+    table2 = Table.objects.get(series=world.series, number=2)
+    result_enter_by_player(
+        player=entries[6], table=table2, games=FIVE, mode="quick", revision=None
+    )
+    world.links = {"here": entries[5].link_token, "other": entries[1].link_token}
+    world.phone = Client()
+    return world
+
+
+def mine_url(world, name, who, table=2):
+    return url(name, slug=world.slug, token=world.links[who], series=1, table=table)
+
+
+JSON_OR_FORM = st.sampled_from([{}, {"HTTP_ACCEPT": "application/json"}])
+
+
+@HOSTILE
+@given(
+    data=result_form(),
+    who=st.sampled_from(["here", "other"]),
+    accept=JSON_OR_FORM,
+)
+@example(
+    data={"mode": "quick", "revision": "1", "g1_winner": ["1", "2"]},
+    who="here",
+    accept={},
+)
+@example(
+    data={"mode": "sheet", "revision": "1", "g1_hands": "3 W1 F2:99999999999999999999"},
+    who="here",
+    accept={"HTTP_ACCEPT": "application/json"},
+)
+def test_a_players_entry(players, data, who, accept):
+    """The referees' form fields, sent through a player's link: a page or
+    JSON with every mistake, a refusal for a player of another table,
+    never a 500, nothing written when refused."""
+    response = send(
+        players.phone, "post", mine_url(players, "mine_enter", who), data=data, **accept
+    )
+    if who == "other":
+        assert response.status_code == 403
+    if accept and response.status_code != 302:
+        assert response["Content-Type"] == "application/json"
+        assert response.json()["ok"] is (response.status_code == 200)
+
+
+@HOSTILE
+@given(
+    name=st.sampled_from(["mine_confirm", "mine_reject"]),
+    data=form(version=field("1", "2", "0", str(2**63)), reason=field("falsch")),
+    who=st.sampled_from(["here", "other"]),
+    table=st.sampled_from([1, 2, 3, 2**15, 2**63]),
+    accept=JSON_OR_FORM,
+)
+@example(
+    name="mine_confirm", data={"version": str(2**64)}, who="here", table=2, accept={}
+)
+@example(
+    name="mine_reject",
+    data={"version": "1", "reason": "x" * 301},
+    who="here",
+    table=2,
+    accept={},
+)
+@example(
+    name="mine_reject",
+    data={"version": "1", "reason": "\x00"},
+    who="here",
+    table=2,
+    accept={},
+)
+def test_a_players_answers(players, name, data, who, table, accept):
+    send(
+        players.phone, "post", mine_url(players, name, who, table), data=data, **accept
+    )
+
+
+LINKS = st.one_of(
+    st.text(max_size=70),
+    st.from_regex(r"\A[A-Za-z0-9_-]{20,64}\Z"),
+    st.sampled_from(INJECTIONS),
+)
+
+
+@HOSTILE
+@given(token=LINKS, query=st.deferred(lambda: QUERY), accept=JSON_OR_FORM)
+def test_made_up_links_are_404_and_write_nothing(players, token, query, accept):
+    quoted = quote(token, safe="") or "x"
+    for path in (
+        f"/t/{players.slug}/mein/{quoted}/",
+        f"/t/{players.slug}/mein/{quoted}/serie/1/tisch/2/eingeben/",
+        f"/t/{players.slug}/mein/{quoted}/serie/1/tisch/2/stimmt-nicht/",
+    ):
+        response = send(players.phone, "get", path, data=query, writes=False, **accept)
+        assert response.status_code in (404, 429), path
+    response = send(
+        players.phone,
+        "post",
+        f"/t/{players.slug}/mein/{quoted}/serie/1/tisch/2/stimmt/",
+        data={"version": "1"},
+        **accept,
+    )
+    assert response.status_code in (404, 429)
+
+
+@FEW
+@given(
+    link=st.one_of(st.text(max_size=300), st.sampled_from(INJECTIONS)), table=NUMBERS
+)
+def test_the_link_typed_in_and_the_table_page(players, link, table):
+    send(
+        players.phone,
+        "get",
+        url("mine_start", slug=players.slug),
+        data={"link": link},
+        writes=False,
+    )
+    path = (
+        f"/t/{players.slug}/tisch/{table}/"
+        if table.isdecimal()
+        else f"/t/{players.slug}/tisch/1/"
+    )
+    send(players.phone, "get", path, writes=False)
 
 
 @HOSTILE
@@ -813,6 +953,7 @@ POST_PATHS = [
     ("referee", "table_result", {"series": 1, "table": 1}),
     ("organizer", "result_confirm", {"series": 1, "table": 1}),
     ("organizer", "result_reject", {"series": 1, "table": 1}),
+    ("organizer", "entry_link_renew", {"number": 1}),
 ]
 
 

@@ -49,7 +49,7 @@ from tournament.digital import adapter as digital_adapter
 from tournament.digital.services import digital_table_create
 from tournament.history.services import ranking_save
 from tournament.models import DigitalTable, Entry, Job, Player, Ranking, Series
-from tournament.results.services import result_enter
+from tournament.results.services import result_enter, result_enter_by_player
 from tournament.routing import websocket_urlpatterns
 from tournament.tournaments.forms import TournamentForm
 
@@ -58,14 +58,16 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "PERMISSIONS.md"
 
 # --- Actors -----------------------------------------------------------------
 
-ACTORS = ("anon", "link", "ref", "ref_other", "org", "su")
+ACTORS = ("anon", "link", "ref", "ref_other", "org", "su", "player", "player_other")
 ACTOR_TITLES = {
     "anon": "anonymous",
-    "link": "player link",
+    "link": "digital seat link",
     "ref": "referee",
     "ref_other": "referee, other tournament",
     "org": "organizer",
     "su": "superuser",
+    "player": "player of this table",
+    "player_other": "player of another table",
 }
 ACTOR_NOTES = {
     "anon": "not signed in",
@@ -80,6 +82,16 @@ ACTOR_NOTES = {
     ),
     "org": "in the `organizer` group, and staff (as the demo's organizer)",
     "su": "a superuser in no group",
+    "player": (
+        "not signed in, holding the personal link of a player seated at the "
+        "route's table (series 1, table 2) in the current series; entry at the "
+        "table is on (one other player confirms). On `<player>` routes the "
+        "first six send a made-up link"
+    ),
+    "player_other": (
+        "not signed in, holding the personal link of a player of another table "
+        "of the same series (table 3), sent to the route's table"
+    ),
 }
 
 # --- Cell codes ---------------------------------------------------------------
@@ -99,19 +111,25 @@ LEGEND = {
 
 
 def public(code: str = "200") -> str:
-    return " ".join([code] * 6)
+    return " ".join([code] * len(ACTORS))
 
 
 def referee(code: str = "200") -> str:
-    return f"login login {code} 403 {code} {code}"
+    return f"login login {code} 403 {code} {code} login login"
 
 
 def organizer(code: str = "200") -> str:
-    return f"login login 403 403 {code} {code}"
+    return f"login login 403 403 {code} {code} login login"
 
 
 def link_only(code: str = "200") -> str:
-    return f"404 {code} 404 404 404 404"
+    return f"404 {code} 404 404 404 404 404 404"
+
+
+def player_only(code: str = "200", other: str = "403") -> str:
+    """A player's own pages: his link works, a made-up one is 404; a player
+    of another table is refused with a message (403), nothing written."""
+    return f"404 404 404 404 404 404 {code} {other}"
 
 
 # --- The table --------------------------------------------------------------
@@ -119,7 +137,7 @@ def link_only(code: str = "200") -> str:
 SLUG = "rechte"
 MADE_UP_TOKEN = "erfundenErfundenErfunden00000000"  # a real token's shape
 # Placeholders in kwargs, resolved per world (and actor, for TOKEN).
-TOKEN, TEAM, JOB = "<token>", "<team>", "<job>"
+TOKEN, TEAM, JOB, PLAYER = "<token>", "<team>", "<job>", "<player>"
 PERSON, SPLIT, MERGE = "<person>", "<player of two>", "<person to merge>"
 RANKING = {"slug": "rechte-wertung"}
 
@@ -163,7 +181,8 @@ class WsRoute:
 T = {"slug": SLUG}
 S1 = {"slug": SLUG, "number": 1}
 S2 = {"slug": SLUG, "number": 2}
-TABLE2 = {"slug": SLUG, "series": 1, "table": 2}  # no result yet
+# A player's waiting entry (entry at the table).
+TABLE2 = {"slug": SLUG, "series": 1, "table": 2}
 TABLE3 = {"slug": SLUG, "series": 1, "table": 3}  # a pending result
 UNRELEASED = {"slug": SLUG, "series": 2, "table": 1}  # seated, not released
 DIGITAL_TABLE = {"slug": SLUG, "number": 1, "table": 1}  # table 1 is digital
@@ -172,6 +191,8 @@ GONE = {"slug": SLUG, "number": 14}  # withdrawn
 A_TEAM = {"slug": SLUG, "team_id": TEAM}
 A_JOB = {"slug": SLUG, "job_id": JOB}
 OWN = {"token": TOKEN}
+MINE = {"slug": SLUG, "token": PLAYER}
+MINE_TABLE2 = {**MINE, "series": 1, "table": 2}
 
 
 def result_data(world: Any) -> dict[str, Any]:
@@ -232,14 +253,17 @@ ROUTES = [
     Route(
         "admin:index",
         "GET",
-        "login login login login 200 200",
+        "login login login login 200 200 login login",
         note="staff only: the organizer is staff",
     ),
-    Route("login", "GET", "200 200 ok ok ok ok"),
+    Route("login", "GET", "200 200 ok ok ok ok 200 200"),
     Route("logout", "GET", public("405")),
     Route("logout", "POST", public("ok")),
     # Public pages
     Route("tournament:home", "GET", public()),
+    # The installable web app (16b): its service worker and manifest
+    Route("tournament:webapp_sw", "GET", public()),
+    Route("tournament:webapp_manifest", "GET", public()),
     Route("tournament:detail", "GET", public(), T),
     Route("tournament:series_detail", "GET", public(), S1, note="series 1: released"),
     Route(
@@ -257,12 +281,51 @@ ROUTES = [
     Route(
         "tournament:table_card",
         "GET",
-        public("ok"),
-        {"slug": SLUG, "table": 1},
-        note="a table card's QR code: to the table in the current series",
+        public(),
+        {"slug": SLUG, "table": 2},
+        note="a table card's QR code: the table's page (entry at the table on)",
     ),
     Route("tournament:player", "GET", public(), {"slug": SLUG, "number": 1}),
     Route("tournament:projector", "GET", public(), T),
+    # A player's own pages (personal link)
+    Route("tournament:mine_start", "GET", public(), T),
+    Route(
+        "tournament:mine",
+        "GET",
+        player_only("200", "200"),
+        MINE,
+        note="Mein Turnier: each player his own",
+    ),
+    Route("tournament:mine_enter", "GET", player_only(), MINE_TABLE2),
+    Route(
+        "tournament:mine_enter",
+        "POST",
+        player_only("ok"),
+        MINE_TABLE2,
+        data=result_data,
+        writes=True,
+        note="replaces the waiting entry of another player of the table",
+    ),
+    Route("tournament:mine_confirm", "GET", public("405"), MINE_TABLE2),
+    Route(
+        "tournament:mine_confirm",
+        "POST",
+        player_only("ok"),
+        MINE_TABLE2,
+        data={"version": 1},
+        writes=True,
+        note="Stimmt: another player's entry",
+    ),
+    Route("tournament:mine_reject", "GET", player_only(), MINE_TABLE2),
+    Route(
+        "tournament:mine_reject",
+        "POST",
+        player_only("ok"),
+        MINE_TABLE2,
+        data={"version": 1, "reason": "Spiel 2 stimmt nicht"},
+        writes=True,
+        note="Stimmt nicht, with a reason",
+    ),
     Route(
         "tournament:live_fragment",
         "GET",
@@ -273,9 +336,17 @@ ROUTES = [
     Route(
         "tournament:live_fragment",
         "GET",
-        "404 404 200 404 200 200",
+        "404 404 200 404 200 200 404 404",
         {"slug": SLUG, "name": "progress"},
         note="progress: the referees' fragment",
+    ),
+    Route(
+        "tournament:live_fragment",
+        "GET",
+        player_only("200", "200"),
+        {"slug": SLUG, "name": "mein"},
+        query=f"link={PLAYER}",
+        note="mein: Mein Turnier's fragment, keyed by the player's link",
     ),
     # JSON API
     Route("tournament:api_standings", "GET", public(), T),
@@ -313,7 +384,7 @@ ROUTES = [
     Route(
         "tournament:table_result",
         "GET",
-        "login login 404 403 200 200",
+        "login login 404 403 200 200 login login",
         UNRELEASED,
         note="series 2: seated, not released (the organizer's alone)",
     ),
@@ -428,6 +499,16 @@ ROUTES = [
         DESK,
         data={"reason": "krank"},
         writes=True,
+    ),
+    Route("tournament:entry_link_renew", "GET", organizer("405"), DESK),
+    Route(
+        "tournament:entry_link_renew",
+        "POST",
+        organizer("ok"),
+        DESK,
+        data={},
+        writes=True,
+        note="a lost player card: a new personal link",
     ),
     Route("tournament:entry_reinstate", "GET", organizer("405"), GONE),
     Route(
@@ -654,25 +735,25 @@ WS_ROUTES = [
     WsRoute(
         "ws/t/<slug:slug>/",
         lambda w: f"/ws/t/{SLUG}/",
-        "open open open+staff open open+staff open+staff",
+        "open open open+staff open open+staff open+staff open open",
         note="everyone; only referees of the tournament get the referees' regions",
     ),
     WsRoute(
         "ws/d/zuschauen/<int:pk>/",
         lambda w: f"/ws/d/zuschauen/{w.digital.pk}/",
-        "4403 4403 open 4403 open open",
+        "4403 4403 open 4403 open open 4403 4403",
         note="watching a digital table",
     ),
     WsRoute(
         "ws/d/<str:token>/",
         lambda w: f"/ws/d/{w.token_for(w.actor)}/",
-        "4404 open 4404 4404 4404 4404",
+        "4404 open 4404 4404 4404 4404 4404 4404",
         note="the table behind a private link",
     ),
     WsRoute(
         "",
         lambda w: "/ws/nirgendwo/",
-        "4404 4404 4404 4404 4404 4404",
+        "4404 4404 4404 4404 4404 4404 4404 4404",
         note="any other path: refused at the handshake",
     ),
 ]
@@ -770,9 +851,11 @@ def finished_game(digital: DigitalTable) -> dict[str, Any]:
 
 def build_world() -> SimpleNamespace:
     """One tournament with everything a route needs: series 1 released
-    (table 1 digital with a finished game, table 2 waiting for a result,
-    table 3 with a pending one), series 2 seated, series 3 a draft, a team,
-    a finished job; the actors' users; another tournament."""
+    (table 1 digital with a finished game, table 2 with a player's entry
+    waiting for another player's confirmation, table 3 with a referee's
+    pending one), series 2 seated, series 3 a draft, a team, a finished job;
+    entry at the table on (one other player confirms); the actors' users and
+    players; another tournament."""
     users = {
         "ref": make_user("perm-schiri", "referee"),
         "ref_other": make_user("perm-schiri-b", "referee"),
@@ -783,7 +866,7 @@ def build_world() -> SimpleNamespace:
     users["org"].save(update_fields=["is_staff"])
     named = make_user("perm-schiri-t", "referee")
     enterer = make_user("perm-eingabe", "referee")
-    tournament = TournamentFactory(slug=SLUG, name="Rechte-Cup")
+    tournament = TournamentFactory(slug=SLUG, name="Rechte-Cup", table_entry="one")
     other = TournamentFactory(slug="rechte-andere", name="Anderer Cup")
     other.referees.set([users["ref_other"]])
 
@@ -826,6 +909,11 @@ def build_world() -> SimpleNamespace:
     result_enter(
         actor=enterer, table=tables[3], games=FIVE, mode="quick", revision=None
     )
+    # Series 1 seats start numbers 1–4, 5–8 and 9–12 at tables 1, 2, 3.
+    players = {e.start_number: e for e in tournament.entries.all()}
+    result_enter_by_player(
+        player=players[6], table=tables[2], games=FIVE, mode="quick", revision=None
+    )
     for table in tables.values():
         table.refresh_from_db()
     job = Job.objects.create(
@@ -867,6 +955,11 @@ def build_world() -> SimpleNamespace:
             django_settings.SESSION_COOKIE_NAME
         ].value
     world.token_for = lambda actor: seat.token if actor == "link" else MADE_UP_TOKEN
+    links = {
+        "player": players[5].link_token,  # table 2, seat 1
+        "player_other": players[9].link_token,  # table 3, seat 1
+    }
+    world.player_token_for = lambda actor: links.get(actor, MADE_UP_TOKEN)
     return world
 
 
@@ -884,6 +977,7 @@ def act_as(world: SimpleNamespace, actor: str) -> Client:
 def resolve_kwargs(world: SimpleNamespace, actor: str, kwargs: dict[str, Any]):
     values = {
         TOKEN: world.token_for(actor),
+        PLAYER: world.player_token_for(actor),
         TEAM: world.team.pk,
         JOB: world.job.pk,
         PERSON: world.person.pk,
@@ -958,7 +1052,8 @@ def world(shared_world, db, settings):
 def request(client: Client, row: Route, world: Any, actor: str) -> Any:
     path = reverse(row.name, kwargs=resolve_kwargs(world, actor, row.kwargs) or None)
     if row.query:
-        path = f"{path}?{row.query}"
+        query = row.query.replace(PLAYER, world.player_token_for(actor))
+        path = f"{path}?{query}"
     if row.method == "GET":
         return client.get(path)
     data = row.data(world) if callable(row.data) else row.data
@@ -1064,10 +1159,11 @@ def render_doc() -> str:
         "the groups is the same before and after. An allowed request of a row",
         "marked *writes* is checked to write. Each actor starts from the same",
         "world: series 1 released (table 1 digital, with a finished game; table 2",
-        "without a result; table 3 with a pending one), series 2 seated but not",
-        "released, series 3 a draft; beside it another tournament, a season",
-        "ranking over both, a person who played both, and a registration waiting",
-        "for the organizer's review of persons.",
+        "with a player's entry waiting for another player's confirmation; table 3",
+        "with a referee's pending one), series 2 seated but not released, series",
+        "3 a draft; entry at the table on (one other player confirms); beside it",
+        "another tournament, a season ranking over both, a person who played both,",
+        "and a registration waiting for the organizer's review of persons.",
         "",
         "## HTTP",
         "",

@@ -112,6 +112,7 @@ CHANGES = st.fixed_dictionaries(
         "rule_preset": st.sampled_from(Tournament.RulePreset.values),
         "status": st.sampled_from(Tournament.Status.values),
         "double_entry": st.booleans(),
+        "table_entry": st.sampled_from(Tournament.TableEntry.values),
         "show_provisional": st.booleans(),
         "tiebreak_games_won": st.booleans(),
         "tiebreak_best_game": st.booleans(),

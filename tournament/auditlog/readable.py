@@ -93,6 +93,7 @@ KEY_LABELS = {
     "new.players": gettext_lazy("neue Person: Meldungen (Nr.)"),
     "to_review": gettext_lazy("Person prüfen (Startnummern)"),
     "years": gettext_lazy("Jahre"),
+    "disputed": gettext_lazy("Einspruch am Tisch"),
     # A series released although the field changed since its draw.
     "released_anyway.not_seated": gettext_lazy(
         "trotzdem veröffentlicht, nicht gesetzt (Startnummern)"

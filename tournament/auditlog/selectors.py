@@ -35,6 +35,10 @@ class EventNames(TypedDict):
     actor_last_name: str | None
     tournament_name: str | None
     tournament_slug: str | None
+    # A player who acted through his personal link (entry at the table).
+    player_number: int | None
+    player_first_name: str | None
+    player_last_name: str | None
 
 
 LoggedEvent: TypeAlias = "WithAnnotations[AuditEvent, EventNames]"
@@ -61,6 +65,9 @@ def audit_events(
         actor_last_name=F("actor__last_name"),
         tournament_name=F("tournament__name"),
         tournament_slug=F("tournament__slug"),
+        player_number=F("player__start_number"),
+        player_first_name=F("player__player__first_name"),
+        player_last_name=F("player__player__last_name"),
     )
     if tournament is not None:
         events = events.filter(tournament=tournament)

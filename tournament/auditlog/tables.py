@@ -55,6 +55,8 @@ class AuditTable(tables.Table):
         accessor="actor_name",
         attrs=_label(_("Benutzer")),
         default=_("System"),
+        # Rendered when empty too: a player acting at his table is no user.
+        empty_values=(),
     )
     action = tables.Column(verbose_name=_("Aktion"), attrs=_label(_("Aktion")))
     object = tables.Column(
@@ -88,7 +90,15 @@ class AuditTable(tables.Table):
         url = reverse("tournament:audit_log", kwargs={"slug": record.tournament_slug})
         return format_html('<a href="{}">{}</a>', url, value)
 
-    def render_actor(self, value: str, record: LoggedEvent) -> str:
+    def render_actor(self, value: str | None, record: LoggedEvent) -> str:
+        if not value:
+            if record.player_number is not None:
+                name = f"{record.player_first_name} {record.player_last_name}"
+                return _("%(name)s (Spieler %(n)d)") % {
+                    "name": name,
+                    "n": record.player_number,
+                }
+            return str(_("System"))
         name = f"{record.actor_first_name or ''} {record.actor_last_name or ''}"
         return f"{name.strip()} ({value})" if name.strip() else value
 

@@ -9,6 +9,7 @@ into any database.
 """
 
 import datetime
+import re
 from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
@@ -26,6 +27,7 @@ from tournament.models import (
     EntryTotal,
     GameScore,
     Player,
+    ResultAnswer,
     ResultVersion,
     Seat,
     Series,
@@ -66,6 +68,9 @@ KEYS: dict[str, frozenset[str]] = {
             "withdrawn_at",
             "withdrawal_reason",
             "team",
+            # Since issue 16: the personal link (so printed cards keep
+            # working on the laptop a backup is restored to).
+            "link",
         }
     ),
     "series": frozenset(
@@ -93,15 +98,30 @@ KEYS: dict[str, frozenset[str]] = {
             "entered_at",
             "decided_by",
             "decided_at",
+            # Since issue 16: entry at the table (start numbers).
+            "entered_by_player",
+            "decided_by_player",
+            "answers",
         }
     ),
+    "answer": frozenset({"player", "answer", "reason", "answered_at"}),
     "data": frozenset({"games", "records"}),
     "game": frozenset({"winner", "marks", "points", "hands"}),
     "tiebreak": frozenset(
         {"method", "order", "seed", "note", "created_by", "created_at"}
     ),
     "audit": frozenset(
-        {"actor", "at", "action", "object_type", "object_id", "before", "after", "note"}
+        {
+            "actor",
+            "at",
+            "action",
+            "object_type",
+            "object_id",
+            "before",
+            "after",
+            "note",
+            "player",
+        }
     ),
 }
 
@@ -121,6 +141,21 @@ def _parse_when(value: str | None) -> datetime.datetime | None:
 
 class Damaged(ValueError):
     """What is wrong with a backup, and where: refused, nothing written."""
+
+
+# A personal link's shape (registration.selectors): anything else is new.
+LINK_TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,64}\Z")
+
+
+def _player(entries: dict[int, Entry], number: Any, where: str) -> Entry | None:
+    """The entry a start number in a version names (None for none)."""
+    if number is None:
+        return None
+    if number not in entries:
+        raise Damaged(
+            _("%(where)s nennt eine unbekannte Startnummer.") % {"where": where}
+        )
+    return entries[number]
 
 
 def _part(value: Any, kind: str, where: str) -> dict[str, Any]:
@@ -259,6 +294,7 @@ def tournament_backup(*, tournament: Tournament) -> dict[str, Any]:
                 "withdrawn_at": _when(e.withdrawn_at),
                 "withdrawal_reason": e.withdrawal_reason,
                 "team": e.team.name if e.team else None,
+                "link": e.link_token,
             }
         )
     for s in tournament.series.order_by("number"):
@@ -284,10 +320,27 @@ def tournament_backup(*, tournament: Tournament) -> dict[str, Any]:
                             "entered_at": _when(v.entered_at),
                             "decided_by": _user(v.decided_by),
                             "decided_at": _when(v.decided_at),
+                            "entered_by_player": numbers.get(
+                                v.entered_by_player_id or 0
+                            ),
+                            "decided_by_player": numbers.get(
+                                v.decided_by_player_id or 0
+                            ),
+                            "answers": [
+                                {
+                                    "player": numbers[a.entry_id],
+                                    "answer": a.answer,
+                                    "reason": a.reason,
+                                    "answered_at": _when(a.answered_at),
+                                }
+                                for a in v.answers.all()
+                            ],
                         }
                         for v in t.result_versions.select_related(
                             "entered_by", "decided_by"
-                        ).order_by("number")
+                        )
+                        .prefetch_related("answers")
+                        .order_by("number")
                     ],
                 }
             )
@@ -319,6 +372,7 @@ def tournament_backup(*, tournament: Tournament) -> dict[str, Any]:
         doc["audit"].append(
             {
                 "actor": _user(ev.actor),
+                "player": numbers.get(ev.player_id or 0),
                 "at": _when(ev.at),
                 "action": ev.action,
                 "object_type": ev.object_type,
@@ -435,18 +489,25 @@ def _restore(
         _checked(player, where, exclude=["person"])
         person_attach(player=player, index=index)
         player = _saved(player, where)
-        entry = _saved(
-            Entry(
-                tournament=tournament,
-                player=player,
-                start_number=p["start_number"],
-                checked_in=p["checked_in"],
-                withdrawn_at=_parse_when(p["withdrawn_at"]),
-                withdrawal_reason=p["withdrawal_reason"],
-                team=teams[p["team"]] if p["team"] else None,
-            ),
-            where,
+        entry = Entry(
+            tournament=tournament,
+            player=player,
+            start_number=p["start_number"],
+            checked_in=p["checked_in"],
+            withdrawn_at=_parse_when(p["withdrawn_at"]),
+            withdrawal_reason=p["withdrawal_reason"],
+            team=teams[p["team"]] if p["team"] else None,
         )
+        link = p.get("link")
+        # The printed card's link, unless another tournament holds it (a
+        # copy restored beside its original gets links of its own).
+        if (
+            isinstance(link, str)
+            and LINK_TOKEN.match(link)
+            and not Entry.objects.filter(link_token=link).exists()
+        ):
+            entry.link_token = link
+        entry = _saved(entry, where)
         entries[entry.start_number] = entry
     persons_refresh(person_ids=[e.player.person_id for e in entries.values()])
     if plan:
@@ -517,10 +578,30 @@ def _restore(
                         reason=v["reason"],
                         entered_by=users.get(v["entered_by"] or ""),
                         decided_by=users.get(v["decided_by"] or ""),
+                        entered_by_player=_player(
+                            entries, v.get("entered_by_player"), here
+                        ),
+                        decided_by_player=_player(
+                            entries, v.get("decided_by_player"), here
+                        ),
                         decided_at=_parse_when(v["decided_at"]),
                     ),
                     here,
                 )
+                for a in _list(v.get("answers") or [], here):
+                    a = _part(a, "answer", here)
+                    answer = _saved(
+                        ResultAnswer(
+                            version=version,
+                            entry=_player(entries, a["player"], here),
+                            answer=a["answer"],
+                            reason=a["reason"],
+                        ),
+                        here,
+                    )
+                    ResultAnswer.objects.filter(pk=answer.pk).update(
+                        answered_at=_parse_when(a["answered_at"])
+                    )
                 ResultVersion.objects.filter(pk=version.pk).update(
                     entered_at=_parse_when(v["entered_at"])
                 )
@@ -556,6 +637,7 @@ def _restore(
         AuditEvent(
             tournament=tournament,
             actor=users.get(ev["actor"] or ""),
+            player=entries.get(ev.get("player") or 0),
             action=ev["action"],
             object_type=ev["object_type"],
             object_id=ev["object_id"],

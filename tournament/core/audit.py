@@ -9,7 +9,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from tournament.core.roles import Actor, acting_user
-from tournament.models import AuditEvent, Tournament
+from tournament.models import AuditEvent, Entry, Tournament
 
 
 def snapshot(obj: models.Model, fields: list[str]) -> dict[str, Any]:
@@ -44,10 +44,14 @@ def audit_record(
     before: dict[str, Any] | None = None,
     after: dict[str, Any] | None = None,
     note: str = "",
+    player: Entry | None = None,
 ) -> AuditEvent:
+    """One row of the trail. `player`: the player who acted through his
+    personal link (then `actor` is None: no user of the site acted)."""
     return AuditEvent.objects.create(
         tournament=tournament,
         actor=acting_user(actor),
+        player=player,
         action=action,
         object_type=obj._meta.model_name or "",
         object_id=str(obj.pk or ""),
@@ -73,6 +77,7 @@ ACTION_LABELS: dict[str, Promise] = {
     "entry.check_out": _("Anwesenheit zurückgenommen"),
     "entry.withdraw": _("Spieler abgemeldet"),
     "entry.reinstate": _("Abmeldung zurückgenommen"),
+    "entry.link_renew": _("Neuer persönlicher Link (alte Spielerkarte ungültig)"),
     "team.create": _("Mannschaft angelegt"),
     "team.update": _("Mannschaft geändert"),
     "team.delete": _("Mannschaft gelöscht"),
@@ -87,6 +92,10 @@ ACTION_LABELS: dict[str, Promise] = {
     "result.reject": _("Ergebnis abgelehnt"),
     "result.correct": _("Ergebnis korrigiert"),
     "result.digital": _("Ergebnis vom digitalen Tisch"),
+    "result.table_enter": _("Ergebnis am Tisch eingegeben (Spieler)"),
+    "result.table_agree": _("Spieler sagt: Stimmt"),
+    "result.table_confirm": _("Ergebnis am Tisch bestätigt (Spieler)"),
+    "result.table_dispute": _("Spieler sagt: Stimmt nicht"),
     "results.import": _("Spiele aus Excel importiert"),
     "tiebreak.lot": _("Gleichstand durch Los entschieden"),
     "tiebreak.playoff": _("Gleichstand durch Stechen entschieden"),

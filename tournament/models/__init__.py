@@ -13,8 +13,15 @@ from tournament.models.core import (
 from tournament.models.digital import DigitalSeat, DigitalTable
 from tournament.models.history import PastChampion, Ranking
 from tournament.models.jobs import Job
-from tournament.models.results import EntryTotal, GameScore, ResultVersion, TieBreak
+from tournament.models.results import (
+    EntryTotal,
+    GameScore,
+    ResultAnswer,
+    ResultVersion,
+    TieBreak,
+)
 from tournament.models.seating import Seat, Series, Table
+from tournament.models.submissions import SubmissionKey
 
 __all__ = [
     "AuditEvent",
@@ -28,9 +35,11 @@ __all__ = [
     "Person",
     "Player",
     "Ranking",
+    "ResultAnswer",
     "ResultVersion",
     "Seat",
     "Series",
+    "SubmissionKey",
     "Table",
     "Team",
     "TieBreak",

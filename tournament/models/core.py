@@ -1,6 +1,8 @@
 """Tournaments, persons and their players (one per registration), their
 entries and teams, and the audit trail."""
 
+import secrets
+
 from django.conf import settings
 from django.core.validators import RegexValidator
 from django.db import models
@@ -22,6 +24,14 @@ class Tournament(models.Model):
         PLANNED = "planned", _("in Vorbereitung")
         RUNNING = "running", _("läuft")
         FINISHED = "finished", _("beendet")
+
+    class TableEntry(models.TextChoices):
+        """Whether the players of a table enter their own result on their
+        phones, and who of them must confirm it."""
+
+        OFF = "off", _("aus: nur Schiedsrichter geben ein")
+        ONE = "one", _("ein anderer Spieler des Tisches bestätigt")
+        ALL = "all", _("alle anderen Spieler des Tisches bestätigen")
 
     class RulePreset(models.TextChoices):
         CHAMPIONSHIP = "championship", _("Rheinland-Meisterschaft")
@@ -66,6 +76,18 @@ class Tournament(models.Model):
         _("Doppelte Eingabe"),
         default=True,
         help_text=_("Ein Ergebnis zählt erst, wenn eine zweite Person es bestätigt."),
+    )
+    table_entry = models.CharField(
+        _("Eingabe am Tisch"),
+        max_length=3,
+        choices=TableEntry.choices,
+        default=TableEntry.OFF,
+        help_text=_(
+            "Die Spieler geben das Ergebnis ihres Tisches über ihren persönlichen "
+            "Link auf dem Handy ein; ein anderer (oder jeder andere) Spieler des "
+            "Tisches bestätigt es. Schiedsrichter können weiter eingeben, "
+            "bestätigen und korrigieren."
+        ),
     )
     show_provisional = models.BooleanField(
         _("Unbestätigte Ergebnisse vorläufig zeigen"),
@@ -131,6 +153,10 @@ class Tournament(models.Model):
                     ]
                 ),
                 name="tournament_rule_preset_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(table_entry__in=["off", "one", "all"]),
+                name="tournament_table_entry_valid",
             ),
         ]
 
@@ -248,6 +274,11 @@ class Team(models.Model):
         return self.name
 
 
+def new_link_token() -> str:
+    """A personal link's secret: 32 URL-safe characters, 192 random bits."""
+    return secrets.token_urlsafe(24)
+
+
 class Entry(models.Model):
     """A player registered for a tournament, with a stable start number."""
 
@@ -269,6 +300,18 @@ class Entry(models.Model):
         blank=True,
         related_name="members",
         verbose_name=_("Mannschaft"),
+    )
+    # The secret of the player's personal link (/t/<slug>/mein/<token>/), on
+    # the player card's QR code. Kept, not hashed: a sheet of cards is
+    # printed again (a jammed printer, a restore on another laptop) without
+    # killing the cards already handed out. A new one (a lost card) is the
+    # only way to end the old link (registration.services.entry_link_renew).
+    link_token = models.CharField(
+        _("Persönlicher Link"),
+        max_length=64,
+        unique=True,
+        default=new_link_token,
+        editable=False,
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -317,6 +360,16 @@ class AuditEvent(models.Model):
         null=True,
         blank=True,
         related_name="+",
+    )
+    # A player who acted through his personal link (no user of the site):
+    # entering or confirming his table's result.
+    player = models.ForeignKey(
+        Entry,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=pgettext_lazy("one player", "Spieler"),
     )
     at = models.DateTimeField(auto_now_add=True, db_index=True)
     action = models.CharField(max_length=60, db_index=True)

@@ -1,6 +1,8 @@
 """Results: the versions of a table's result, the scores and totals the
 standings read, and recorded tie decisions."""
 
+from typing import TYPE_CHECKING
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -9,6 +11,9 @@ from django.utils.translation import pgettext_lazy
 
 from tournament.models.core import Entry, Tournament
 from tournament.models.seating import Series, Table
+
+if TYPE_CHECKING:
+    from django.contrib.auth.base_user import AbstractBaseUser
 
 
 class ResultVersion(models.Model):
@@ -44,9 +49,26 @@ class ResultVersion(models.Model):
         blank=True,
         related_name="+",
     )
+    # Entered at the table by one of its players (his personal link), not
+    # by a user of the site: then `entered_by` is empty.
+    entered_by_player = models.ForeignKey(
+        Entry,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
     entered_at = models.DateTimeField(auto_now_add=True)
     decided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    # The player whose confirmation made it count (or who disputed it).
+    decided_by_player = models.ForeignKey(
+        Entry,
         on_delete=models.PROTECT,
         null=True,
         blank=True,
@@ -85,10 +107,87 @@ class ResultVersion(models.Model):
                 condition=Q(mode__in=["quick", "sheet", "digital", "import"]),
                 name="result_mode_valid",
             ),
+            models.CheckConstraint(
+                condition=Q(entered_by__isnull=True)
+                | Q(entered_by_player__isnull=True),
+                name="result_entered_by_one",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.table} v{self.number} ({self.status})"
+
+    @property
+    def at_table(self) -> bool:
+        """Entered by a player of the table (personal link)."""
+        return self.entered_by_player_id is not None
+
+    @property
+    def entered_by_label(self) -> str:
+        """Who entered it, as the pages name him: a user's name, or a
+        player of the table with his start number; "" for the site."""
+        return _who(self.entered_by, self.entered_by_player)
+
+    @property
+    def decided_by_label(self) -> str:
+        """Who confirmed (or rejected) it, named as `entered_by_label`."""
+        return _who(self.decided_by, self.decided_by_player)
+
+
+def _who(user: "AbstractBaseUser | None", player: Entry | None) -> str:
+    if player is not None:
+        return str(
+            _("%(name)s (Spieler %(n)d, am Tisch)")
+            % {"name": player.player.full_name, "n": player.start_number}
+        )
+    return user.get_username() if user is not None else ""
+
+
+class ResultAnswer(models.Model):
+    """A player's answer to a result another player of his table entered:
+    *Stimmt* or *Stimmt nicht* (with a reason). One per player and version."""
+
+    class Answer(models.TextChoices):
+        AGREE = "agree", _("Stimmt")
+        DISAGREE = "disagree", _("Stimmt nicht")
+
+    version = models.ForeignKey(
+        ResultVersion, on_delete=models.CASCADE, related_name="answers"
+    )
+    entry = models.ForeignKey(
+        Entry,
+        on_delete=models.PROTECT,
+        related_name="+",
+        verbose_name=pgettext_lazy("one player", "Spieler"),
+    )
+    answer = models.CharField(_("Antwort"), max_length=10, choices=Answer.choices)
+    reason = models.CharField(_("Grund"), max_length=300, blank=True)
+    answered_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["version", "answered_at", "id"]
+        verbose_name = _("Antwort am Tisch")
+        verbose_name_plural = _("Antworten am Tisch")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["version", "entry"], name="result_answer_once"
+            ),
+            models.CheckConstraint(
+                condition=Q(answer__in=["agree", "disagree"]),
+                name="result_answer_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(answer="agree") | ~Q(reason=""),
+                name="result_answer_disagree_has_reason",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.version} {self.entry}: {self.answer}"
+
+    @property
+    def agrees(self) -> bool:
+        return self.answer == self.Answer.AGREE
 
 
 class GameScore(models.Model):  # noqa: DJ008 - an internal aggregate row

@@ -21,6 +21,7 @@ from tournament.core.errors import UserError
 from tournament.models import ResultVersion, Series, Table, Tournament
 from tournament.paper.fit import Fitted, fit
 from tournament.paper.qr import qr_svg
+from tournament.registration.selectors import link_entries
 from tournament.seating.selectors import series_tables
 from tournament.standings.selectors import (
     Row,
@@ -212,6 +213,89 @@ def table_cards(
         numbers=list(range(1, count + 1)),
         base_url=base_url,
     )
+
+
+# --- Player cards ------------------------------------------------------------
+
+# A player card is a business card (85 × 54 mm), ten to an A4 page; the QR
+# code of the personal link takes its right part.
+PLAYER_CARD_QR_MM = 30.0
+PLAYER_CARD_NAME = {"width_mm": 47.0, "height_mm": 11.0}
+
+
+@dataclass(frozen=True)
+class PlayerCard:
+    start_number: int
+    name: Fitted
+    club: str
+    url: str  # the personal link
+    qr: SafeString
+
+
+@dataclass(frozen=True)
+class PlayerCardsData:
+    tournament: Tournament
+    cards: list[PlayerCard]
+
+    @property
+    def pages(self) -> list[list[PlayerCard]]:
+        """Ten cards a page (two columns of five)."""
+        return [self.cards[i : i + 10] for i in range(0, len(self.cards), 10)]
+
+
+def player_cards(
+    *, tournament: Tournament, base_url: str, start_number: int | None = None
+) -> PlayerCardsData:
+    """A card per checked-in player (or the one with `start_number`): his
+    name and number and the QR code of his personal link, which opens
+    "Mein Turnier" on his phone (`base_url`: the address phones open).
+    Printing it again prints the same link; a new one is made at the desk
+    (registration.services.entry_link_renew)."""
+    if not base_url:
+        raise UserError(
+            _(
+                "Für die Spielerkarten fehlt die Adresse, unter der die Handys "
+                "die Seite finden."
+            ),
+            code="no_address",
+        )
+    entries = list(link_entries(tournament, start_number=start_number))
+    if not entries:
+        raise UserError(
+            _("Keinen Spieler mit dieser Startnummer gefunden.")
+            if start_number is not None
+            else _(
+                "Noch niemand ist als anwesend eingetragen: keine Spielerkarten "
+                "zu drucken."
+            ),
+            code="no_players",
+        )
+    cards = []
+    for entry in entries:
+        path = reverse(
+            "tournament:mine",
+            kwargs={"slug": tournament.slug, "token": entry.link_token},
+        )
+        url = base_url.rstrip("/") + path
+        cards.append(
+            PlayerCard(
+                start_number=entry.start_number,
+                name=fit(
+                    entry.player.full_name,
+                    width_mm=PLAYER_CARD_NAME["width_mm"],
+                    height_mm=PLAYER_CARD_NAME["height_mm"],
+                    size_pt=13.0,
+                    single_min_pt=10.0,
+                    min_pt=7.0,
+                    line_height=1.15,
+                    bold=True,
+                ),
+                club=entry.player.club,
+                url=url,
+                qr=qr_svg(url, size_mm=PLAYER_CARD_QR_MM),
+            )
+        )
+    return PlayerCardsData(tournament=tournament, cards=cards)
 
 
 # --- Standings and certificates --------------------------------------------

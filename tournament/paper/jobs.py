@@ -66,6 +66,7 @@ def _pdf(
         filled=bool(params.get("filled")),
         top=int(params.get("top") or 3),
         base_url=str(params.get("base_url") or ""),
+        start_number=int(params["number"]) if params.get("number") else None,
         progress=progress,
     )
     return JobOutput(

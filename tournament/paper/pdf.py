@@ -37,7 +37,15 @@ BASE_URL = STATIC_DIR.as_uri() + "/"
 # Score sheets per layout pass: small enough for a progress bar that moves,
 # large enough that the per-pass overhead does not show (bench/paper.py).
 SHEETS_PER_CHUNK = 10
-KINDS = ("sheets", "seating", "cards", "standings", "certificates", "poster")
+KINDS = (
+    "sheets",
+    "seating",
+    "cards",
+    "playercards",
+    "standings",
+    "certificates",
+    "poster",
+)
 # The poster's QR code.
 POSTER_QR_MM = 125.0
 MAX_CERTIFICATES = 100
@@ -170,12 +178,16 @@ def sheets_pdf(
     tournament: Tournament,
     series_number: int | None = None,
     filled: bool = False,
+    base_url: str = "",
     progress: Progress | None = None,
 ) -> PdfFile:
     """Score sheets, one page per table: blank to play with, or filled from
-    the confirmed results."""
+    the confirmed results; with `base_url` (the address phones open) each
+    carries the QR code of its table's page."""
     series = documents.series_for(tournament, series_number)
-    data = sheets.score_sheets(tournament=tournament, series=series, filled=filled)
+    data = sheets.score_sheets(
+        tournament=tournament, series=series, filled=filled, base_url=base_url
+    )
     _report(progress, 5)
     if filled:
         title = _("Spiellisten Serie %(n)d (ausgefüllt)") % {"n": series.number}
@@ -247,6 +259,33 @@ def cards_pdf(
         start=10,
     )
     return PdfFile(content, _filename(tournament, _("Tischkarten")), pages)
+
+
+def playercards_pdf(
+    *,
+    tournament: Tournament,
+    base_url: str,
+    start_number: int | None = None,
+    progress: Progress | None = None,
+) -> PdfFile:
+    """Player cards: one per checked-in player (or the one with
+    `start_number`), ten to a page, each with the QR code of the player's
+    personal link (`base_url`: the address phones in the hall open)."""
+    data = documents.player_cards(
+        tournament=tournament, base_url=base_url, start_number=start_number
+    )
+    _report(progress, 10)
+    content, pages = render_pdf(
+        "pdf/playercards.html",
+        [_context(tournament, _("Spielerkarten"), data=data)],
+        styles=["pdf/css/playercard.css"],
+        progress=progress,
+        start=10,
+    )
+    words: list[object] = [_("Spielerkarten")]
+    if start_number is not None:
+        words.append(start_number)
+    return PdfFile(content, _filename(tournament, *words), pages)
 
 
 def standings_pdf(
@@ -333,15 +372,26 @@ def document_pdf(
     filled: bool = False,
     top: int = 3,
     base_url: str = "",
+    start_number: int | None = None,
     progress: Progress | None = None,
 ) -> PdfFile:
     """Any of the documents by name (views, the print command, jobs);
-    `base_url` is the address phones open, for the table cards' QR codes."""
+    `base_url` is the address phones open, for the QR codes of the table
+    cards, the score sheets and the player cards; `start_number` prints one
+    player's card."""
     if kind == "sheets":
         return sheets_pdf(
             tournament=tournament,
             series_number=series_number,
             filled=filled,
+            base_url=base_url,
+            progress=progress,
+        )
+    if kind == "playercards":
+        return playercards_pdf(
+            tournament=tournament,
+            base_url=base_url,
+            start_number=start_number,
             progress=progress,
         )
     if kind == "seating":

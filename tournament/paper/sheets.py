@@ -13,8 +13,12 @@ grid's rules are backgrounds (templates/pdf/css/sheet.css, bench/paper.py).
 
 from dataclasses import dataclass
 
+from django.urls import reverse
+from django.utils.safestring import SafeString
+
 from tournament.models import GameScore, ResultVersion, Series, Table, Tournament
 from tournament.paper.fit import MM_PER_PT, Fitted, fit
+from tournament.paper.qr import qr_svg
 from tournament.results.selectors import hand_notation
 from tournament.seating.selectors import series_tables
 
@@ -153,6 +157,9 @@ class Sheet:
     version: int | None
     row_mm: float
     start_marks: int
+    # The QR code of the table's page (as on its table card), where the
+    # players enter the result on their phones; None without an address.
+    qr: SafeString | None = None
 
     @property
     def keeper_name(self) -> str:
@@ -263,9 +270,17 @@ def _hand_text(hand: dict[str, object]) -> str:
     return hand_notation(hand)
 
 
-def score_sheets(*, tournament: Tournament, series: Series, filled: bool) -> SheetsData:
+# The QR code in a score sheet's head, beside the table number.
+SHEET_QR_MM = 21.0
+
+
+def score_sheets(
+    *, tournament: Tournament, series: Series, filled: bool, base_url: str = ""
+) -> SheetsData:
     """One sheet per table of the series, blank or filled from the confirmed
-    results: 2 queries for a blank series, 4 for a filled one."""
+    results: 2 queries for a blank series, 4 for a filled one. With
+    `base_url` (the address phones open) each carries the QR code of its
+    table's page."""
     tables = series_tables(series)
     scores: dict[tuple[int, int, int], GameScore] = {}
     versions: dict[int, ResultVersion] = {}
@@ -285,10 +300,25 @@ def score_sheets(*, tournament: Tournament, series: Series, filled: bool) -> She
         start_marks=tournament.start_marks,
         win_bonus=tournament.win_bonus,
         sheets=[
-            _sheet(table, tournament, scores, versions.get(table.pk))
+            _sheet(
+                table,
+                tournament,
+                scores,
+                versions.get(table.pk),
+                qr=_table_qr(tournament, table, base_url),
+            )
             for table in tables
         ],
     )
+
+
+def _table_qr(tournament: Tournament, table: Table, base_url: str) -> SafeString | None:
+    if not base_url:
+        return None
+    path = reverse(
+        "tournament:table_card", kwargs={"slug": tournament.slug, "table": table.number}
+    )
+    return qr_svg(base_url.rstrip("/") + path, size_mm=SHEET_QR_MM)
 
 
 def _sheet(
@@ -296,6 +326,8 @@ def _sheet(
     tournament: Tournament,
     scores: dict[tuple[int, int, int], GameScore],
     version: ResultVersion | None,
+    *,
+    qr: SafeString | None = None,
 ) -> Sheet:
     seats = list(table.seats.all())
     start = tournament.start_marks
@@ -356,4 +388,5 @@ def _sheet(
         version=version.number if version is not None else None,
         row_mm=row_mm,
         start_marks=start,
+        qr=qr,
     )

@@ -5,8 +5,6 @@ from django.urls import URLPattern, path
 from tournament.paper import views
 
 urlpatterns: list[URLPattern] = [
-    # What a table card's QR code opens: the table in the current series.
-    path("t/<slug:slug>/tisch/<int:table>/", views.table_card, name="table_card"),
     path("t/<slug:slug>/verwaltung/druck/", views.paper, name="paper"),
     path(
         "t/<slug:slug>/verwaltung/druck/datei/",

@@ -31,7 +31,7 @@ from tournament.core.roles import organizer_required
 from tournament.core.upload import take_preview
 from tournament.core.workbook import XLSX_CONTENT_TYPE
 from tournament.history import selectors as history_selectors
-from tournament.models import Job, Ranking, Tournament
+from tournament.models import Entry, Job, Ranking, Tournament
 from tournament.paper import jobs, pdf
 from tournament.paper import ranking as paper_ranking
 from tournament.paper.games_import import parse_games_workbook
@@ -44,6 +44,7 @@ DOCUMENTS = {
     "sheets": gettext_lazy("Spiellisten"),
     "seating": gettext_lazy("Sitzplan"),
     "cards": gettext_lazy("Tischkarten"),
+    "playercards": gettext_lazy("Spielerkarten"),
     "standings": gettext_lazy("Tabelle"),
     "certificates": gettext_lazy("Urkunden"),
     "poster": gettext_lazy("Aushang mit QR-Code"),
@@ -59,6 +60,10 @@ class DocumentForm(forms.Form):
     filled = forms.BooleanField(required=False)
     top = forms.IntegerField(
         required=False, min_value=1, max_value=pdf.MAX_CERTIFICATES, initial=3
+    )
+    # One player's card (the desk), instead of every checked-in player's.
+    number = forms.IntegerField(
+        required=False, min_value=1, max_value=Entry.MAX_START_NUMBER
     )
 
     def label(self) -> str:
@@ -76,6 +81,7 @@ class DocumentForm(forms.Form):
             "series": data["series"],
             "filled": data["filled"],
             "top": data["top"] or 3,
+            "number": data["number"],
         }
 
 
@@ -117,6 +123,9 @@ def job_words(*, kind: str, params: dict[str, object]) -> JobWords:
         variant = _("ausgefüllt") if params.get("filled") else _("leer")
     elif document == "certificates":
         variant = _("Plätze 1–%(n)s") % {"n": params.get("top") or 3}
+    elif document == "playercards":
+        number = params.get("number")
+        variant = _("Nr. %(n)s") % {"n": number} if number else _("alle Anwesenden")
     return JobWords(str(DOCUMENTS.get(document, document)), where, variant)
 
 
@@ -213,6 +222,7 @@ def paper_download(request: HttpRequest, slug: str) -> HttpResponse:
                 filled=data["filled"],
                 top=data["top"] or 3,
                 base_url=_phone_address(request),
+                start_number=data["number"],
             )
             content, filename = document.content, document.filename
             content_type = pdf.PDF_CONTENT_TYPE
@@ -349,21 +359,6 @@ def games_import_confirm(request: HttpRequest, slug: str) -> HttpResponse:
         },
     )
     return redirect("tournament:paper_job", slug=slug, job_id=job.pk)
-
-
-@require_GET
-def table_card(request: HttpRequest, slug: str, table: int) -> HttpResponse:
-    """What a table card's QR code opens (one address for every series):
-    the table's results in the series now played, which also list who sits
-    there; before any series is released, the tournament's page."""
-    tournament = _tournament(slug)
-    series = seating_selectors.current_series(tournament)
-    if series is None:
-        return redirect("tournament:detail", slug=slug)
-    url = reverse(
-        "tournament:series_results", kwargs={"slug": slug, "number": series.number}
-    )
-    return redirect(f"{url}#tisch-{table}")
 
 
 @organizer_required

@@ -9,6 +9,7 @@ Python, over the tournament's entries: one read of a few short columns,
 whatever the query, so the number of queries stays constant.
 """
 
+import hmac
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -129,3 +130,43 @@ def teams_for(tournament: Tournament) -> QuerySet[Team]:
         .prefetch_related("members__player")
         .order_by("name")
     )
+
+
+# --- Personal links ------------------------------------------------------------
+
+# What a link's secret looks like (`models.core.new_link_token`): anything
+# else is no link, and costs no query.
+_LINK_TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,64}\Z")
+
+
+def entry_by_link(slug: str, token: str) -> Entry | None:
+    """The entry whose personal link is `token`, in the tournament `slug`;
+    None for a wrong slug, a wrong or replaced token alike (the caller's
+    404 says no more). The token is the unique key of the lookup; the
+    comparison afterwards takes the same time however much of it matched."""
+    if not isinstance(token, str) or not _LINK_TOKEN.match(token):
+        return None
+    entry = (
+        Entry.objects.select_related("player", "tournament", "team")
+        .filter(link_token=token)
+        .first()
+    )
+    if entry is None:
+        return None
+    same_token = hmac.compare_digest(entry.link_token.encode(), token.encode())
+    same_slug = hmac.compare_digest(entry.tournament.slug.encode(), slug.encode())
+    return entry if same_token and same_slug else None
+
+
+def link_entries(
+    tournament: Tournament, *, start_number: int | None = None
+) -> QuerySet[Entry]:
+    """The players a sheet of player cards is printed for: those checked
+    in and not withdrawn (or the one with `start_number`, whoever he is),
+    by start number, with their player."""
+    entries = Entry.objects.filter(tournament=tournament).select_related("player")
+    if start_number is not None:
+        entries = entries.filter(start_number=start_number)
+    else:
+        entries = entries.filter(checked_in=True, withdrawn_at__isnull=True)
+    return entries.order_by("start_number")

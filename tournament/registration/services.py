@@ -13,6 +13,7 @@ from tournament.core.errors import UserError
 from tournament.core.roles import Actor
 from tournament.live import invalidation
 from tournament.models import Entry, Player, Team, Tournament
+from tournament.models.core import new_link_token
 from tournament.persons.services import (
     PersonIndex,
     person_attach,
@@ -336,3 +337,22 @@ def team_delete(*, actor: Actor, team: Team) -> None:
         )
         invalidation.results_changed(team.tournament_id)
         team.delete()
+
+
+def entry_link_renew(*, actor: Actor, entry: Entry) -> Entry:
+    """A new personal link for a player (a lost card): the old link stops
+    working at once, also on a phone that opened it. The trail records that
+    it happened, never a link itself."""
+    with transaction.atomic():
+        entry = Entry.objects.select_for_update().get(pk=entry.pk)
+        entry.link_token = new_link_token()
+        entry.save(update_fields=["link_token"])
+        audit_record(
+            actor=actor,
+            action="entry.link_renew",
+            obj=entry,
+            tournament=entry.tournament,
+            note=_("Spieler %(n)d: die alte Spielerkarte gilt nicht mehr.")
+            % {"n": entry.start_number},
+        )
+    return entry

@@ -42,6 +42,11 @@ urlpatterns = [
         name="entry_withdraw",
     ),
     path(
+        "t/<slug:slug>/verwaltung/spieler/<int:number>/neue-karte/",
+        views.entry_link_renew,
+        name="entry_link_renew",
+    ),
+    path(
         "t/<slug:slug>/verwaltung/spieler/<int:number>/zurueck/",
         views.entry_reinstate,
         name="entry_reinstate",

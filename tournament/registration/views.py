@@ -184,6 +184,28 @@ def entry_withdraw(request: HttpRequest, slug: str, number: int) -> HttpResponse
 
 @organizer_required
 @require_POST
+def entry_link_renew(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """A lost player card: a new personal link, the old one stops working."""
+    entry = get_object_or_404(
+        Entry.objects.select_related("player"),
+        tournament__slug=slug,
+        start_number=number,
+    )
+    services.entry_link_renew(actor=request.user, entry=entry)
+    messages.success(
+        request,
+        _(
+            "Neue Spielerkarte für %(name)s: der alte Link gilt nicht mehr. "
+            "Bitte die neue Karte drucken und aushändigen."
+        )
+        % {"name": entry.player.full_name},
+    )
+    url = reverse("tournament:entry_edit", kwargs={"slug": slug, "number": number})
+    return redirect(f"{url}#spielerkarte")
+
+
+@organizer_required
+@require_POST
 def entry_reinstate(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     entry = get_object_or_404(Entry, tournament__slug=slug, start_number=number)
     services.entry_reinstate(actor=request.user, entry=entry)

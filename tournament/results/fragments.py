@@ -77,12 +77,15 @@ def _with_chips(
 def progress_context(
     request: HttpRequest, tournament: Tournament, params: Params
 ) -> Context:
-    """The organizer's dashboard: every series, waiting entries included."""
+    """The organizer's dashboard: every series, waiting entries included,
+    and the tables to look at (a player's *Stimmt nicht*, a referee's entry
+    that differs from the table's own) with both versions."""
     return {
         "tournament": tournament,
         "progress": _with_chips(
             tournament, selectors.series_progress(tournament), staff=True
         ),
+        "reviews": selectors.table_reviews(tournament),
         "staff": True,
     }
 

@@ -1,12 +1,20 @@
 """Reads of results: versions, progress, a series' score grids."""
 
+from dataclasses import dataclass
 from typing import Any, TypedDict
 
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.shortcuts import get_object_or_404
 
 from tournament.core.rules import game_points
-from tournament.models import ResultVersion, Seat, Series, Table, Tournament
+from tournament.models import (
+    ResultAnswer,
+    ResultVersion,
+    Seat,
+    Series,
+    Table,
+    Tournament,
+)
 from tournament.results.notation import hand_text
 from tournament.seating.selectors import series_tables
 
@@ -23,7 +31,10 @@ def table_for_entry(series: Series, number: int) -> Table:
 
 def result_versions(table: Table) -> QuerySet[ResultVersion]:
     return ResultVersion.objects.filter(table=table).select_related(
-        "entered_by", "decided_by"
+        "entered_by",
+        "decided_by",
+        "entered_by_player__player",
+        "decided_by_player__player",
     )
 
 
@@ -178,3 +189,190 @@ def table_or_404(slug: str, series_number: int, table_number: int) -> Table:
         from django.http import Http404
 
         raise Http404 from exc
+
+
+# --- Entry at the table ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableEntryState:
+    """A table's result as its players see it on their phones: the waiting
+    version (who entered it, the answers so far) and the confirmed one."""
+
+    pending: ResultVersion | None
+    confirmed: ResultVersion | None
+
+    @property
+    def answers(self) -> list[ResultAnswer]:
+        return list(self.pending.answers.all()) if self.pending else []
+
+    @property
+    def disputed(self) -> bool:
+        return any(not a.agrees for a in self.answers)
+
+    @property
+    def state(self) -> str:
+        """One word for the table's state: "none" (nothing entered),
+        "referee" (a referee's entry waits), "entered" (a player's entry
+        waits, nobody answered), "agreed" (some said *Stimmt*), "disputed"
+        (somebody said *Stimmt nicht*), "confirmed" (it counts)."""
+        if self.pending is None:
+            return "confirmed" if self.confirmed else "none"
+        if not self.pending.at_table:
+            return "referee"
+        if self.disputed:
+            return "disputed"
+        return "agreed" if self.answers else "entered"
+
+
+def table_entry_state(table: Table) -> TableEntryState:
+    """The waiting and the confirmed version of a table, with who entered
+    and decided them and the players' answers (2 queries)."""
+    versions = list(
+        ResultVersion.objects.filter(
+            table=table,
+            status__in=[ResultVersion.Status.PENDING, ResultVersion.Status.CONFIRMED],
+        )
+        .select_related(
+            "entered_by",
+            "decided_by",
+            "entered_by_player__player",
+            "decided_by_player__player",
+        )
+        .prefetch_related(
+            Prefetch(
+                "answers",
+                queryset=ResultAnswer.objects.select_related("entry__player"),
+            )
+        )
+    )
+    by_status = {v.status: v for v in versions}
+    for version in versions:
+        version.table = table  # its seats are the table's, prefetched
+    return TableEntryState(
+        pending=by_status.get(ResultVersion.Status.PENDING),
+        confirmed=by_status.get(ResultVersion.Status.CONFIRMED),
+    )
+
+
+@dataclass(frozen=True)
+class GameDiff:
+    """One game in two versions: (winner seat, marks kept) in each."""
+
+    number: int
+    first: tuple[int, int] | None
+    second: tuple[int, int] | None
+
+    @property
+    def differs(self) -> bool:
+        return self.second is not None and self.first != self.second
+
+
+@dataclass(frozen=True)
+class TableReview:
+    """A table the referees should look at: its players disputed their
+    entry (*Stimmt nicht*), or a referee's entry differs from what the
+    table's players entered. `first` is the version that waits, `second`
+    the one to compare it with (the table's earlier entry, or the
+    players' entry a referee's differs from); `games` side by side."""
+
+    table: Table
+    kind: str  # "disputed" | "differs"
+    first: ResultVersion
+    second: ResultVersion | None
+    objections: list[ResultAnswer]
+    games: list[GameDiff]
+
+    @property
+    def differing(self) -> list[int]:
+        return [g.number for g in self.games if g.differs]
+
+
+def _pairs(version: ResultVersion | None) -> list[tuple[int, int]]:
+    if version is None:
+        return []
+    return [(int(g["winner"]), int(g["marks"])) for g in version.data["games"]]
+
+
+def _diff(first: ResultVersion, second: ResultVersion | None) -> list[GameDiff]:
+    a, b = _pairs(first), _pairs(second)
+    return [
+        GameDiff(
+            number=n + 1,
+            first=a[n] if n < len(a) else None,
+            second=b[n] if n < len(b) else None,
+        )
+        for n in range(max(len(a), len(b)))
+    ]
+
+
+def table_reviews(
+    tournament: Tournament, *, table: Table | None = None
+) -> list[TableReview]:
+    """The tables (or the one `table`) whose waiting result needs a referee:
+    disputed by a player of the table, or entered by a referee differently
+    from the table's own entry (its players' latest, waiting, confirmed or
+    replaced). A referee's entry that agrees with the table's is no review.
+    Three queries, whatever the number of tables."""
+    waiting = (
+        ResultVersion.objects.filter(status=ResultVersion.Status.PENDING)
+        .select_related("table__series", "entered_by", "entered_by_player__player")
+        .prefetch_related(
+            Prefetch(
+                "answers",
+                queryset=ResultAnswer.objects.filter(
+                    answer=ResultAnswer.Answer.DISAGREE
+                ).select_related("entry__player"),
+            )
+        )
+        .order_by("table__series__number", "table__number")
+    )
+    if table is not None:
+        waiting = waiting.filter(table=table)
+    else:
+        waiting = waiting.filter(table__series__tournament=tournament)
+    waiting_list = list(waiting)
+    # The players' entries of these tables, newest last.
+    earlier: dict[int, list[ResultVersion]] = {}
+    for version in (
+        ResultVersion.objects.filter(
+            table__in=[v.table_id for v in waiting_list],
+            entered_by_player__isnull=False,
+        )
+        .exclude(status=ResultVersion.Status.REJECTED)
+        .select_related("entered_by_player__player")
+        .order_by("number")
+    ):
+        earlier.setdefault(version.table_id, []).append(version)
+    reviews = []
+    for version in waiting_list:
+        before = [
+            v for v in earlier.get(version.table_id, []) if v.number < version.number
+        ]
+        previous = before[-1] if before else None
+        objections = list(version.answers.all())
+        if version.at_table and objections:
+            reviews.append(
+                TableReview(
+                    table=version.table,
+                    kind="disputed",
+                    first=version,
+                    second=previous,
+                    objections=objections,
+                    games=_diff(version, previous),
+                )
+            )
+        elif not version.at_table and previous is not None:
+            games = _diff(version, previous)
+            if any(g.differs for g in games):
+                reviews.append(
+                    TableReview(
+                        table=version.table,
+                        kind="differs",
+                        first=version,
+                        second=previous,
+                        objections=[],
+                        games=games,
+                    )
+                )
+    return reviews

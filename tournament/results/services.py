@@ -1,15 +1,21 @@
-"""Result entry: enter, confirm (double entry), reject, correct.
+"""Result entry: enter, confirm (double entry), reject, correct – by the
+referees, and at the table by its players (`result_enter_by_player`,
+`result_confirm_by_player`, `result_reject_by_player`).
 
 A table's result is a sequence of versions; exactly one may be pending and
 one confirmed. Confirming rebuilds the table's GameScore rows, which is all
 the standings read. Every change bumps `Table.result_revision`, so a form
 saved against an older revision is refused with a conflict, never applied.
+
+Who of a table may do what is decided in one place, `table_player_refusal`:
+the player's pages ask it what to offer, and the services refuse the same.
 """
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 from django.db import transaction
+from django.db.models import Prefetch, prefetch_related_objects
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -20,9 +26,12 @@ from tournament.core.rules import game_points
 from tournament.live import invalidation
 from tournament.models import (
     DigitalTable,
+    Entry,
     EntryTotal,
     GameScore,
+    ResultAnswer,
     ResultVersion,
+    Seat,
     Series,
     Table,
     Tournament,
@@ -32,6 +41,7 @@ from tournament.results import adapter
 # The games the services take, defined next to their conversion (re-exported).
 from tournament.results.adapter import GameErrors as GameErrors
 from tournament.results.adapter import GameInput as GameInput
+from tournament.seating.selectors import current_series
 
 
 def _lock_table(table: Table, revision: int | None) -> Table:
@@ -139,14 +149,19 @@ def totals_refresh(*, entry_ids: list[int], tournament: Tournament) -> None:
         )
 
 
-def _confirm(table: Table, version: ResultVersion, actor: Actor) -> None:
+def _confirm(
+    table: Table, version: ResultVersion, actor: Actor, player: Entry | None = None
+) -> None:
     table.result_versions.filter(status=ResultVersion.Status.CONFIRMED).update(
         status=ResultVersion.Status.SUPERSEDED
     )
     version.status = ResultVersion.Status.CONFIRMED
     version.decided_by = acting_user(actor)
+    version.decided_by_player = player
     version.decided_at = timezone.now()
-    version.save(update_fields=["status", "decided_by", "decided_at"])
+    version.save(
+        update_fields=["status", "decided_by", "decided_by_player", "decided_at"]
+    )
     rebuild_table_scores(table, version)
     series = table.series
     # A digital table's result counts game by game; the table is open until
@@ -393,5 +408,364 @@ def result_reject(
             before={"status": ResultVersion.Status.PENDING},
             after={"status": version.status},
             note=reason,
+        )
+    return version
+
+
+# --- Entry at the table ------------------------------------------------------
+#
+# A player of a table of the current series enters its games from his phone
+# (his personal link); another player of the table confirms them (or every
+# other one, as the tournament says), and then they count like a result a
+# referee confirmed. Referees and the organizer still enter, confirm, reject
+# and correct with the services above.
+
+TableAction = Literal["enter", "confirm", "reject"]
+
+
+class TableRefused(NotAllowed):
+    """A player may not do this at this table; `code` says why."""
+
+    def __init__(self, message: str, *, code: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _player_name(player: Entry) -> str:
+    return f"{player.start_number} {player.player.full_name}"
+
+
+def _answers(version: ResultVersion) -> list[ResultAnswer]:
+    # Prefetched by the players' pages (`selectors.table_entry_state`).
+    return list(version.answers.all())
+
+
+def table_player_refusal(
+    *,
+    player: Entry,
+    table: Table,
+    action: TableAction,
+    version: ResultVersion | None = None,
+) -> UserError | None:
+    """Why `player` may not `action` (enter, confirm or reject `version`)
+    at `table` now, as the error the services raise; None if he may.
+
+    The rules, in order: entry at the table is switched on; the player
+    belongs to the tournament and is not withdrawn; the table is of the
+    current series (the latest released) and the player sits at it; it is
+    not played digitally. To enter: no result is confirmed yet and no
+    referee's entry waits (a player's waiting entry may be replaced). To
+    confirm or reject: the version waits, a player of the table entered it,
+    not this one, and he has not answered it yet; nobody may confirm what
+    another player disputed (the referees decide then)."""
+    series = table.series
+    tournament = series.tournament
+    if tournament.table_entry == Tournament.TableEntry.OFF:
+        return TableRefused(
+            _(
+                "In diesem Turnier geben die Schiedsrichter die Ergebnisse ein; "
+                "die Eingabe am Tisch ist ausgeschaltet."
+            ),
+            code="table_entry_off",
+        )
+    if player.tournament_id != tournament.pk:
+        return TableRefused(
+            _("Dieser Tisch gehört zu einem anderen Turnier."), code="other_tournament"
+        )
+    if player.withdrawn_at is not None:
+        return TableRefused(
+            _(
+                "Du bist vom Turnier abgemeldet und kannst keine Ergebnisse mehr "
+                "eingeben oder bestätigen. Bitte bei der Turnierleitung melden."
+            ),
+            code="withdrawn",
+        )
+    current = current_series(tournament)
+    if current is None or series.pk != current.pk or not series.is_public:
+        return TableRefused(
+            _(
+                "Serie %(n)d ist nicht mehr die laufende Serie; ihre Ergebnisse "
+                "geben jetzt nur noch die Schiedsrichter ein."
+            )
+            % {"n": series.number},
+            code="past_series",
+        )
+    if not any(seat.entry_id == player.pk for seat in table.seats.all()):
+        return TableRefused(
+            _(
+                "Du sitzt in Serie %(s)d nicht an Tisch %(t)d. Ergebnisse gibst "
+                "du nur für deinen eigenen Tisch ein."
+            )
+            % {"s": series.number, "t": table.number},
+            code="other_table",
+        )
+    if DigitalTable.objects.filter(
+        table=table, status=DigitalTable.Status.PLAYING
+    ).exists():
+        return TableRefused(
+            _("Tisch %(t)d wird digital gespielt; sein Ergebnis kommt vom Tisch.")
+            % {"t": table.number},
+            code="digital_table",
+        )
+    versions = {
+        v.status: v
+        for v in table.result_versions.filter(
+            status__in=[ResultVersion.Status.PENDING, ResultVersion.Status.CONFIRMED]
+        )
+    }
+    if action == "enter":
+        if ResultVersion.Status.CONFIRMED in versions:
+            return TableRefused(
+                _(
+                    "Das Ergebnis von Tisch %(t)d ist schon bestätigt. Ändern "
+                    "können es nur noch die Schiedsrichter: bitte dort melden."
+                )
+                % {"t": table.number},
+                code="confirmed",
+            )
+        waiting = versions.get(ResultVersion.Status.PENDING)
+        if waiting is not None and not waiting.at_table:
+            return TableRefused(
+                _(
+                    "Die Schiedsrichter haben das Ergebnis von Tisch %(t)d schon "
+                    "eingegeben; sie bestätigen es auch."
+                )
+                % {"t": table.number},
+                code="referee_entry",
+            )
+        return None
+    if version is None or version.status != ResultVersion.Status.PENDING:
+        return ConflictError(
+            _(
+                "Dieses Ergebnis wartet nicht mehr auf Bestätigung: inzwischen "
+                "wurde es bestätigt, ersetzt oder abgelehnt. Bitte den neuen "
+                "Stand ansehen."
+            )
+        )
+    if not version.at_table:
+        return TableRefused(
+            _(
+                "Dieses Ergebnis haben die Schiedsrichter eingegeben; sie "
+                "bestätigen es auch."
+            ),
+            code="referee_entry",
+        )
+    if version.entered_by_player_id == player.pk:
+        return TableRefused(
+            _(
+                "Du hast dieses Ergebnis selbst eingegeben. Bestätigen muss es ein "
+                "anderer Spieler deines Tisches."
+            ),
+            code="own_entry",
+        )
+    answers = _answers(version)
+    mine = next((a for a in answers if a.entry_id == player.pk), None)
+    if mine is not None:
+        return TableRefused(
+            _("Du hast zu diesem Ergebnis schon geantwortet: „%(a)s“.")
+            % {"a": mine.get_answer_display()},
+            code="answered",
+        )
+    if action == "confirm" and any(not a.agrees for a in answers):
+        return TableRefused(
+            _(
+                "Ein Spieler des Tisches hat widersprochen; jetzt entscheiden die "
+                "Schiedsrichter. Wer es besser weiß, gibt das Ergebnis neu ein."
+            ),
+            code="disputed",
+        )
+    return None
+
+
+def _refuse_unless_allowed(
+    *,
+    player: Entry,
+    table: Table,
+    action: TableAction,
+    version: ResultVersion | None = None,
+) -> None:
+    refusal = table_player_refusal(
+        player=player, table=table, action=action, version=version
+    )
+    if refusal is not None:
+        raise refusal
+
+
+def _seat_text(player: Entry, table: Table) -> str:
+    seat = next((s.number for s in table.seats.all() if s.entry_id == player.pk), 0)
+    return _("Spieler %(p)s, Serie %(s)d, Tisch %(t)d, Platz %(seat)d") % {
+        "p": _player_name(player),
+        "s": table.series.number,
+        "t": table.number,
+        "seat": seat,
+    }
+
+
+def _lock_for_player(
+    table: Table, revision: int | None, player: Entry
+) -> tuple[Table, Entry]:
+    """The table locked (as `_lock_table`), with its seats, and the player
+    as he is now (withdrawn meanwhile?)."""
+    table = _lock_table(table, revision)
+    seats = Seat.objects.select_related("entry__player")
+    prefetch_related_objects([table], Prefetch("seats", queryset=seats))
+    return table, Entry.objects.select_related("player").get(pk=player.pk)
+
+
+def result_enter_by_player(
+    *,
+    player: Entry,
+    table: Table,
+    games: Sequence[GameInput],
+    mode: str,
+    revision: int | None,
+) -> ResultVersion:
+    """A player of the table enters its games (the same checks as a
+    referee's entry: GameErrors with every mistake). It waits until another
+    player of the table confirms it – or every other one, as the tournament
+    says. A waiting entry of the table's players is replaced (kept in the
+    history); anything else `table_player_refusal` names is refused."""
+    with transaction.atomic():
+        table, player = _lock_for_player(table, revision, player)
+        tournament = table.series.tournament
+        _refuse_unless_allowed(player=player, table=table, action="enter")
+        data = adapter.table_result_data(
+            games=games, table_size=table.size, tournament=tournament
+        )
+        _supersede_pending(table)
+        version = ResultVersion.objects.create(
+            table=table,
+            number=_next_number(table),
+            status=ResultVersion.Status.PENDING,
+            mode=mode,
+            data=data,
+            entered_by_player=player,
+        )
+        invalidation.entries_changed(tournament.pk)
+        _bump(table)
+        audit_record(
+            actor=None,
+            player=player,
+            action="result.table_enter",
+            obj=version,
+            tournament=tournament,
+            before=None,
+            after={"status": version.status, **data},
+            note=_seat_text(player, table),
+        )
+    return version
+
+
+def needed_answers(table: Table, version: ResultVersion) -> set[int]:
+    """The entries whose *Stimmt* the version waits for: every other player
+    of the table still in the tournament (with "one other player confirms"
+    the first of them is enough). The table's seats prefetched with their
+    entries."""
+    return {
+        seat.entry_id
+        for seat in table.seats.all()
+        if seat.entry_id != version.entered_by_player_id
+        and seat.entry.withdrawn_at is None
+    }
+
+
+def _locked_version(table: Table, version: ResultVersion) -> ResultVersion:
+    locked = (
+        ResultVersion.objects.select_for_update()
+        .filter(pk=version.pk, table=table)
+        .first()
+    )
+    if locked is None:
+        raise ConflictError(_("Dieses Ergebnis gibt es an diesem Tisch nicht."))
+    return locked
+
+
+def result_confirm_by_player(*, player: Entry, version: ResultVersion) -> ResultVersion:
+    """Another player of the table says *Stimmt*. With "one other player
+    confirms" the result counts at once; with "all other players confirm"
+    once every other player of the table still in the tournament did. A
+    version no longer waiting (replaced or decided meanwhile) is a
+    conflict; nothing else changes then."""
+    with transaction.atomic():
+        table, player = _lock_for_player(version.table, None, player)
+        tournament = table.series.tournament
+        version = _locked_version(table, version)
+        _refuse_unless_allowed(
+            player=player, table=table, action="confirm", version=version
+        )
+        ResultAnswer.objects.create(
+            version=version, entry=player, answer=ResultAnswer.Answer.AGREE
+        )
+        agreed = set(
+            version.answers.filter(answer=ResultAnswer.Answer.AGREE).values_list(
+                "entry_id", flat=True
+            )
+        )
+        needed = needed_answers(table, version)
+        counts = tournament.table_entry == Tournament.TableEntry.ONE or needed <= agreed
+        if counts:
+            _confirm(table, version, None, player)
+        else:
+            invalidation.entries_changed(tournament.pk)
+        _bump(table)
+        audit_record(
+            actor=None,
+            player=player,
+            action="result.table_confirm" if counts else "result.table_agree",
+            obj=version,
+            tournament=tournament,
+            before={"status": ResultVersion.Status.PENDING, "version": version.number},
+            after={"status": version.status, "version": version.number},
+            note=_seat_text(player, table),
+        )
+    return version
+
+
+def result_reject_by_player(
+    *, player: Entry, version: ResultVersion, reason: str
+) -> ResultVersion:
+    """Another player of the table says *Stimmt nicht*, with a reason. The
+    entry keeps waiting, but no player can confirm it any more: the table
+    shows on the referees' progress page with its versions, and the
+    referees decide (or a player of the table enters it anew)."""
+    reason = reason.strip()
+    if not reason:
+        raise UserError(
+            _(
+                "Bitte kurz sagen, was nicht stimmt (z. B. „Spiel 3 hat Platz 2 "
+                "gewonnen“)."
+            ),
+            code="reason_required",
+        )
+    with transaction.atomic():
+        table, player = _lock_for_player(version.table, None, player)
+        tournament = table.series.tournament
+        version = _locked_version(table, version)
+        _refuse_unless_allowed(
+            player=player, table=table, action="reject", version=version
+        )
+        ResultAnswer.objects.create(
+            version=version,
+            entry=player,
+            answer=ResultAnswer.Answer.DISAGREE,
+            reason=reason[:300],
+        )
+        version.decided_by_player = player
+        version.save(update_fields=["decided_by_player"])
+        invalidation.entries_changed(tournament.pk)
+        _bump(table)
+        audit_record(
+            actor=None,
+            player=player,
+            action="result.table_dispute",
+            obj=version,
+            tournament=tournament,
+            before={"status": version.status, "version": version.number},
+            after={
+                "status": version.status,
+                "version": version.number,
+                "disputed": True,
+            },
+            note=f"{_seat_text(player, table)}: {reason[:300]}",
         )
     return version

@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournament.core.errors import UserError
+from tournament.core.idempotency import idempotent
 from tournament.core.roles import (
     is_organizer,
     tournament_referee_required,
@@ -120,6 +121,7 @@ def _enter(
 
 
 @tournament_referee_required
+@idempotent
 def table_result(
     request: HttpRequest, slug: str, series: int, table: int
 ) -> HttpResponse:
@@ -169,6 +171,11 @@ def table_result(
             "can_confirm": pending is not None
             and pending.entered_by_id != request.user.pk,
             "versions": versions if is_organizer(request.user) else [],
+            # A player's Stimmt nicht, or a referee's entry that differs
+            # from the table's own: both versions side by side.
+            "reviews": selectors.table_reviews(
+                table_obj.series.tournament, table=table_obj
+            ),
             "seats": list(table_obj.seats.all()),
         },
     )
@@ -223,6 +230,7 @@ def _decide(
 
 @tournament_referee_required
 @require_POST
+@idempotent
 def result_confirm(
     request: HttpRequest, slug: str, series: int, table: int
 ) -> HttpResponse:
@@ -231,6 +239,7 @@ def result_confirm(
 
 @tournament_referee_required
 @require_POST
+@idempotent
 def result_reject(
     request: HttpRequest, slug: str, series: int, table: int
 ) -> HttpResponse:

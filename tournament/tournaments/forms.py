@@ -39,6 +39,7 @@ class TournamentForm(_TournamentModelForm):
         widgets = {
             "date": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
             "referees": forms.CheckboxSelectMultiple,
+            "table_entry": forms.RadioSelect,
         }
         help_texts = {
             "slug": _(
@@ -59,12 +60,19 @@ class TournamentForm(_TournamentModelForm):
         # Only people in the referee group; organizers may enter anyway.
         referees = self.fields["referees"]
         assert isinstance(referees, RefereeChoiceField)  # Meta.field_classes
+        self.fields["table_entry"].required = False
         referees.queryset = (
             get_user_model()
             .objects.filter(groups__name=REFEREE, is_active=True)
             .distinct()
             .order_by("username")
         )
+
+    def clean_table_entry(self) -> str:
+        # Radio buttons always send the checked one; a post without it (an
+        # older form, a script) means the safe choice: referees only.
+        value: str = self.cleaned_data.get("table_entry") or ""
+        return value or Tournament.TableEntry.OFF
 
     def clean_slug(self) -> str:
         # Typed in capitals it means the same address: take it in lower case.

@@ -41,6 +41,7 @@ TOURNAMENT_FIELDS = [
     "status",
     "is_championship",
     "double_entry",
+    "table_entry",
     "show_provisional",
     "tiebreak_games_won",
     "tiebreak_best_game",
@@ -121,7 +122,39 @@ def settings_refusals(*, old: Tournament, new: Tournament) -> dict[str, str]:
     if changed and _has_results(old):
         for field in changed:
             refusals[field] = _rule_message(field, old)
+    table_entry = _table_entry_refusal(old=old, new=new)
+    if table_entry:
+        refusals["table_entry"] = table_entry
     return refusals
+
+
+def _table_entry_refusal(*, old: Tournament, new: Tournament) -> str:
+    """Who of a table confirms is a rule of every entry the table's players
+    made: while one waits for their confirmation, "one other player" and
+    "all other players" are not switched, nor is it switched on again (the
+    answers so far were given under the other rule). Switching it off is
+    always possible: the waiting entries then wait for the referees."""
+    if new.table_entry == old.table_entry:
+        return ""
+    if new.table_entry == Tournament.TableEntry.OFF:
+        return ""
+    waiting = sorted(
+        ResultVersion.objects.filter(
+            table__series__tournament=old,
+            status=ResultVersion.Status.PENDING,
+            entered_by_player__isnull=False,
+        ).values_list("table__series__number", "table__number")
+    )
+    if not waiting:
+        return ""
+    tables = ", ".join(
+        _("Serie %(s)d Tisch %(t)d") % {"s": s, "t": t} for s, t in waiting
+    )
+    return _(
+        "Eingaben der Spieler warten noch auf ihre Bestätigung (%(tables)s); "
+        "bis sie bestätigt oder von den Schiedsrichtern entschieden sind, lässt "
+        "sich die Eingabe am Tisch nur ausschalten, nicht umstellen."
+    ) % {"tables": tables}
 
 
 def _series_count_follow(*, actor: Actor, tournament: Tournament, before: int) -> None:

@@ -1,5 +1,6 @@
-"""`python manage.py print SLUG sheets|seating|cards|standings|certificates
-[--series K] [--filled] [--top N] [--address URL] -o FILE.pdf`"""
+"""`python manage.py print SLUG sheets|seating|cards|playercards|standings|
+certificates|poster [--series K] [--filled] [--top N] [--number N]
+[--address URL] -o FILE.pdf`"""
 
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,9 @@ from tournament.core.errors import UserError
 from tournament.management.commands.hall import hall_address
 from tournament.models import Tournament
 from tournament.paper.pdf import KINDS, MAX_CERTIFICATES, document_pdf
+
+# The documents with QR codes to the site: they need the address phones open.
+QR_DOCUMENTS = ("cards", "poster", "playercards", "sheets")
 
 
 class Command(BaseCommand):
@@ -35,10 +39,16 @@ class Command(BaseCommand):
             help=f"certificates for places 1..N (1 to {MAX_CERTIFICATES}, default 3)",
         )
         parser.add_argument(
+            "--number",
+            type=int,
+            help="playercards: only the card of this start number (default: "
+            "every player checked in)",
+        )
+        parser.add_argument(
             "--address",
             help="the address phones in the hall open, for the QR codes of the "
-            "table cards and the poster (default: http://<the laptop's LAN "
-            "address>:8000/)",
+            "table cards, score sheets, player cards and the poster (default: "
+            "http://<the laptop's LAN address>:8000/)",
         )
         parser.add_argument("-o", "--output", required=True, help="FILE.pdf")
 
@@ -55,9 +65,10 @@ class Command(BaseCommand):
                     series_number=options["series"],
                     filled=options["filled"],
                     top=options["top"],
+                    start_number=options["number"],
                     base_url=(
                         (options["address"] or hall_address())
-                        if options["document"] in ("cards", "poster")
+                        if options["document"] in QR_DOCUMENTS
                         else ""
                     ),
                 )

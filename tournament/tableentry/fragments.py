@@ -1,0 +1,46 @@
+"""The live fragment of "Mein Turnier": a player's table, its result and
+what he may do with it, his place and his series, kept current like the
+public pages (pushed over the page's socket, or polled).
+
+Its key holds the player's link (``mein?link=…``): rendered for him alone,
+with his forms. It follows every change of a table's result and of the
+seating (`invalidation.ALL`), and is rendered only for the phones that
+show it."""
+
+import re
+
+from django.http import Http404, HttpRequest
+
+from tournament.live import invalidation
+from tournament.live.fragments import Context, Fragment, Params, register
+from tournament.models import Tournament
+from tournament.registration.selectors import entry_by_link
+from tournament.tableentry.selectors import my_page
+
+_TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,64}\Z")
+
+
+def link_token(value: str) -> str | None:
+    return value if _TOKEN.match(value) else None
+
+
+def mine_context(
+    request: HttpRequest, tournament: Tournament, params: Params
+) -> Context:
+    entry = entry_by_link(tournament.slug, params["link"])
+    if entry is None:
+        raise Http404
+    return {"tournament": tournament, "page": my_page(entry), "link": entry.link_token}
+
+
+register(
+    Fragment(
+        "mein",
+        "tournament/tableentry/partials/live_mine.html",
+        mine_context,
+        frozenset({"standings", "results", "progress", "seating"}),
+        params={"link": link_token},
+        required=("link",),
+        source=invalidation.ALL,
+    )
+)

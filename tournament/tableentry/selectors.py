@@ -1,0 +1,131 @@
+"""Reads of a player's own page ("Mein Turnier"): one entry, its table in
+the current series and that table's result, its place and its series."""
+
+from dataclasses import dataclass
+
+from tournament.models import Entry, Seat, Series, Table, Tournament
+from tournament.results import selectors as results_selectors
+from tournament.results import services as results_services
+from tournament.results.selectors import PlayerPoints, TableEntryState
+from tournament.seating.selectors import current_series
+from tournament.standings.selectors import PlayerTable, Row, player_tables, standings
+
+
+@dataclass(frozen=True)
+class MyTable:
+    """The player's table in the current series, and what he may do there
+    (the services' rules: `results.services.table_player_refusal`)."""
+
+    table: Table  # seats prefetched with their players
+    seat: Seat
+    result: TableEntryState
+    # Points of the version shown: the waiting one, else the confirmed one.
+    points: list[PlayerPoints]
+    may_enter: bool
+    may_confirm: bool
+    may_reject: bool
+    # Why he may not enter (shown only where it helps: "table_entry_off"
+    # is the tournament's, not his).
+    enter_refusal: str
+    # The players whose *Stimmt* the waiting entry still waits for.
+    waiting_for: list[Seat]
+
+    @property
+    def others(self) -> list[Seat]:
+        return [s for s in self.table.seats.all() if s.pk != self.seat.pk]
+
+
+@dataclass(frozen=True)
+class MyPage:
+    tournament: Tournament
+    entry: Entry
+    row: Row | None  # his place and points, once he has a confirmed result
+    ranked: int  # how many players are ranked
+    series_rows: list[PlayerTable]
+    current: Series | None  # the latest released series
+    mine: MyTable | None  # his table in it, if he is seated there
+
+    @property
+    def state(self) -> str:
+        """His table's state in one word (`TableEntryState.state`), or
+        "unseated" / "no_series"."""
+        if self.current is None:
+            return "no_series"
+        if self.mine is None:
+            return "unseated"
+        return self.mine.result.state
+
+    @property
+    def last_series(self) -> bool:
+        return (
+            self.current is not None
+            and self.current.number >= self.tournament.series_count
+        )
+
+
+def _my_table(entry: Entry, series: Series) -> MyTable | None:
+    seat = (
+        Seat.objects.filter(series=series, entry=entry)
+        .values_list("table__number", flat=True)
+        .first()
+    )
+    if seat is None:
+        return None
+    table = results_selectors.table_for_entry(series, seat)
+    table.series = series
+    mine = next(s for s in table.seats.all() if s.entry_id == entry.pk)
+    result = results_selectors.table_entry_state(table)
+    shown = result.pending or result.confirmed
+    refusal = results_services.table_player_refusal(
+        player=entry, table=table, action="enter"
+    )
+    waiting_for: list[Seat] = []
+    may_confirm = may_reject = False
+    if result.pending is not None:
+        may_confirm = (
+            results_services.table_player_refusal(
+                player=entry, table=table, action="confirm", version=result.pending
+            )
+            is None
+        )
+        may_reject = (
+            results_services.table_player_refusal(
+                player=entry, table=table, action="reject", version=result.pending
+            )
+            is None
+        )
+        if result.pending.at_table:
+            needed = results_services.needed_answers(table, result.pending)
+            agreed = {a.entry_id for a in result.answers if a.agrees}
+            waiting_for = [
+                s for s in table.seats.all() if s.entry_id in needed - agreed
+            ]
+    return MyTable(
+        table=table,
+        seat=mine,
+        result=result,
+        points=results_selectors.table_points(table, shown) if shown else [],
+        may_enter=refusal is None,
+        may_confirm=may_confirm,
+        may_reject=may_reject,
+        enter_refusal=refusal.message if refusal is not None else "",
+        waiting_for=waiting_for,
+    )
+
+
+def my_page(entry: Entry) -> MyPage:
+    """Everything "Mein Turnier" shows for `entry` (its tournament and
+    player loaded)."""
+    tournament = entry.tournament
+    current = current_series(tournament)
+    table_standings = standings(tournament)
+    row = next((r for r in table_standings.rows if r.entry_id == entry.pk), None)
+    return MyPage(
+        tournament=tournament,
+        entry=entry,
+        row=row,
+        ranked=len(table_standings.rows),
+        series_rows=player_tables(entry),
+        current=current,
+        mine=_my_table(entry, current) if current is not None else None,
+    )
