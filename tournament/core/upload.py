@@ -1,10 +1,13 @@
 """Opening an uploaded .xlsx safely: size, type and readability checked
-before anything is parsed. Shared by the player and the games import."""
+before anything is parsed; reading its first sheet, its headings and cells
+as text, and the row-by-row preview's verdict. Shared by the player, the
+champions and the games import."""
 
 import zipfile
 import zlib
-from collections.abc import Iterator
-from typing import IO, Any
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import IO, Any, Generic, Protocol, TypeVar
 
 from django.conf import settings
 from django.contrib import messages
@@ -15,6 +18,7 @@ from openpyxl.utils.exceptions import InvalidFileException
 from openpyxl.worksheet._read_only import ReadOnlyWorksheet
 
 from tournament.core.errors import UserError
+from tournament.core.text import visible_text
 from tournament.models import Tournament
 
 # What openpyxl raises on a damaged file, while opening it and while reading
@@ -90,6 +94,88 @@ def upload_rows(
         yield from rows
     except DAMAGED:
         raise _unreadable() from None
+
+
+def read_first_sheet(
+    upload: IO[bytes],
+    *,
+    size: int,
+    filename: str,
+    file_errors: list[str],
+    read: Callable[[ReadOnlyWorksheet], None],
+) -> None:
+    """Open an uploaded workbook and hand its first sheet to `read`; what
+    makes the file unreadable (also further in, while `read` reads its rows)
+    goes to `file_errors` as the organizer's message. Closes the workbook."""
+    try:
+        workbook = open_uploaded_workbook(upload, size=size, filename=filename)
+    except UserError as error:
+        file_errors.append(error.message)
+        return
+    try:
+        if not workbook.worksheets:
+            file_errors.append(_("Die Arbeitsmappe enthält kein Blatt."))
+            return
+        read(workbook.worksheets[0])
+    except UserError as error:  # damaged further in
+        file_errors.append(error.message)
+    finally:
+        workbook.close()
+
+
+def norm_header(value: Any) -> str:
+    """A heading as the imports look it up: lower case, letters and digits
+    only ("Start-Nr." is "startnr")."""
+    return "".join(ch for ch in str(value or "").strip().lower() if ch.isalnum())
+
+
+def cell_text(value: Any) -> str:
+    """A cell's value as text: empty for an empty cell, "3" for Excel's 3.0,
+    without invisible characters (as the desk's forms keep names)."""
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return visible_text(str(value))
+
+
+def row_cells(
+    values: Sequence[Any],
+    columns: Sequence[str | None],
+    text: Callable[[Any], str] = cell_text,
+) -> dict[str, str]:
+    """A row's cells as text by column key (`columns`: the key of each
+    column of the header, None for one left aside); a short row's missing
+    cells are empty."""
+    return {
+        key: text(values[i]) if i < len(values) else ""
+        for i, key in enumerate(columns)
+        if key is not None
+    }
+
+
+class CheckedRow(Protocol):
+    errors: list[str]
+
+
+RowT = TypeVar("RowT", bound=CheckedRow)
+
+
+@dataclass
+class RowsPreview(Generic[RowT]):
+    """An upload checked row by row: what makes the whole file unusable, and
+    its rows, each with its errors. Nothing is imported unless it is `ok`."""
+
+    file_errors: list[str] = field(default_factory=list)
+    rows: list[RowT] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.file_errors and not any(r.errors for r in self.rows)
+
+    @property
+    def error_count(self) -> int:
+        return len(self.file_errors) + sum(1 for r in self.rows if r.errors)
 
 
 def take_preview(

@@ -11,9 +11,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from openpyxl.worksheet._read_only import ReadOnlyWorksheet
 
-from tournament.core.errors import UserError
-from tournament.core.text import name_key, visible_text
-from tournament.core.upload import open_uploaded_workbook, upload_rows
+from tournament.core.text import name_key
+from tournament.core.upload import (
+    RowsPreview,
+    cell_text,
+    norm_header,
+    read_first_sheet,
+    row_cells,
+    upload_rows,
+)
 from tournament.history.services import ChampionData, champion_person_index
 from tournament.models import PastChampion, Person, Tournament
 
@@ -62,39 +68,21 @@ class ChampionRow:
 
 
 @dataclass
-class ChampionsPreview:
-    file_errors: list[str] = field(default_factory=list)
-    rows: list[ChampionRow] = field(default_factory=list)
+class ChampionsPreview(RowsPreview[ChampionRow]):
     replaced: int = 0  # champions imported before, which the list replaces
 
     @property
     def headings(self) -> list[str]:
         return [str(c) for c in COLUMNS.values()]
 
-    @property
-    def ok(self) -> bool:
-        return not self.file_errors and not any(r.errors for r in self.rows)
-
-    @property
-    def error_count(self) -> int:
-        return len(self.file_errors) + sum(1 for r in self.rows if r.errors)
-
     def champion_data(self) -> list[ChampionData]:
         return [r.data for r in self.rows if r.data is not None]
 
 
-def _norm_header(value: Any) -> str:
-    return "".join(ch for ch in str(value or "").strip().lower() if ch.isalnum())
-
-
 def _text(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
     if isinstance(value, datetime.datetime | datetime.date):
         return str(value.year)  # a year typed as a date
-    return visible_text(str(value))
+    return cell_text(value)
 
 
 def parse_champions_workbook(
@@ -102,20 +90,13 @@ def parse_champions_workbook(
 ) -> ChampionsPreview:
     """Check an uploaded list of champions; writes nothing."""
     preview = ChampionsPreview()
-    try:
-        workbook = open_uploaded_workbook(upload, size=size, filename=filename)
-    except UserError as error:
-        preview.file_errors.append(error.message)
-        return preview
-    try:
-        if not workbook.worksheets:
-            preview.file_errors.append(_("Die Arbeitsmappe enthält kein Blatt."))
-            return preview
-        _read_sheet(workbook.worksheets[0], preview)
-    except UserError as error:  # damaged further in
-        preview.file_errors.append(error.message)
-    finally:
-        workbook.close()
+    read_first_sheet(
+        upload,
+        size=size,
+        filename=filename,
+        file_errors=preview.file_errors,
+        read=lambda sheet: _read_sheet(sheet, preview),
+    )
     if preview.ok:
         _persons(preview)
     return preview
@@ -128,7 +109,7 @@ def _columns(header: tuple[Any, ...], preview: ChampionsPreview) -> list[str | N
         if not text:
             columns.append(None)
             continue
-        key = HEADERS.get(_norm_header(text))
+        key = HEADERS.get(norm_header(text))
         if key is None:
             preview.file_errors.append(
                 _(
@@ -177,11 +158,7 @@ def _read_sheet(sheet: ReadOnlyWorksheet, preview: ChampionsPreview) -> None:
     seen: dict[tuple[int, str], int] = {}
     years: dict[int, int] = {}
     for line, values in enumerate(rows, start=2):
-        cells = {
-            key: _text(values[i]) if i < len(values) else ""
-            for i, key in enumerate(columns)
-            if key is not None
-        }
+        cells = row_cells(values, columns, _text)
         if not any(cells.values()):
             continue
         if len(preview.rows) >= MAX_ROWS:

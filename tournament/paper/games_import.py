@@ -24,7 +24,7 @@ from tournament.core.audit import audit_record
 from tournament.core.errors import UserError
 from tournament.core.roles import Actor
 from tournament.core.rules import game_points
-from tournament.core.upload import open_uploaded_workbook, upload_rows
+from tournament.core.upload import norm_header, open_uploaded_workbook, upload_rows
 from tournament.models import ResultVersion, Series, Table, Tournament
 from tournament.results.services import GameInput, result_check, result_enter
 
@@ -125,10 +125,6 @@ class GamesPreview:
         ]
 
 
-def _norm(value: Any) -> str:
-    return "".join(ch for ch in str(value or "").strip().lower() if ch.isalnum())
-
-
 def _int(value: Any) -> int | None:
     """A whole number from a cell (Excel gives 3.0 for 3), else None."""
     if isinstance(value, bool) or value is None:
@@ -180,11 +176,11 @@ def _games_sheet(workbook: Workbook) -> ReadOnlyWorksheet | None:
     """The sheet named Spiele/Games, else the first whose header fits."""
     sheets = sorted(
         workbook.worksheets,
-        key=lambda s: 0 if _norm(s.title) in SHEET_NAMES else 1,
+        key=lambda s: 0 if norm_header(s.title) in SHEET_NAMES else 1,
     )
     for sheet in sheets:
         header = next(upload_rows(sheet, max_row=1), ())
-        keys = {HEADERS.get(_norm(v)) for v in header}
+        keys = {HEADERS.get(norm_header(v)) for v in header}
         if all(k in keys for k in REQUIRED):
             return sheet
     return None
@@ -198,7 +194,7 @@ def _read_rows(sheet: ReadOnlyWorksheet, preview: GamesPreview) -> list[Row]:
     header = next(values, ())
     columns: list[str | None] = []
     for index, value in enumerate(header, start=1):
-        key = HEADERS.get(_norm(value)) if value not in (None, "") else None
+        key = HEADERS.get(norm_header(value)) if value not in (None, "") else None
         if key is not None and key in columns:
             preview.file_errors.append(
                 _("Die Spalte „%(name)s“ kommt doppelt vor (Spalte %(col)d).")

@@ -5,7 +5,7 @@ warnings; the organizer confirms and `entries_import` writes all or nothing.
 """
 
 from dataclasses import dataclass, field
-from typing import IO, Any
+from typing import IO
 
 from django.db.models import Count
 from django.utils.translation import gettext as _
@@ -15,9 +15,14 @@ from openpyxl.worksheet._read_only import ReadOnlyWorksheet
 from openpyxl.worksheet.datavalidation import DataValidation
 from openpyxl.worksheet.worksheet import Worksheet
 
-from tournament.core.errors import UserError
-from tournament.core.text import visible_text
-from tournament.core.upload import open_uploaded_workbook, upload_rows
+from tournament.core.upload import (
+    RowsPreview,
+    cell_text,
+    norm_header,
+    read_first_sheet,
+    row_cells,
+    upload_rows,
+)
 from tournament.core.workbook import workbook_bytes, write_table
 from tournament.models import Entry, Person, Player, Tournament
 from tournament.persons.services import PersonIndex
@@ -100,9 +105,7 @@ class PreviewRow:
 
 
 @dataclass
-class ImportPreview:
-    file_errors: list[str] = field(default_factory=list)
-    rows: list[PreviewRow] = field(default_factory=list)
+class ImportPreview(RowsPreview[PreviewRow]):
     # The columns read from the file (keys of COLUMNS, in COLUMNS' order)
     # and the headings of those left aside (our export's extra columns).
     columns: list[str] = field(default_factory=list)
@@ -112,30 +115,8 @@ class ImportPreview:
     def headings(self) -> list[str]:
         return [str(COLUMNS[c]) for c in self.columns]
 
-    @property
-    def ok(self) -> bool:
-        return not self.file_errors and not any(r.errors for r in self.rows)
-
-    @property
-    def error_count(self) -> int:
-        return len(self.file_errors) + sum(1 for r in self.rows if r.errors)
-
     def player_data(self) -> list[PlayerData]:
         return [r.data for r in self.rows if r.data is not None]
-
-
-def _norm_header(value: Any) -> str:
-    text = str(value or "").strip().lower()
-    return "".join(ch for ch in text if ch.isalnum())
-
-
-def _cell_text(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    # As the desk's form keeps names: without invisible characters.
-    return visible_text(str(value))
 
 
 def parse_player_workbook(
@@ -143,21 +124,13 @@ def parse_player_workbook(
 ) -> ImportPreview:
     """Check an uploaded workbook against the tournament's current entries."""
     preview = ImportPreview()
-    try:
-        workbook = open_uploaded_workbook(upload, size=size, filename=filename)
-    except UserError as error:
-        preview.file_errors.append(error.message)
-        return preview
-    try:
-        sheet = workbook.worksheets[0] if workbook.worksheets else None
-        if sheet is None:
-            preview.file_errors.append(_("Die Arbeitsmappe enthält kein Blatt."))
-            return preview
-        _read_sheet(sheet, preview, tournament)
-    except UserError as error:  # damaged further in
-        preview.file_errors.append(error.message)
-    finally:
-        workbook.close()
+    read_first_sheet(
+        upload,
+        size=size,
+        filename=filename,
+        file_errors=preview.file_errors,
+        read=lambda sheet: _read_sheet(sheet, preview, tournament),
+    )
     return preview
 
 
@@ -166,7 +139,7 @@ def _read_sheet(
 ) -> None:
     rows = upload_rows(sheet)
     header = next(rows, None)
-    if header is None or not any(_cell_text(v) for v in header):
+    if header is None or not any(cell_text(v) for v in header):
         preview.file_errors.append(
             _(
                 "Das Blatt ist leer: in der ersten Zeile fehlen die "
@@ -176,11 +149,11 @@ def _read_sheet(
         return
     columns: list[str | None] = []
     for index, value in enumerate(header, start=1):
-        text = _cell_text(value)
+        text = cell_text(value)
         if not text:
             columns.append(None)
             continue
-        key = HEADERS.get(_norm_header(text))
+        key = HEADERS.get(norm_header(text))
         if key == "_ignored":
             preview.ignored.append(text)
         if key is None:
@@ -217,11 +190,7 @@ def _read_sheet(
     seen_numbers: dict[int, int] = {}
     seen_names: dict[str, int] = {}
     for line, values in enumerate(rows, start=2):
-        cells = {
-            key: _cell_text(values[i]) if i < len(values) else ""
-            for i, key in enumerate(columns)
-            if key is not None
-        }
+        cells = row_cells(values, columns)
         if not any(cells.values()):
             continue  # blank rows between blocks are common in club lists
         if len(preview.rows) >= MAX_ROWS:
