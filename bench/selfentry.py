@@ -385,7 +385,7 @@ async def table_phones(port: int, table: dict[str, Any], stats: Stats) -> None:
 def build(tables: int) -> list[dict[str, Any]]:
     """400 players checked in; series 1 released, `tables` tables of four;
     entry at the table on. Returns per table its number and seats' links."""
-    from tournament.models import Entry, Player, Seat, Series, Table, Tournament
+    from tournament.models import Entry, Person, Player, Seat, Series, Table, Tournament
 
     rng = random.Random(16)
     tournament = Tournament.objects.create(
@@ -395,11 +395,16 @@ def build(tables: int) -> list[dict[str, Any]]:
         table_entry="one",
     )
     players = max(PLAYERS, 4 * tables)
-    Player.objects.bulk_create(
-        Player(
+    # Every registration belongs to a person (issue 17), as in bench/live.py.
+    persons = Person.objects.bulk_create(
+        Person(
             first_name=f"Vorname{i}", last_name=f"Name{i:03d}", club=f"Club {i % 30}"
         )
         for i in range(players)
+    )
+    Player.objects.bulk_create(
+        Player(first_name=p.first_name, last_name=p.last_name, club=p.club, person=p)
+        for p in persons
     )
     people = list(Player.objects.order_by("id")[:players])
     Entry.objects.bulk_create(
