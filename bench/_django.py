@@ -1,10 +1,15 @@
 """Set up Django for a benchmark: a fresh SQLite file in a temp folder,
-migrated, with a trivial page at /bench/trivial/ as the baseline."""
+migrated, with a trivial page at /bench/trivial/ as the baseline. For the
+benchmarks against a real server: uvicorn started on a port, and the app
+factory its workers call (the site, in the run's own Redis keys)."""
 
 import os
+import subprocess
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -24,3 +29,67 @@ def setup() -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
+
+
+def asgi_app(*, urlconf: str = "", redis_prefix_variable: str = "") -> Any:
+    """What a benchmark's uvicorn app factory returns: the site, with the
+    URLs of `urlconf` if given (bench.urls adds the trivial page). With
+    REDIS_URL and the environment variable `redis_prefix_variable` set,
+    cache and channel layer use that Redis under that key prefix (this run's
+    own, so nothing meets another run's or the test suite's keys and channel
+    groups; config.test_settings would move Redis to a test database)."""
+    sys.path.insert(0, str(ROOT))
+    import django
+    from django.conf import settings
+
+    if urlconf:
+        settings.ROOT_URLCONF = urlconf
+    redis_url = os.environ.get("REDIS_URL", "")
+    prefix = os.environ.get(redis_prefix_variable, "") if redis_prefix_variable else ""
+    if redis_url and prefix:
+        settings.CACHES = {
+            "default": {
+                "BACKEND": "django.core.cache.backends.redis.RedisCache",
+                "LOCATION": redis_url,
+                "KEY_PREFIX": prefix,
+            }
+        }
+        settings.CHANNEL_LAYERS = {
+            "default": {
+                "BACKEND": "channels_redis.core.RedisChannelLayer",
+                "CONFIG": {"hosts": [redis_url], "prefix": prefix},
+            }
+        }
+    django.setup()
+    from config.asgi import application
+
+    return application
+
+
+def start_uvicorn(
+    factory: str,
+    port: int,
+    env: dict[str, str],
+    *,
+    workers: int | None = None,
+    options: Sequence[str] = (),
+) -> subprocess.Popen[bytes]:
+    """uvicorn serving the app factory `factory` ("module:function") on
+    127.0.0.1:`port`, quietly (warnings only, no access log), with `workers`
+    worker processes if given (else uvicorn's default) and further uvicorn
+    `options`."""
+    command = [
+        sys.executable,
+        "-m",
+        "uvicorn",
+        factory,
+        "--factory",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+    ]
+    if workers is not None:
+        command += ["--workers", str(workers)]
+    command += ["--log-level", "warning", "--no-access-log", *options]
+    return subprocess.Popen(command, cwd=ROOT, env=env)

@@ -41,15 +41,9 @@ PASSWORD = "bench-referee"
 
 def server_app() -> Any:
     """uvicorn's app factory: the site plus the trivial baseline page."""
-    sys.path.insert(0, str(ROOT))
-    import django
-    from django.conf import settings
+    from bench._django import asgi_app
 
-    settings.ROOT_URLCONF = "bench.urls"
-    django.setup()
-    from config.asgi import application
-
-    return application
+    return asgi_app(urlconf="bench.urls")
 
 
 def free_port() -> int:
@@ -59,25 +53,16 @@ def free_port() -> int:
 
 
 def start_server(port: int) -> subprocess.Popen[bytes]:
-    command = [
-        sys.executable,
-        "-m",
-        "uvicorn",
+    from bench._django import start_uvicorn
+
+    return start_uvicorn(
         "bench.live:server_app",
-        "--factory",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--log-level",
-        "warning",
-        "--no-access-log",
+        port,
+        os.environ.copy(),
         # Large fragments come gzipped once per update (tournament/live/consumers.py);
         # deflating them again per socket would cost 0.4 ms × 300 sockets.
-        "--ws-per-message-deflate",
-        "false",
-    ]
-    return subprocess.Popen(command, cwd=ROOT, env=os.environ.copy())
+        options=("--ws-per-message-deflate", "false"),
+    )
 
 
 def wait_until_up(port: int, process: subprocess.Popen[bytes]) -> None:

@@ -90,56 +90,23 @@ def server_app() -> Any:
     """uvicorn's app factory: the site plus the trivial page, with this run's
     own key prefix in Redis (so nothing meets another run's or the test
     suite's keys and channel groups)."""
-    sys.path.insert(0, str(ROOT))
-    import django
-    from django.conf import settings
+    from bench._django import asgi_app
 
-    settings.ROOT_URLCONF = "bench.urls"
-    redis_url = os.environ.get("REDIS_URL", "")
-    prefix = os.environ.get("BENCH_LOAD_PREFIX", "")
-    if redis_url and prefix:
-        # config.test_settings moves Redis to a test database; use the given one.
-        settings.CACHES = {
-            "default": {
-                "BACKEND": "django.core.cache.backends.redis.RedisCache",
-                "LOCATION": redis_url,
-                "KEY_PREFIX": prefix,
-            }
-        }
-        settings.CHANNEL_LAYERS = {
-            "default": {
-                "BACKEND": "channels_redis.core.RedisChannelLayer",
-                "CONFIG": {"hosts": [redis_url], "prefix": prefix},
-            }
-        }
-    django.setup()
-    from config.asgi import application
-
-    return application
+    return asgi_app(urlconf="bench.urls", redis_prefix_variable="BENCH_LOAD_PREFIX")
 
 
 def start_server(
     port: int, workers: int, env: dict[str, str]
 ) -> subprocess.Popen[bytes]:
-    command = [
-        sys.executable,
-        "-m",
-        "uvicorn",
+    from bench._django import start_uvicorn
+
+    return start_uvicorn(
         "bench.load:server_app",
-        "--factory",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--workers",
-        str(workers),
-        "--log-level",
-        "warning",
-        "--no-access-log",
-        "--ws-per-message-deflate",
-        "false",
-    ]
-    return subprocess.Popen(command, cwd=ROOT, env=env)
+        port,
+        env,
+        workers=workers,
+        options=("--ws-per-message-deflate", "false"),
+    )
 
 
 async def wait_until_up(port: int, process: subprocess.Popen[bytes]) -> None:

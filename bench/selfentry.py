@@ -76,52 +76,17 @@ MARKS = (7, 5, 3, 6, 1)
 
 def server_app() -> Any:
     """uvicorn's app factory: the site (its own Redis key prefix, if any)."""
-    sys.path.insert(0, str(ROOT))
-    import django
-    from django.conf import settings
+    from bench._django import asgi_app
 
-    redis_url = os.environ.get("REDIS_URL", "")
-    prefix = os.environ.get("BENCH_SELFENTRY_PREFIX", "")
-    if redis_url and prefix:
-        settings.CACHES = {
-            "default": {
-                "BACKEND": "django.core.cache.backends.redis.RedisCache",
-                "LOCATION": redis_url,
-                "KEY_PREFIX": prefix,
-            }
-        }
-        settings.CHANNEL_LAYERS = {
-            "default": {
-                "BACKEND": "channels_redis.core.RedisChannelLayer",
-                "CONFIG": {"hosts": [redis_url], "prefix": prefix},
-            }
-        }
-    django.setup()
-    from config.asgi import application
-
-    return application
+    return asgi_app(redis_prefix_variable="BENCH_SELFENTRY_PREFIX")
 
 
 def start_server(
     port: int, workers: int, env: dict[str, str]
 ) -> subprocess.Popen[bytes]:
-    command = [
-        sys.executable,
-        "-m",
-        "uvicorn",
-        "bench.selfentry:server_app",
-        "--factory",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--workers",
-        str(workers),
-        "--log-level",
-        "warning",
-        "--no-access-log",
-    ]
-    return subprocess.Popen(command, cwd=ROOT, env=env)
+    from bench._django import start_uvicorn
+
+    return start_uvicorn("bench.selfentry:server_app", port, env, workers=workers)
 
 
 # --- HTTP, one request per connection -----------------------------------------
