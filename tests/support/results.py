@@ -7,7 +7,12 @@ from typing import Any
 
 from tests.support.factories import make_series
 from tournament.models import AuditEvent, GameScore, ResultVersion, Table
-from tournament.results.services import GameInput, result_confirm, result_enter
+from tournament.results.services import (
+    GameInput,
+    result_confirm,
+    result_enter,
+    result_enter_by_player,
+)
 
 
 def games(pairs: Iterable[tuple[int, int]]) -> list[GameInput]:
@@ -42,6 +47,26 @@ def enter(
         mode="quick",
         revision=table.result_revision,
         **kwargs,
+    )
+
+
+def player_enters(
+    world: Any,
+    number: int,
+    games_: Sequence[GameInput] = FIVE,
+    table: Table | None = None,
+) -> ResultVersion:
+    """The player with start number `number` of the `at_table` world
+    (tests/tableentry/conftest.py) enters the games of his table (table 1
+    unless `table`) from his phone, quickly, at its current revision."""
+    table = table or world.t1
+    table.refresh_from_db()
+    return result_enter_by_player(
+        player=world.p[number],
+        table=table,
+        games=games_,
+        mode="quick",
+        revision=table.result_revision,
     )
 
 

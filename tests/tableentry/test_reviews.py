@@ -8,28 +8,15 @@ import re
 import pytest
 from django.urls import reverse
 
-from tests.support.results import FIVE, enter, games
+from tests.support.results import FIVE, enter, games, player_enters
 from tournament.live.fragments import FRAGMENTS, FragmentKey, region
 from tournament.results.selectors import table_reviews
 from tournament.results.services import (
     result_confirm_by_player,
-    result_enter_by_player,
     result_reject_by_player,
 )
 
 pytestmark = pytest.mark.django_db
-
-
-def player_enters(world, number, games_=FIVE, table=None):
-    table = table or world.t1
-    table.refresh_from_db()
-    return result_enter_by_player(
-        player=world.p[number],
-        table=table,
-        games=games_,
-        mode="quick",
-        revision=table.result_revision,
-    )
 
 
 def progress_text(tournament):

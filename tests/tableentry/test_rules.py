@@ -4,7 +4,7 @@ enforced by the result services – one place, the same for pages and JSON."""
 import pytest
 
 from tests.support.factories import make_series
-from tests.support.results import FIVE, confirm, enter, games
+from tests.support.results import FIVE, confirm, enter, games, player_enters
 from tournament.core.errors import ConflictError, NotAllowed, UserError
 from tournament.models import (
     AuditEvent,
@@ -22,18 +22,6 @@ from tournament.results.services import (
 )
 
 pytestmark = pytest.mark.django_db
-
-
-def player_enters(world, number, table=None, games_=FIVE):
-    table = table or world.t1
-    table.refresh_from_db()
-    return result_enter_by_player(
-        player=world.p[number],
-        table=table,
-        games=games_,
-        mode="quick",
-        revision=table.result_revision,
-    )
 
 
 def written():
