@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from tests.support.factories import make_series, make_user
 from tests.support.results import FIVE, enter, quick_form
+from tests.support.threads import in_threads
 from tournament.core import idempotency
 from tournament.core.idempotency import HEADER, REPLAYED_HEADER
 from tournament.models import AuditEvent, ResultVersion, SubmissionKey, Table
@@ -39,25 +40,7 @@ def at_once(monkeypatch, *calls):
         return real(*args, **kwargs)
 
     monkeypatch.setattr(idempotency, "_claim", claim)
-    results: list[object] = [None] * len(calls)
-
-    def worker(i, call):
-        from django.db import connections
-
-        try:
-            results[i] = call()
-        except Exception as error:  # collected for the asserts
-            results[i] = error
-        finally:
-            connections.close_all()
-
-    threads = [
-        threading.Thread(target=worker, args=(i, c)) for i, c in enumerate(calls)
-    ]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    results = in_threads(*calls)
     assert not any(isinstance(r, Exception) for r in results), results
     return results
 

@@ -8,6 +8,7 @@ import pytest
 from django.db import connection, connections
 
 from tests.support.factories import make_series, make_user
+from tests.support.threads import run_together
 from tournament.core.errors import ConflictError, UserError
 from tournament.models import GameScore, ResultVersion, Table
 from tournament.results import services as results_services
@@ -22,48 +23,6 @@ pytestmark = [
 ]
 
 GAMES = [GameInput(winner=1, marks=5)] * 5
-
-
-def run_together(lock, *calls):
-    """Run the calls in threads of their own that meet inside their
-    transactions, right before each takes the row lock (`lock`: the module
-    and name of the function that takes it): all are in flight at once and
-    none has locked or committed. Returns what each returned or raised."""
-    module, name = lock
-    real_lock = getattr(module, name)
-    barrier = threading.Barrier(len(calls), timeout=30)
-    met = threading.local()
-
-    def meet_then_lock(*args, **kwargs):
-        if not getattr(met, "done", False):  # a thread's first lock only
-            met.done = True
-            barrier.wait()
-        return real_lock(*args, **kwargs)
-
-    results: list[object] = [None] * len(calls)
-
-    def worker(i, call):
-        from django.db import connections
-
-        try:
-            results[i] = call()
-        except Exception as error:  # collected for the asserts
-            results[i] = error
-        finally:
-            connections.close_all()
-
-    threads = [
-        threading.Thread(target=worker, args=(i, c)) for i, c in enumerate(calls)
-    ]
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(module, name, meet_then_lock)
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-    broken = [r for r in results if isinstance(r, threading.BrokenBarrierError)]
-    assert not broken, "the calls never stood at the lock together"
-    return results
 
 
 def test_two_referees_saving_the_same_table_one_gets_a_conflict(tournament):

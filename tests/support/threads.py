@@ -1,9 +1,12 @@
 """Running code in a thread of its own, for tests whose own thread may hold
-an event loop."""
+an event loop; running calls in threads at once, for the concurrency tests
+on PostgreSQL."""
 
 import threading
+from collections.abc import Callable
 from typing import Any
 
+import pytest
 from asgiref.sync import async_to_sync
 
 
@@ -36,3 +39,54 @@ def run_async(scenario, *args: Any) -> Any:
     """An async scenario (a coroutine function), run to the end in a thread
     of its own."""
     return in_own_thread(async_to_sync(scenario), *args)
+
+
+def in_threads(*calls: Callable[[], object]) -> list[object]:
+    """Run each call in a thread of its own, all started before any is
+    waited for; what each returned or raised (an Exception is returned, for
+    the asserts), in the calls' order. Each thread closes its database
+    connections (else PostgreSQL keeps the test database busy)."""
+    results: list[object] = [None] * len(calls)
+
+    def worker(i: int, call: Callable[[], object]) -> None:
+        from django.db import connections
+
+        try:
+            results[i] = call()
+        except Exception as error:  # collected for the asserts
+            results[i] = error
+        finally:
+            connections.close_all()
+
+    threads = [
+        threading.Thread(target=worker, args=(i, c)) for i, c in enumerate(calls)
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return results
+
+
+def run_together(lock: tuple[Any, str], *calls: Callable[[], object]) -> list[object]:
+    """Run the calls in threads of their own that meet inside their
+    transactions, right before each takes the row lock (`lock`: the module
+    and name of the function that takes it): all are in flight at once and
+    none has locked or committed. Returns what each returned or raised."""
+    module, name = lock
+    real_lock = getattr(module, name)
+    barrier = threading.Barrier(len(calls), timeout=30)
+    met = threading.local()
+
+    def meet_then_lock(*args: Any, **kwargs: Any) -> Any:
+        if not getattr(met, "done", False):  # a thread's first lock only
+            met.done = True
+            barrier.wait()
+        return real_lock(*args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(module, name, meet_then_lock)
+        results = in_threads(*calls)
+    broken = [r for r in results if isinstance(r, threading.BrokenBarrierError)]
+    assert not broken, "the calls never stood at the lock together"
+    return results

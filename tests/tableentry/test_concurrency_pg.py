@@ -8,8 +8,8 @@ flight at once; CI's second run has the database for it."""
 import pytest
 from django.db import connection
 
-from tests.site.test_concurrency import run_together
 from tests.support.factories import make_series
+from tests.support.threads import run_together
 from tournament.core.errors import ConflictError, UserError
 from tournament.models import (
     AuditEvent,
