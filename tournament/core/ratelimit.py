@@ -18,7 +18,13 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBase,
+    JsonResponse,
+)
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 
@@ -29,9 +35,10 @@ def _address(request: HttpRequest) -> str:
     return str(request.META.get("REMOTE_ADDR", ""))
 
 
-def _counted(key: str, window: int) -> int:
-    """One more for `key` in its window (which starts with the first count
-    and does not move); the count so far."""
+def count_in_window(key: str, window: int) -> int:
+    """One more for `key` in its window of `window` seconds (which starts
+    with the first count and does not move: attempts that are refused count
+    too, but do not make the wait longer); the count so far."""
     cache.add(key, 0, timeout=window)
     try:
         return int(cache.incr(key))
@@ -47,12 +54,30 @@ def _miss_key(request: HttpRequest) -> str:
 def link_missed(request: HttpRequest) -> None:
     """Count a personal link that does not exist, asked for by `request`'s
     address (the view's 404 follows)."""
-    _counted(_miss_key(request), int(settings.PLAYER_LINK_MISS_WINDOW))
+    count_in_window(_miss_key(request), int(settings.PLAYER_LINK_MISS_WINDOW))
 
 
 def wants_json(request: HttpRequest) -> bool:
     """The phone's outbox asks for JSON; a browser's form does not."""
     return "application/json" in request.headers.get("Accept", "")
+
+
+def link_not_found(request: HttpRequest) -> HttpResponse:
+    """The answer to a personal link that does not exist: the outbox's JSON
+    (its phone stops sending), else the 404 page."""
+    if wants_json(request):
+        return JsonResponse(
+            {
+                "ok": False,
+                "state": "not_found",
+                "message": _(
+                    "Diesen persönlichen Link gibt es nicht (mehr). Wurde deine "
+                    "Spielerkarte neu gedruckt, gilt nur die neue."
+                ),
+            },
+            status=404,
+        )
+    raise Http404
 
 
 def too_many(request: HttpRequest) -> HttpResponse:
@@ -80,7 +105,7 @@ def personal_link_limited(view: _View) -> _View:
         misses = cache.get(_miss_key(request)) or 0
         if int(misses) >= int(settings.PLAYER_LINK_MISSES):
             return too_many(request)
-        count = _counted(
+        count = count_in_window(
             f"link-requests:{_address(request)}", int(settings.PLAYER_LINK_WINDOW)
         )
         if count > int(settings.PLAYER_LINK_REQUESTS):

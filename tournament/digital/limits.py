@@ -11,23 +11,15 @@ is the database's to count (`services.digital_practice_create`).
 """
 
 from django.conf import settings
-from django.core.cache import cache
 from django.utils.translation import gettext as _
 
 from tournament.core.errors import UserError
+from tournament.core.ratelimit import count_in_window
 
 
 def _counted(key: str) -> int:
-    """One more for `key` in the current window; the count so far. The
-    window starts with the first count and does not move: attempts that
-    are refused count too, but do not make the wait longer."""
-    window = int(settings.DIGITAL_PRACTICE_WINDOW)
-    cache.add(key, 0, timeout=window)
-    try:
-        return int(cache.incr(key))
-    except ValueError:  # the window ended between the two calls
-        cache.add(key, 1, timeout=window)
-        return 1
+    """One more for `key` in the current practice window; the count so far."""
+    return count_in_window(key, int(settings.DIGITAL_PRACTICE_WINDOW))
 
 
 def practice_count_address(address: str) -> None:

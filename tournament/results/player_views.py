@@ -34,7 +34,6 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.http import (
-    Http404,
     HttpRequest,
     HttpResponse,
     HttpResponseBase,
@@ -50,7 +49,12 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from tournament.core.errors import ConflictError, UserError
 from tournament.core.idempotency import idempotent
-from tournament.core.ratelimit import link_missed, personal_link_limited, wants_json
+from tournament.core.ratelimit import (
+    link_missed,
+    link_not_found,
+    personal_link_limited,
+    wants_json,
+)
 from tournament.models import Entry, ResultVersion, Series, Table
 from tournament.registration.selectors import entry_by_link
 from tournament.results import selectors
@@ -94,22 +98,6 @@ def _table(entry: Entry, series: int, table: int) -> Table:
     except Table.DoesNotExist as exc:
         raise _NotFound from exc
     return table_obj
-
-
-def _not_found(request: HttpRequest) -> HttpResponse:
-    if wants_json(request):
-        return JsonResponse(
-            {
-                "ok": False,
-                "state": "not_found",
-                "message": _(
-                    "Diesen persönlichen Link gibt es nicht (mehr). Wurde deine "
-                    "Spielerkarte neu gedruckt, gilt nur die neue."
-                ),
-            },
-            status=404,
-        )
-    raise Http404
 
 
 def _mine_url(entry: Entry) -> str:
@@ -286,7 +274,7 @@ def player_enter(
         entry = _player(request, slug, token)
         table_obj = _table(entry, series, table)
     except _NotFound:
-        return _not_found(request)
+        return link_not_found(request)
     refusal = results_service.table_player_refusal(
         player=entry, table=table_obj, action="enter"
     )
@@ -394,7 +382,7 @@ def _answer(
         entry = _player(request, slug, token)
         table_obj = _table(entry, series, table)
     except _NotFound:
-        return _not_found(request)
+        return link_not_found(request)
     form: AnswerForm = AnswerForm(request.POST) if agree else RejectForm(request.POST)
     if not form.is_valid():
         message = _("Ungültige Anfrage. Bitte die Seite neu laden.")
@@ -464,7 +452,7 @@ def player_reject(
         entry = _player(request, slug, token)
         table_obj = _table(entry, series, table)
     except _NotFound:
-        return _not_found(request)
+        return link_not_found(request)
     version = _pending(table_obj, None)
     refusal = results_service.table_player_refusal(
         player=entry, table=table_obj, action="reject", version=version

@@ -13,7 +13,12 @@ from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from tournament.core.ratelimit import link_missed, personal_link_limited, wants_json
+from tournament.core.ratelimit import (
+    link_missed,
+    link_not_found,
+    personal_link_limited,
+    wants_json,
+)
 from tournament.live.fragments import FRAGMENTS, FragmentKey, region
 from tournament.models import Entry, Table, Tournament
 from tournament.registration.selectors import entry_by_link
@@ -75,19 +80,7 @@ def _mine_url(entry: Entry) -> str:
 
 def _not_found(request: HttpRequest) -> HttpResponse:
     link_missed(request)
-    if wants_json(request):
-        return JsonResponse(
-            {
-                "ok": False,
-                "state": "not_found",
-                "message": _(
-                    "Diesen persönlichen Link gibt es nicht (mehr). Wurde deine "
-                    "Spielerkarte neu gedruckt, gilt nur die neue."
-                ),
-            },
-            status=404,
-        )
-    raise Http404
+    return link_not_found(request)
 
 
 def _as_json(page: MyPage) -> JsonResponse:
