@@ -19,9 +19,9 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from tournament.models import ResultVersion
+from tournament.models import ResultVersion, Table
 from tournament.results.adapter import GameError, GameInput
-from tournament.results.notation import NotationError, parse_hand, quote
+from tournament.results.notation import NotationError, hand_text, parse_hand, quote
 
 # Unreadable lines reported per game; the rest are counted.
 NOTATION_ERRORS_SHOWN = 5
@@ -218,3 +218,19 @@ class ResultForm(forms.Form):
             "Eingegebene steht noch da.",
             count,
         ) % {"n": count}
+
+
+def result_initial(table: Table, version: ResultVersion | None) -> dict[str, Any]:
+    """A ResultForm's initial values: `version`'s games to correct or check
+    (quick or sheet, as it was entered), else empty; at the table's current
+    revision."""
+    initial: dict[str, Any] = {"revision": table.result_revision, "mode": "quick"}
+    if version is None:
+        return initial
+    initial["mode"] = version.mode if version.mode == "sheet" else "quick"
+    for g, game in enumerate(version.data["games"], 1):
+        initial[f"g{g}_winner"] = str(game["winner"])
+        initial[f"g{g}_marks"] = str(game["marks"])
+        if game.get("hands"):
+            initial[f"g{g}_hands"] = "\n".join(hand_text(h) for h in game["hands"])
+    return initial

@@ -60,8 +60,7 @@ from tournament.registration.selectors import entry_by_link
 from tournament.results import selectors
 from tournament.results import services as results_service
 from tournament.results.adapter import GameErrors
-from tournament.results.forms import ResultForm
-from tournament.results.notation import hand_text
+from tournament.results.forms import ResultForm, result_initial
 
 # What a series' and a table's number may be (Series and Table constraints,
 # a small integer column); anything larger names no table and is not asked.
@@ -203,17 +202,8 @@ def _form(table: Table, data: Any = None, initial: Any = None) -> ResultForm:
 def _initial(table: Table) -> dict[str, Any]:
     """The form as the table stands: a waiting entry of the table's players
     to correct, else empty."""
-    initial: dict[str, Any] = {"revision": table.result_revision, "mode": "quick"}
     pending = table.result_versions.filter(status=ResultVersion.Status.PENDING).first()
-    if pending is None:
-        return initial
-    initial["mode"] = pending.mode if pending.mode == "sheet" else "quick"
-    for g, game in enumerate(pending.data["games"], 1):
-        initial[f"g{g}_winner"] = str(game["winner"])
-        initial[f"g{g}_marks"] = str(game["marks"])
-        if game.get("hands"):
-            initial[f"g{g}_hands"] = "\n".join(hand_text(h) for h in game["hands"])
-    return initial
+    return result_initial(table, pending)
 
 
 def _invalid(

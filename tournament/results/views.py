@@ -26,8 +26,7 @@ from tournament.models import ResultVersion, Table, Tournament
 from tournament.results import selectors
 from tournament.results import services as results_service
 from tournament.results.adapter import GameErrors
-from tournament.results.forms import ResultForm
-from tournament.results.notation import hand_text
+from tournament.results.forms import ResultForm, result_initial
 from tournament.results.selectors import table_or_404
 from tournament.seating import selectors as seating_selectors
 
@@ -57,19 +56,6 @@ def _form(
         start_marks=tournament.start_marks,
         correction=correction,
     )
-
-
-def _initial(table: Table, version: ResultVersion | None) -> dict[str, Any]:
-    initial: dict[str, Any] = {"revision": table.result_revision, "mode": "quick"}
-    if version is None:
-        return initial
-    initial["mode"] = version.mode if version.mode == "sheet" else "quick"
-    for g, game in enumerate(version.data["games"], 1):
-        initial[f"g{g}_winner"] = str(game["winner"])
-        initial[f"g{g}_marks"] = str(game["marks"])
-        if game.get("hands"):
-            initial[f"g{g}_hands"] = "\n".join(hand_text(h) for h in game["hands"])
-    return initial
 
 
 @tournament_referee_required
@@ -144,7 +130,7 @@ def table_result(
     else:
         form = _form(
             table_obj,
-            initial=_initial(table_obj, pending or confirmed),
+            initial=result_initial(table_obj, pending or confirmed),
             correction=correction,
         )
     # A table with a result shows it; the form to change it opens on request
