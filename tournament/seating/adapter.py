@@ -43,6 +43,38 @@ def stored_series(series: Series) -> EngineSeries:
     return [[e for _, e in sorted(seats)] for _, seats in sorted(tables.items())]
 
 
+def _seat(
+    entries: Sequence[Entry],
+    series_count: int,
+    seed: str,
+    fixed: Sequence[EngineSeries],
+    *,
+    mode: engine.Mode = "lot",
+    totals: dict[int, int] | None = None,
+) -> engine.Seating:
+    """The engine's seating of the field `entries` (their clubs kept apart),
+    the `fixed` series unchanged and their players no longer in the field
+    withdrawn; by lot, or by the standings' `totals`. A seating the engine
+    cannot make is a UserError for the organizer."""
+    clubs = {e.pk: e.player.club for e in entries if e.player.club}
+    field = {e.pk for e in entries}
+    # Players of the played series who are no longer in the field.
+    gone = sorted({p for s in fixed for t in s for p in t} - field)
+    try:
+        return engine.seat(
+            sorted(field),
+            series=series_count,
+            seed=seed,
+            clubs=clubs,
+            fixed=list(fixed),
+            withdrawn=gone,
+            mode=mode,
+            totals=totals,
+        )
+    except SeatingError as error:
+        raise UserError(seating_error_message(error), code=error.code) from error
+
+
 def plan_seating(
     *,
     entries: Sequence[Entry],
@@ -51,21 +83,7 @@ def plan_seating(
     fixed: Sequence[EngineSeries],
 ) -> tuple[list[EngineSeries], dict[str, Any]]:
     """All series of the tournament, the `fixed` ones unchanged."""
-    clubs = {e.pk: e.player.club for e in entries if e.player.club}
-    field = {e.pk for e in entries}
-    # Players of the played series who are no longer in the field.
-    gone = sorted({p for s in fixed for t in s for p in t} - field)
-    try:
-        result = engine.seat(
-            sorted(field),
-            series=series_count,
-            seed=seed,
-            clubs=clubs,
-            fixed=list(fixed),
-            withdrawn=gone,
-        )
-    except SeatingError as error:
-        raise UserError(seating_error_message(error), code=error.code) from error
+    result = _seat(entries, series_count, seed, fixed)
     return [list(map(list, s)) for s in result.series], dict(result.quality)
 
 
@@ -80,22 +98,15 @@ def plan_standings_series(
     """The next series seated by the standings ("nach Tabelle setzen"):
     players of similar totals together, the leaders at table 1, without
     repeating a meeting of the `fixed` series where that can be."""
-    clubs = {e.pk: e.player.club for e in entries if e.player.club}
     field = {e.pk for e in entries}
-    gone = sorted({p for s in fixed for t in s for p in t} - field)
-    try:
-        result = engine.seat(
-            sorted(field),
-            series=series_count,
-            seed=seed,
-            clubs=clubs,
-            fixed=list(fixed),
-            withdrawn=gone,
-            mode="standings",
-            totals={pk: totals.get(pk, 0) for pk in field},
-        )
-    except SeatingError as error:
-        raise UserError(seating_error_message(error), code=error.code) from error
+    result = _seat(
+        entries,
+        series_count,
+        seed,
+        fixed,
+        mode="standings",
+        totals={pk: totals.get(pk, 0) for pk in field},
+    )
     return [list(t) for t in result.series[len(fixed)]]
 
 

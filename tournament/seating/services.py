@@ -62,6 +62,20 @@ def _lock(series: Series) -> tuple[Series, Tournament]:
     return series, tournament
 
 
+def _lock_to_seat(series: Series, version: int | None) -> tuple[Series, Tournament]:
+    """Lock a series to seat it anew: refused if someone else changed its
+    seating since `version`, or once it is released."""
+    series, tournament = _lock(series)
+    _check_version(series, version)
+    if series.status not in EDITABLE:
+        raise UserError(
+            _("Serie %(n)d ist schon veröffentlicht und kann nicht neu gesetzt werden.")
+            % {"n": series.number},
+            code="released",
+        )
+    return series, tournament
+
+
 def _check_version(series: Series, version: int | None) -> None:
     if version is not None and version != series.version:
         raise ConflictError(
@@ -113,17 +127,7 @@ def series_seat(
     withdrawals or late entries the remaining series are planned anew with
     the earlier ones fixed. `new_lot` draws a fresh seed."""
     with transaction.atomic():
-        series, tournament = _lock(series)
-        _check_version(series, version)
-        if series.status not in EDITABLE:
-            raise UserError(
-                _(
-                    "Serie %(n)d ist schon veröffentlicht und kann nicht neu "
-                    "gesetzt werden."
-                )
-                % {"n": series.number},
-                code="released",
-            )
+        series, tournament = _lock_to_seat(series, version)
         earlier = _earlier(series)
         if any(s.status == Series.Status.DRAFT for s in earlier):
             raise UserError(
@@ -215,17 +219,7 @@ def series_seat_by_standings(
     Only once every table before it has its confirmed result: the standings
     it follows must be the whole of them."""
     with transaction.atomic():
-        series, tournament = _lock(series)
-        _check_version(series, version)
-        if series.status not in EDITABLE:
-            raise UserError(
-                _(
-                    "Serie %(n)d ist schon veröffentlicht und kann nicht neu "
-                    "gesetzt werden."
-                )
-                % {"n": series.number},
-                code="released",
-            )
+        series, tournament = _lock_to_seat(series, version)
         if series.number == 1:
             raise UserError(
                 _("Vor Serie 1 gibt es noch keine Tabelle: bitte auslosen."),
