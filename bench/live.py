@@ -90,6 +90,24 @@ def stop_server(process: subprocess.Popen[bytes]) -> None:
 # --- Data -------------------------------------------------------------------------
 
 
+def registrations(players: int) -> list[Any]:
+    """`players` registrations (Player), each with a person of his own
+    (Vorname0 Name000 of Club 0, …, 30 clubs), in the order made."""
+    from tournament.models import Person, Player
+
+    persons = Person.objects.bulk_create(
+        Person(
+            first_name=f"Vorname{i}", last_name=f"Name{i:03d}", club=f"Club {i % 30}"
+        )
+        for i in range(players)
+    )
+    Player.objects.bulk_create(
+        Player(first_name=p.first_name, last_name=p.last_name, club=p.club, person=p)
+        for p in persons
+    )
+    return list(Player.objects.order_by("id")[:players])
+
+
 def build(players: int, tables_pending: int) -> dict[str, Any]:
     """A tournament of `players`: three series complete (written in bulk),
     the fourth released with `tables_pending` results entered by one
@@ -100,8 +118,6 @@ def build(players: int, tables_pending: int) -> dict[str, Any]:
     from tournament.models import (
         Entry,
         GameScore,
-        Person,
-        Player,
         ResultVersion,
         Seat,
         Series,
@@ -120,17 +136,7 @@ def build(players: int, tables_pending: int) -> dict[str, Any]:
     tournament = Tournament.objects.create(
         name="Rheinlandmeisterschaft (Benchmark)", slug=SLUG, date="2026-12-05"
     )
-    persons = Person.objects.bulk_create(
-        Person(
-            first_name=f"Vorname{i}", last_name=f"Name{i:03d}", club=f"Club {i % 30}"
-        )
-        for i in range(players)
-    )
-    Player.objects.bulk_create(
-        Player(first_name=p.first_name, last_name=p.last_name, club=p.club, person=p)
-        for p in persons
-    )
-    people = list(Player.objects.order_by("id")[:players])
+    people = registrations(players)
     entries = Entry.objects.bulk_create(
         Entry(tournament=tournament, player=p, start_number=i + 1)
         for i, p in enumerate(people)

@@ -69,7 +69,7 @@ import time
 import urllib.parse
 import uuid
 from collections import Counter, deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -684,6 +684,31 @@ def redis_forget(url: str, prefix: str) -> None:
         client.close()
 
 
+@contextlib.contextmanager
+def isolated_run(run: str, redis_url: str) -> Iterator[None]:
+    """Django set up for this run alone (bench._django.setup: a fresh
+    VAR_DIR, with its SQLite file unless DATABASE_URL), migrated, and undone
+    at the end: with DATABASE_URL a database named `run` on that server,
+    dropped; with `redis_url`, the keys under the prefix `run` deleted."""
+    database_url = os.environ.get("DATABASE_URL", "")
+    if database_url:
+        os.environ["DATABASE_URL"] = pg_database(database_url, run, create=True)
+    var_dir = ""
+    try:
+        from bench._django import setup
+
+        setup()
+        var_dir = os.environ["VAR_DIR"]
+        yield
+    finally:
+        if var_dir:
+            shutil.rmtree(var_dir, ignore_errors=True)
+        if database_url:
+            pg_database(database_url, run, create=False)
+        if redis_url:
+            redis_forget(redis_url, run)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=30.0, help="load phase")
@@ -710,7 +735,6 @@ def main() -> None:
         raise SystemExit("double entry needs two referees (or none)")
 
     redis_url = os.environ.pop("REDIS_URL", "")  # the server's, not ours
-    database_url = os.environ.get("DATABASE_URL", "")
     if args.workers > 1 and not redis_url:
         raise SystemExit(
             "several workers share cache and live updates only through Redis: "
@@ -720,15 +744,9 @@ def main() -> None:
     run = f"bench_load_{os.getpid()}_{uuid.uuid4().hex[:6]}"
     os.environ.setdefault("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
     sys.path.insert(0, str(ROOT))
-    if database_url:
-        os.environ["DATABASE_URL"] = pg_database(database_url, run, create=True)
-    var_dir = ""
-    try:
-        from bench._django import setup
+    with isolated_run(run, redis_url):
         from bench.live import build, free_port, stop_server
 
-        setup()  # a fresh VAR_DIR (and SQLite file unless DATABASE_URL), migrated
-        var_dir = os.environ["VAR_DIR"]
         started = time.perf_counter()
         build(PLAYERS, PENDING)
         referees_create(args.referees)
@@ -753,13 +771,6 @@ def main() -> None:
             stop_server(process)
         after = saved_counts()
         connections.close_all()
-    finally:
-        if var_dir:
-            shutil.rmtree(var_dir, ignore_errors=True)
-        if database_url:
-            pg_database(database_url, run, create=False)
-        if redis_url:
-            redis_forget(redis_url, run)
     stats: Stats = result.pop("stats")
     entered, decided = after[0] - before[0], after[1] - before[1]
     if (entered, decided) != (stats.entered, stats.confirmed):

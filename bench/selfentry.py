@@ -51,7 +51,6 @@ import contextlib
 import json
 import os
 import random
-import shutil
 import subprocess
 import sys
 import time
@@ -350,7 +349,8 @@ async def table_phones(port: int, table: dict[str, Any], stats: Stats) -> None:
 def build(tables: int) -> list[dict[str, Any]]:
     """400 players checked in; series 1 released, `tables` tables of four;
     entry at the table on. Returns per table its number and seats' links."""
-    from tournament.models import Entry, Person, Player, Seat, Series, Table, Tournament
+    from bench.live import registrations
+    from tournament.models import Entry, Seat, Series, Table, Tournament
 
     rng = random.Random(16)
     tournament = Tournament.objects.create(
@@ -359,19 +359,7 @@ def build(tables: int) -> list[dict[str, Any]]:
         date="2026-12-05",
         table_entry="one",
     )
-    players = max(PLAYERS, 4 * tables)
-    # Every registration belongs to a person (issue 17), as in bench/live.py.
-    persons = Person.objects.bulk_create(
-        Person(
-            first_name=f"Vorname{i}", last_name=f"Name{i:03d}", club=f"Club {i % 30}"
-        )
-        for i in range(players)
-    )
-    Player.objects.bulk_create(
-        Player(first_name=p.first_name, last_name=p.last_name, club=p.club, person=p)
-        for p in persons
-    )
-    people = list(Player.objects.order_by("id")[:players])
+    people = registrations(max(PLAYERS, 4 * tables))
     Entry.objects.bulk_create(
         Entry(tournament=tournament, player=p, start_number=i + 1, checked_in=True)
         for i, p in enumerate(people)
@@ -504,17 +492,11 @@ def main() -> None:
         )
     run = f"bench_selfentry_{os.getpid()}_{uuid.uuid4().hex[:6]}"
     sys.path.insert(0, str(ROOT))
-    from bench.load import pg_database, redis_forget, server_cpu
+    from bench.load import isolated_run, server_cpu
 
-    if database_url:
-        os.environ["DATABASE_URL"] = pg_database(database_url, run, create=True)
-    var_dir = ""
-    try:
-        from bench._django import setup
+    with isolated_run(run, redis_url):
         from bench.live import free_port, stop_server
 
-        setup()
-        var_dir = os.environ["VAR_DIR"]
         started = time.perf_counter()
         tables = build(args.tables)
         from django.db import connections
@@ -538,13 +520,6 @@ def main() -> None:
             stop_server(process)
         found = check(stats, args.tables)
         connections.close_all()
-    finally:
-        if var_dir:
-            shutil.rmtree(var_dir, ignore_errors=True)
-        if database_url:
-            pg_database(database_url, run, create=False)
-        if redis_url:
-            redis_forget(redis_url, run)
     print(
         f"{args.tables} tables in {took:.1f} s through the Wi-Fi: {wifi.requests} "
         f"requests, {wifi.refused} cut before the server, {wifi.dropped} answers "
