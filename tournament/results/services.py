@@ -669,6 +669,18 @@ def needed_answers(table: Table, version: ResultVersion) -> set[int]:
     }
 
 
+def _lock_to_answer(
+    player: Entry, version: ResultVersion, action: TableAction
+) -> tuple[Table, Entry, ResultVersion]:
+    """A player answers a waiting version (in the caller's transaction):
+    the table locked with its seats, the player as he is now and the version
+    locked; refused unless he may give that answer now."""
+    table, player = _lock_for_player(version.table, None, player)
+    version = _locked_version(table, version)
+    _refuse_unless_allowed(player=player, table=table, action=action, version=version)
+    return table, player, version
+
+
 def _locked_version(table: Table, version: ResultVersion) -> ResultVersion:
     locked = (
         ResultVersion.objects.select_for_update()
@@ -687,12 +699,8 @@ def result_confirm_by_player(*, player: Entry, version: ResultVersion) -> Result
     version no longer waiting (replaced or decided meanwhile) is a
     conflict; nothing else changes then."""
     with transaction.atomic():
-        table, player = _lock_for_player(version.table, None, player)
+        table, player, version = _lock_to_answer(player, version, "confirm")
         tournament = table.series.tournament
-        version = _locked_version(table, version)
-        _refuse_unless_allowed(
-            player=player, table=table, action="confirm", version=version
-        )
         ResultAnswer.objects.create(
             version=version, entry=player, answer=ResultAnswer.Answer.AGREE
         )
@@ -738,12 +746,8 @@ def result_reject_by_player(
             code="reason_required",
         )
     with transaction.atomic():
-        table, player = _lock_for_player(version.table, None, player)
+        table, player, version = _lock_to_answer(player, version, "reject")
         tournament = table.series.tournament
-        version = _locked_version(table, version)
-        _refuse_unless_allowed(
-            player=player, table=table, action="reject", version=version
-        )
         ResultAnswer.objects.create(
             version=version,
             entry=player,
