@@ -14,6 +14,7 @@ from typing import Any
 
 from django import forms
 from django.forms import BoundField
+from django.http import QueryDict
 from django.utils.datastructures import MultiValueDict
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
@@ -234,3 +235,23 @@ def result_initial(table: Table, version: ResultVersion | None) -> dict[str, Any
         if game.get("hands"):
             initial[f"g{g}_hands"] = "\n".join(hand_text(h) for h in game["hands"])
     return initial
+
+
+def table_result_form(
+    table: Table,
+    data: QueryDict | None = None,
+    initial: dict[str, Any] | None = None,
+    *,
+    correction: bool = False,
+) -> ResultForm:
+    """The result form of `table`: its seats' players, the tournament's
+    games and start marks (a referee's page and a player's alike)."""
+    tournament = table.series.tournament
+    return ResultForm(
+        data,
+        initial=initial,
+        seats=[(s.number, s.entry.player.full_name) for s in table.seats.all()],
+        games=tournament.games_per_series,
+        start_marks=tournament.start_marks,
+        correction=correction,
+    )

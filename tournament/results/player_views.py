@@ -60,7 +60,7 @@ from tournament.registration.selectors import entry_by_link
 from tournament.results import selectors
 from tournament.results import services as results_service
 from tournament.results.adapter import GameErrors
-from tournament.results.forms import ResultForm, result_initial
+from tournament.results.forms import ResultForm, result_initial, table_result_form
 
 # What a series' and a table's number may be (Series and Table constraints,
 # a small integer column); anything larger names no table and is not asked.
@@ -188,17 +188,6 @@ def _done(
     return redirect(_mine_url(entry), permanent=False)
 
 
-def _form(table: Table, data: Any = None, initial: Any = None) -> ResultForm:
-    tournament = table.series.tournament
-    return ResultForm(
-        data,
-        initial=initial,
-        seats=[(s.number, s.entry.player.full_name) for s in table.seats.all()],
-        games=tournament.games_per_series,
-        start_marks=tournament.start_marks,
-    )
-
-
 def _initial(table: Table) -> dict[str, Any]:
     """The form as the table stands: a waiting entry of the table's players
     to correct, else empty."""
@@ -272,9 +261,12 @@ def player_enter(
         return _refused(request, entry, table_obj, refusal)
     if request.method != "POST":
         return _enter_page(
-            request, entry, table_obj, _form(table_obj, initial=_initial(table_obj))
+            request,
+            entry,
+            table_obj,
+            table_result_form(table_obj, initial=_initial(table_obj)),
         )
-    form = _form(table_obj, request.POST)
+    form = table_result_form(table_obj, request.POST)
     valid = form.is_valid()
     if form.entered is None:
         return _invalid(request, entry, table_obj, form)

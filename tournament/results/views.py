@@ -1,11 +1,9 @@
 """Result entry for referees (enter, confirm, reject, correct), tie
 decisions for the organizer, and a series' results for everybody."""
 
-from typing import Any
-
 from django import forms
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse, QueryDict
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
@@ -26,7 +24,7 @@ from tournament.models import ResultVersion, Table, Tournament
 from tournament.results import selectors
 from tournament.results import services as results_service
 from tournament.results.adapter import GameErrors
-from tournament.results.forms import ResultForm, result_initial
+from tournament.results.forms import ResultForm, result_initial, table_result_form
 from tournament.results.selectors import table_or_404
 from tournament.seating import selectors as seating_selectors
 
@@ -38,24 +36,6 @@ def _table(request: HttpRequest, slug: str, series: int, table: int) -> Table:
     if not table_obj.series.is_public and not is_organizer(request.user):
         raise Http404
     return table_obj
-
-
-def _form(
-    table: Table,
-    data: QueryDict | None = None,
-    initial: dict[str, Any] | None = None,
-    *,
-    correction: bool = False,
-) -> ResultForm:
-    tournament = table.series.tournament
-    return ResultForm(
-        data,
-        initial=initial,
-        seats=[(s.number, s.entry.player.full_name) for s in table.seats.all()],
-        games=tournament.games_per_series,
-        start_marks=tournament.start_marks,
-        correction=correction,
-    )
 
 
 @tournament_referee_required
@@ -117,7 +97,7 @@ def table_result(
     confirmed = next((v for v in versions if v.status == "confirmed"), None)
     correction = confirmed is not None
     if request.method == "POST":
-        form = _form(table_obj, request.POST, correction=correction)
+        form = table_result_form(table_obj, request.POST, correction=correction)
         version = _enter(request, form, table_obj)
         if version is not None:
             saved = _("Ergebnis von Tisch %(t)d gespeichert.") % {"t": table}
@@ -128,7 +108,7 @@ def table_result(
             messages.success(request, saved)
             return redirect("tournament:results", slug=slug)
     else:
-        form = _form(
+        form = table_result_form(
             table_obj,
             initial=result_initial(table_obj, pending or confirmed),
             correction=correction,
