@@ -3,11 +3,14 @@ migrated, with a trivial page at /bench/trivial/ as the baseline. For the
 benchmarks against a real server: uvicorn started on a port, and the app
 factory its workers call (the site, in the run's own Redis keys)."""
 
+import asyncio
+import contextlib
 import os
 import subprocess
 import sys
 import tempfile
-from collections.abc import Sequence
+import time
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -93,3 +96,20 @@ def start_uvicorn(
         command += ["--workers", str(workers)]
     command += ["--log-level", "warning", "--no-access-log", *options]
     return subprocess.Popen(command, cwd=ROOT, env=env)
+
+
+async def wait_for_server(
+    process: subprocess.Popen[bytes], probe: Callable[[], Awaitable[int]]
+) -> None:
+    """Wait (60 s at most) until `probe`, a request to the server, gets 200
+    (the status it returns); a connection refused or cut is tried again
+    after 0.2 s. A server process that ends stops the run."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit("the server process ended while starting")
+        with contextlib.suppress(OSError, asyncio.IncompleteReadError, ValueError):
+            if await probe() == 200:
+                return
+        await asyncio.sleep(0.2)
+    raise SystemExit("the server did not start within 60 s")

@@ -110,22 +110,19 @@ def start_server(
 
 
 async def wait_until_up(port: int, process: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise SystemExit("the server process ended while starting")
-        with contextlib.suppress(OSError, asyncio.IncompleteReadError, ValueError):
-            connection = Connection(port)
-            try:
-                response = await connection.send("GET", "/bench/trivial/", {})
-            finally:
-                connection.close()
-            if response.status == 200:
-                return
-            if response.status >= 500:
-                raise SystemExit(f"the server answers {response.status}")
-        await asyncio.sleep(0.2)
-    raise SystemExit("the server did not start within 60 s")
+    from bench._django import wait_for_server
+
+    async def trivial() -> int:
+        connection = Connection(port)
+        try:
+            response = await connection.send("GET", "/bench/trivial/", {})
+        finally:
+            connection.close()
+        if response.status >= 500:
+            raise SystemExit(f"the server answers {response.status}")
+        return response.status
+
+    await wait_for_server(process, trivial)
 
 
 def server_cpu(pid: int) -> float:

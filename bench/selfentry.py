@@ -444,15 +444,12 @@ def percentile(values: list[float], share: float) -> float:
 
 
 async def wait_until_up(port: int, process: subprocess.Popen[bytes]) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise SystemExit("the server process ended while starting")
-        with contextlib.suppress(OSError, asyncio.IncompleteReadError, ValueError):
-            if (await http(port, "GET", "/", {})).status == 200:
-                return
-        await asyncio.sleep(0.2)
-    raise SystemExit("the server did not start within 60 s")
+    from bench._django import wait_for_server
+
+    async def home() -> int:
+        return (await http(port, "GET", "/", {})).status
+
+    await wait_for_server(process, home)
 
 
 async def measure(
