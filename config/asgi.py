@@ -2,11 +2,13 @@
 
 import os
 
-from django.core.asgi import get_asgi_application
+from tournament.core.handler import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 # Django must be set up before anything imports models (the routing does).
+# Its handler runs a request's middleware and view in one thread (the
+# module's docstring says why).
 django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
