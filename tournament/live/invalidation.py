@@ -43,10 +43,7 @@ def _fresh_generation() -> int:
     return time.time_ns() // 1_000_000
 
 
-def standings_generation(tournament_id: int) -> int:
-    """A counter that changes whenever the tournament's results change; it
-    is part of every cache key and ETag of the standings."""
-    key = standings_generation_key(tournament_id)
+def _counter(key: str) -> int:
     value = cache.get(key)
     if value is None:
         fresh = _fresh_generation()
@@ -55,12 +52,29 @@ def standings_generation(tournament_id: int) -> int:
     return int(value)
 
 
-def _bump_generation(tournament_id: int) -> None:
-    key = standings_generation_key(tournament_id)
+def _bump(key: str) -> None:
     try:
         cache.incr(key)
     except ValueError:
         cache.set(key, _fresh_generation(), timeout=None)
+
+
+def standings_generation(tournament_id: int) -> int:
+    """A counter that changes whenever the tournament's results change; it
+    is part of every cache key and ETag of the standings."""
+    return _counter(standings_generation_key(tournament_id))
+
+
+def _bump_generation(tournament_id: int) -> None:
+    _bump(standings_generation_key(tournament_id))
+
+
+def epoch(tournament_id: int) -> int:
+    """A counter that changes after every change a service announces (each
+    `*_changed` below), whatever it changed. What the cache remembers of
+    the tournament's state is kept under it (`tournament.live.state`), so
+    the first request after a commit reads the state anew."""
+    return _counter(f"live-epoch:{tournament_id}")
 
 
 def group_name(tournament_id: int) -> str:
@@ -85,6 +99,9 @@ def _on_commit(tournament_id: int, parts: tuple[str, ...], *, bump: bool) -> Non
     def done() -> None:
         if bump:
             _bump_generation(tournament_id)
+        # After the generation: whoever reads the new epoch reads the new
+        # generation too.
+        _bump(f"live-epoch:{tournament_id}")
         publish(tournament_id, parts)
 
     # robust: a failed push (Redis down) is logged; the result stays saved.

@@ -3,21 +3,50 @@ down) and the projector."""
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils import translation
 from django.utils.cache import get_conditional_response
 from django.utils.http import quote_etag
 
 from tournament.core.roles import may_referee
-from tournament.live.fragments import FRAGMENTS, FragmentKey, fragment_key, region
-from tournament.live.pages import set_validators
+from tournament.live import invalidation, state
+from tournament.live.fragments import (
+    FRAGMENTS,
+    FragmentKey,
+    fragment_key,
+    region,
+    region_etag,
+)
+from tournament.live.pages import (
+    PAGE_TIMEOUT,
+    SEARCH_TIMEOUT,
+    public_page,
+    serve_shared,
+    set_validators,
+    shareable,
+)
 from tournament.models import Tournament
 
 
 def live_fragment(request: HttpRequest, slug: str, name: str) -> HttpResponse:
-    """A fragment alone, for the page's poll while its socket is down."""
-    tournament = get_object_or_404(Tournament, slug=slug)
+    """A fragment alone, for the page's poll while its socket is down. The
+    public ones are served as public pages are (`serve_shared`), under the
+    region's own ETag, so a page's poll is answered 304 without a query."""
     key = fragment_key(name, request.GET.dict())
     if key is None:
         raise Http404
+    if not key.fragment.staff and shareable(request, key.fragment.params):
+        known = state.known(slug, key.fragment.source)
+        if known is not None:
+            language = translation.get_language() or "de"
+            return serve_shared(
+                request,
+                region_etag(known.tournament_id, key, language, known.token),
+                known.modified,
+                lambda: _fragment(request, slug, key),
+                weak=False,
+                timeout=SEARCH_TIMEOUT if "q" in key.params else PAGE_TIMEOUT,
+            )
+    tournament = get_object_or_404(Tournament, slug=slug)
     if key.fragment.staff and not may_referee(request.user, tournament):
         raise Http404
     page_region = region(tournament, key)
@@ -30,6 +59,15 @@ def live_fragment(request: HttpRequest, slug: str, name: str) -> HttpResponse:
     return set_validators(HttpResponse(page_region.html), tag, page_region.modified)
 
 
+def _fragment(request: HttpRequest, slug: str, key: FragmentKey) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    return HttpResponse(region(tournament, key).html)
+
+
+# A beamer may keep one slide (?slide=seating), scroll at its own speed
+# (?speed=N) and take large print (?schrift=gross): its scripts read them.
+# Kept a minute at most: its clock, filled on the server, stays right.
+@public_page(invalidation.CONFIRMED, params=("slide", "speed", "schrift"), timeout=60)
 def projector(request: HttpRequest, slug: str) -> HttpResponse:
     """For the hall's beamer: standings, the seating of the released series
     and the progress of the current one, in turn, in large type."""

@@ -1,0 +1,126 @@
+"""A tournament's state as its ETags name it, read from the rows or
+remembered by the cache.
+
+`source_token` is what a fragment's ETag follows: for a scope of
+`invalidation.state_token` (read from the rows, right even for a change no
+service announced) or the standings generation alone, plus the
+tournament's own fields. A region (`fragments.region`) reads it each time.
+
+A public page served from the cache must know its state without asking the
+database (`tournament.live.pages`): `known` reads every scope's token once
+and remembers it under the tournament's epoch (`invalidation.epoch`),
+which every announced change bumps after its commit, so the first request
+after a confirmed result reads them anew. A change that no service
+announced (Django's admin) is read after at most REMEMBER_SECONDS; the
+pages' live regions, which read the rows, follow it at once.
+"""
+
+import time
+from dataclasses import dataclass, replace
+
+from django.core.cache import cache
+
+from tournament.live import invalidation
+from tournament.live.flight import single_flight
+from tournament.models import Tournament
+
+# What an ETag can follow: a scope of `invalidation.state_token`, or
+# "standings", the standings generation alone (no query). A fragment or page
+# may also name "results": what a series' results show, confirmed results
+# and, if the tournament shows provisional results, waiting entries too.
+STANDINGS = "standings"
+RESULTS = "results"
+SOURCES = (STANDINGS, *invalidation.SCOPES)
+
+REMEMBER_SECONDS = 5
+
+
+def scope_of(source: str, provisional: bool) -> str:
+    """The scope (`SOURCES`) a fragment or page of `source` follows."""
+    if source == RESULTS:
+        return invalidation.ALL if provisional else invalidation.CONFIRMED
+    return source
+
+
+def settings_token(tournament: Tournament) -> str:
+    """The tournament's own fields (name, provisional results shown,
+    tie-break keys, …), however they were saved."""
+    return invalidation.etag(
+        *(getattr(tournament, f.attname) for f in Tournament._meta.concrete_fields)
+    )
+
+
+def source_token(tournament_id: int, scope: str, settings: str) -> str:
+    """The state `scope` (`SOURCES`) covers, read now; `settings` is the
+    tournament's `settings_token`."""
+    if scope == STANDINGS:
+        return f"{invalidation.standings_generation(tournament_id)}.{settings}"
+    return f"{invalidation.state_token(tournament_id, scope)}.{settings}"
+
+
+def first_seen(tournament_id: int, scope: str, token: str) -> float:
+    """When this server first saw `token` for the tournament's `scope`: the
+    Last-Modified of what follows it (`invalidation.modified_at`)."""
+    return invalidation.modified_at(f"{tournament_id}:{scope}", token)
+
+
+@dataclass(frozen=True)
+class Known:
+    """What a page of one source is kept under: the tournament, the token
+    of the state it shows and when that was first seen."""
+
+    tournament_id: int
+    token: str
+    modified: float
+
+
+@dataclass(frozen=True)
+class _Remembered:
+    """What the cache remembers of a tournament under one epoch: its own
+    fields and each scope's token read so far (with when it was read)."""
+
+    settings: str
+    provisional: bool
+    tokens: dict[str, tuple[str, float, float]]  # scope → token, seen, read
+
+
+def known(slug: str, source: str) -> Known | None:
+    """The state of the tournament `slug` that a page of `source`
+    (`SOURCES` or "results") shows, as remembered: read from the rows once
+    per announced change, or after REMEMBER_SECONDS; None for no such
+    tournament."""
+    slug_key = f"live-slug:{slug}"
+    tournament_id: int | None = cache.get(slug_key)
+    row = None
+    if tournament_id is None:
+        row = Tournament.objects.filter(slug=slug).first()
+        if row is None:
+            return None
+        tournament_id = row.pk
+        cache.set(slug_key, tournament_id, timeout=REMEMBER_SECONDS)
+    key = f"live-known:{tournament_id}:{invalidation.epoch(tournament_id)}"
+    now = time.time()
+    remembered: _Remembered | None = cache.get(key)
+    if remembered is None or _missing(remembered, source, now):
+        with single_flight(key):
+            remembered = cache.get(key)
+            if remembered is None:
+                row = row or Tournament.objects.filter(pk=tournament_id).first()
+                if row is None:  # gone (a backup restored over it)
+                    cache.delete(slug_key)
+                    return None
+                remembered = _Remembered(settings_token(row), row.show_provisional, {})
+            if _missing(remembered, source, now):
+                scope = scope_of(source, remembered.provisional)
+                token = source_token(tournament_id, scope, remembered.settings)
+                seen = first_seen(tournament_id, scope, token)
+                tokens = {**remembered.tokens, scope: (token, seen, now)}
+                remembered = replace(remembered, tokens=tokens)
+                cache.set(key, remembered, timeout=REMEMBER_SECONDS)
+    token, seen, _read_at = remembered.tokens[scope_of(source, remembered.provisional)]
+    return Known(tournament_id, token, seen)
+
+
+def _missing(remembered: _Remembered, source: str, now: float) -> bool:
+    found = remembered.tokens.get(scope_of(source, remembered.provisional))
+    return found is None or now - found[2] > REMEMBER_SECONDS
