@@ -32,6 +32,10 @@ def results_context(
             series, include_pending=tournament.show_provisional
         ),
         "games": range(1, tournament.games_per_series + 1),
+        # "…/spieler/0/" without "0/": one reversal, not one per player.
+        "player_url": reverse(
+            "tournament:player", kwargs={"slug": tournament.slug, "number": 0}
+        )[:-2],
     }
 
 
