@@ -57,6 +57,7 @@ The last line is one JSON object; the exit status is 1 if there were errors.
 import argparse
 import asyncio
 import contextlib
+import gzip
 import html
 import json
 import os
@@ -339,7 +340,11 @@ class Browser:
         expect: int = 200,
         location: str | None = None,
     ) -> Response | None:
-        headers = {"User-Agent": "bench-load", "Accept": "text/html,*/*"}
+        headers = {
+            "User-Agent": "bench-load",
+            "Accept": "text/html,*/*",
+            "Accept-Encoding": "gzip",  # as every phone's browser
+        }
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         sent_tag = self.etags.get(path) if conditional else None
@@ -361,6 +366,8 @@ class Browser:
             self.stats.error(f"{method} {path}: {type(e).__name__} {e}")
             return None
         elapsed = (time.perf_counter() - started) * 1000
+        if response.header("content-encoding") == "gzip":
+            response.body = gzip.decompress(response.body)
         self.stats.latencies.setdefault(kind_of(method, path), []).append(elapsed)
         self.stats.statuses[response.status] += 1
         for header in response.headers.get("set-cookie", []):
@@ -720,8 +727,20 @@ def redis_forget(url: str, prefix: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=30.0, help="load phase")
-    parser.add_argument("--viewers", type=int, default=300)
-    parser.add_argument("--referees", type=int, default=20)
+    parser.add_argument(
+        "--viewers",
+        type=int,
+        nargs="+",
+        default=[300],
+        help="phones; several values: one run each (e.g. --viewers 300 1000)",
+    )
+    parser.add_argument(
+        "--referees",
+        type=int,
+        nargs="+",
+        default=[20],
+        help="referees, per run (one value: the same for every run)",
+    )
     parser.add_argument("--workers", type=int, default=1, help="uvicorn workers")
     parser.add_argument(
         "--poll",
@@ -737,10 +756,17 @@ def main() -> None:
     )
     parser.add_argument("--baseline-seconds", type=float, default=3.0)
     args = parser.parse_args()
-    args.viewers = max(1, args.viewers)
-    args.referees = max(0, args.referees)
-    if args.referees == 1:
+    if len(args.referees) == 1:
+        args.referees *= len(args.viewers)
+    if len(args.referees) != len(args.viewers):
+        raise SystemExit("give one --referees value, or one per --viewers value")
+    if 1 in args.referees:
         raise SystemExit("double entry needs two referees (or none)")
+    if len(args.viewers) > 1:
+        runs(args)
+        return
+    args.viewers = max(1, args.viewers[0])
+    args.referees = max(0, args.referees[0])
 
     redis_url = os.environ.pop("REDIS_URL", "")  # the server's, not ours
     database_url = os.environ.get("DATABASE_URL", "")
@@ -804,6 +830,45 @@ def main() -> None:
     result["errors"] = len(stats.errors)
     print(json.dumps(result))
     if stats.errors:
+        sys.exit(1)
+
+
+def runs(args: argparse.Namespace) -> None:
+    """One run per --viewers value, each in a process of its own (its own
+    database and server), one after the other; then the figures of every
+    run, and as the last line one JSON object: {"runs": [each run's last
+    line], "errors": all errors}."""
+    options = [
+        f"--seconds={args.seconds}",
+        f"--workers={args.workers}",
+        f"--poll={args.poll}",
+        f"--referee-pause={args.referee_pause}",
+        f"--baseline-seconds={args.baseline_seconds}",
+    ]
+    results = []
+    for viewers, referees in zip(args.viewers, args.referees, strict=True):
+        command = [sys.executable, __file__, *options]
+        command += [f"--viewers={viewers}", f"--referees={referees}"]
+        print(f"== {viewers} viewers, {referees} referees", flush=True)
+        run = subprocess.run(command, stdout=subprocess.PIPE, text=True)
+        print(run.stdout, end="", flush=True)
+        lines = run.stdout.strip().splitlines()
+        try:
+            results.append(json.loads(lines[-1]))
+        except (IndexError, ValueError):
+            message = f"the run with {viewers} viewers ended without figures"
+            raise SystemExit(message) from None
+    print("== every run")
+    for r in results:
+        print(
+            f"{r['viewers']} viewers, {r['referees']} referees: {r['errors']} errors, "
+            f"p50 {r['p50_ms']} ms (ratio {r['ratio']} to {r['baseline_p50_ms']} "
+            f"ms alone), p95 {r['p95_ms']} ms, server CPU {r['server_cpu_ms']} ms "
+            f"per request ({r['baseline_server_cpu_ms']} ms alone)"
+        )
+    errors = sum(r["errors"] for r in results)
+    print(json.dumps({"runs": results, "errors": errors}))
+    if errors:
         sys.exit(1)
 
 
