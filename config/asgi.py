@@ -15,11 +15,13 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from tournament.core.limits import BodySizeLimit  # noqa: E402
 from tournament.core.websockets import SameOriginValidator  # noqa: E402
+from tournament.live.edge import KeptPages  # noqa: E402
 from tournament.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        "http": BodySizeLimit(django_asgi_app),
+        # Kept public pages are answered before Django (tournament/live/edge.py).
+        "http": BodySizeLimit(KeptPages(django_asgi_app)),
         # Every socket only from the site's own pages (same origin), whatever
         # ALLOWED_HOSTS says: tournament/core/websockets.py.
         "websocket": SameOriginValidator(URLRouter(websocket_urlpatterns)),

@@ -14,6 +14,14 @@ from django.utils.cache import patch_cache_control
 SWITCH_PARAMETER = "lang"
 
 
+def language_of(request: HttpRequest) -> str:
+    """The language a request is answered in: the one chosen (the cookie),
+    else German."""
+    chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, "")
+    supported = {code for code, _name in settings.LANGUAGES}
+    return chosen if chosen in supported else settings.LANGUAGE_CODE
+
+
 class LanguageMiddleware:
     """Like Django's LocaleMiddleware, but the browser's Accept-Language is
     ignored: the site speaks German (the players' language) until the visitor
@@ -33,8 +41,7 @@ class LanguageMiddleware:
             and request.GET.get(SWITCH_PARAMETER) in self.supported
         ):
             return self.switch(request)
-        chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, "")
-        language = chosen if chosen in self.supported else settings.LANGUAGE_CODE
+        language = language_of(request)
         request.LANGUAGE_CODE = language
         # override, not activate: the thread's language is restored after the
         # request (worker threads serve the next visitor).

@@ -69,12 +69,16 @@ def _bump_generation(tournament_id: int) -> None:
     _bump(standings_generation_key(tournament_id))
 
 
+def epoch_key(tournament_id: int) -> str:
+    return f"live-epoch:{tournament_id}"
+
+
 def epoch(tournament_id: int) -> int:
     """A counter that changes after every change a service announces (each
     `*_changed` below), whatever it changed. What the cache remembers of
     the tournament's state is kept under it (`tournament.live.state`), so
     the first request after a commit reads the state anew."""
-    return _counter(f"live-epoch:{tournament_id}")
+    return _counter(epoch_key(tournament_id))
 
 
 def group_name(tournament_id: int) -> str:
@@ -101,7 +105,7 @@ def _on_commit(tournament_id: int, parts: tuple[str, ...], *, bump: bool) -> Non
             _bump_generation(tournament_id)
         # After the generation: whoever reads the new epoch reads the new
         # generation too.
-        _bump(f"live-epoch:{tournament_id}")
+        _bump(epoch_key(tournament_id))
         publish(tournament_id, parts)
 
     # robust: a failed push (Redis down) is logged; the result stays saved.

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from functools import wraps
 from typing import Any
 
+from django.conf import settings
 from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -35,7 +36,14 @@ from django.utils.http import http_date
 
 from tournament.live import invalidation, state
 from tournament.live.flight import single_flight
-from tournament.live.fragments import Context, Region, fragment_key, region
+from tournament.live.fragments import (
+    Context,
+    FragmentKey,
+    Region,
+    fragment_key,
+    region,
+    region_etag,
+)
 from tournament.models import Tournament
 
 # Kept pages live until their state changes (the key names it); a searched
@@ -46,6 +54,12 @@ SEARCH_TIMEOUT = 60
 GZIP_LEVEL = 6
 
 View = Callable[..., HttpResponse]
+
+# A request that came through the edge (`tournament.live.edge`) carries this
+# in its ASGI scope; its shared page answers with the kept page's ETag in
+# this header, which the edge removes.
+EDGE_SCOPE_KEY = "siebenschraem.edge"
+EDGE_HEADER = "X-Kept-Page"
 
 _ACCEPTS_GZIP = re.compile(r"\bgzip\b")
 
@@ -58,40 +72,90 @@ class Kept:
     content_type: str
 
 
+@dataclass(frozen=True)
+class Sharing:
+    """How a view's page is shared by every anonymous visitor: the state
+    its ETag follows (`source`), the query parameters it knows (an address
+    with another one is rendered for its visitor alone: junk must not fill
+    the cache) and how long it is kept at most. A polled fragment
+    (`fragment`) keeps its region's own ETag, strong but for gzip."""
+
+    source: str
+    params: frozenset[str]
+    timeout: int = PAGE_TIMEOUT
+    fragment: FragmentKey | None = None
+
+    def tag(self, request: HttpRequest, known: state.Known, language: str) -> str:
+        """The ETag (unquoted) of the page `request` asks for in `language`
+        while its state is `known`."""
+        if self.fragment is not None:
+            tournament_id, token = known.tournament_id, known.token
+            return region_etag(tournament_id, self.fragment, language, token)
+        return invalidation.etag(
+            known.tournament_id,
+            known.token,
+            language,
+            request.get_host(),
+            request.get_full_path(),
+        )
+
+    def header(self, tag: str, gzipped: bool) -> str:
+        """The ETag header: weak for a page (its bytes differ by encoding)."""
+        return f'"{tag}"' if self.fragment is not None and not gzipped else f'W/"{tag}"'
+
+    def keep_for(self, request: HttpRequest) -> int:
+        return SEARCH_TIMEOUT if "q" in request.GET else self.timeout
+
+
+def sharing_of(
+    view: Callable[..., Any], request: HttpRequest, kwargs: dict[str, Any]
+) -> Sharing | None:
+    """How the page of `view` (with its URL's `kwargs`) is shared, or None
+    for a page of its visitor alone. A view tells by a `sharing` attribute:
+    a Sharing, or a function of the request and kwargs giving one."""
+    sharing = getattr(view, "sharing", None)
+    if callable(sharing):
+        sharing = sharing(request, kwargs)
+    return sharing if isinstance(sharing, Sharing) else None
+
+
 def public_page(
     source: str, *, params: Collection[str] = (), timeout: int = PAGE_TIMEOUT
 ) -> Callable[[View], View]:
     """A tournament's public page (a view taking `slug`), rendered once per
     state of `source` (`state.SOURCES` or "results"), language and address,
-    and kept `timeout` seconds at most (a search SEARCH_TIMEOUT). `params`:
-    the query parameters the page knows; an address with another one is
-    rendered for its visitor alone (junk must not fill the cache)."""
-    known_params = frozenset(params)
+    and kept `timeout` seconds at most (a search SEARCH_TIMEOUT); `params`:
+    the query parameters it knows (`Sharing`)."""
+    sharing = Sharing(source, frozenset(params), timeout)
 
     def decorate(view: View) -> View:
         @wraps(view)
         def page(request: HttpRequest, slug: str, **kwargs: Any) -> HttpResponse:
-            known = shareable(request, known_params) and state.known(slug, source)
-            if not known:
-                return view(request, slug, **kwargs)
-            tag = invalidation.etag(
-                known.tournament_id,
-                known.token,
-                translation.get_language(),
-                request.get_host(),
-                request.get_full_path(),
-            )
-            return serve_shared(
-                request,
-                tag,
-                known.modified,
-                lambda: view(request, slug, **kwargs),
-                timeout=SEARCH_TIMEOUT if "q" in request.GET else timeout,
+            return serve_public(
+                request, slug, sharing, lambda: view(request, slug, **kwargs)
             )
 
+        page.sharing = sharing  # type: ignore[attr-defined]
         return page
 
     return decorate
+
+
+def serve_public(
+    request: HttpRequest,
+    slug: str,
+    sharing: Sharing,
+    build: Callable[[], HttpResponse],
+) -> HttpResponse:
+    """The page everybody gets (`serve_shared`) if `request` may get it,
+    else what `build` renders for its visitor alone."""
+    known = shareable(request, sharing.params) and state.known(slug, sharing.source)
+    if not known:
+        return build()
+    language = translation.get_language() or settings.LANGUAGE_CODE
+    return serve_shared(
+        request, sharing, sharing.tag(request, known, language), known.modified, build
+    )
 
 
 def shareable(request: HttpRequest, params: Collection[str]) -> bool:
@@ -107,26 +171,32 @@ def shareable(request: HttpRequest, params: Collection[str]) -> bool:
     return messages is None or len(messages) == 0
 
 
+def accepts_gzip(request: HttpRequest) -> bool:
+    return bool(_ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", "")))
+
+
+def page_key(tag: str) -> str:
+    return f"live-page:{tag}"
+
+
 def serve_shared(
     request: HttpRequest,
+    sharing: Sharing,
     tag: str,
     modified: float,
     build: Callable[[], HttpResponse],
-    *,
-    weak: bool = True,
-    timeout: int = PAGE_TIMEOUT,
 ) -> HttpResponse:
     """Answer with the page of ETag `tag` (unquoted): 304 if the browser has
     it, else kept bytes, else what `build` renders (kept if it is the same
-    for everybody). A strong ETag (`weak=False`) is weakened for gzip."""
-    gzipped = bool(_ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", "")))
-    header = f'W/"{tag}"' if weak or gzipped else f'"{tag}"'
+    for everybody)."""
+    gzipped = accepts_gzip(request)
+    header = sharing.header(tag, gzipped)
     unchanged = get_conditional_response(
         request, etag=header, last_modified=int(modified)
     )
     if unchanged is not None:
-        return set_validators(unchanged, header, modified)
-    key = f"live-page:{tag}"
+        return _marked(request, set_validators(unchanged, header, modified), tag)
+    key = page_key(tag)
     kept: Kept | None = cache.get(key)
     if kept is None:
         # After a change, the phones asking at once: one renders.
@@ -137,7 +207,7 @@ def serve_shared(
                 kept = _keepable(request, response)
                 if kept is None:
                     return response
-                cache.set(key, kept, timeout=timeout)
+                cache.set(key, kept, timeout=sharing.keep_for(request))
     if gzipped:
         response = HttpResponse(kept.body, content_type=kept.content_type)
         response["Content-Encoding"] = "gzip"
@@ -147,7 +217,17 @@ def serve_shared(
         )
     response["Content-Length"] = str(len(response.content))
     patch_vary_headers(response, ("Accept-Encoding",))
-    return set_validators(response, header, modified)
+    return _marked(request, set_validators(response, header, modified), tag)
+
+
+def _marked(request: HttpRequest, response: HttpResponse, tag: str) -> HttpResponse:
+    """Tell the edge (`tournament.live.edge`), if it asked, which kept page
+    this is: it keeps the headers the middleware adds, to serve the page
+    itself from then on."""
+    scope = getattr(request, "scope", None)
+    if isinstance(scope, dict) and scope.get(EDGE_SCOPE_KEY):
+        response[EDGE_HEADER] = tag
+    return response
 
 
 def _keepable(request: HttpRequest, response: HttpResponse) -> Kept | None:

@@ -18,7 +18,7 @@ pages' live regions, which read the rows, follow it at once.
 import time
 from dataclasses import dataclass, replace
 
-from django.core.cache import cache
+from django.core.cache import BaseCache, cache
 
 from tournament.live import invalidation
 from tournament.live.flight import single_flight
@@ -84,12 +84,20 @@ class _Remembered:
     tokens: dict[str, tuple[str, float, float]]  # scope → token, seen, read
 
 
+def _slug_key(slug: str) -> str:
+    return f"live-slug:{slug}"
+
+
+def _known_key(tournament_id: int, epoch: object) -> str:
+    return f"live-known:{tournament_id}:{epoch}"
+
+
 def known(slug: str, source: str) -> Known | None:
     """The state of the tournament `slug` that a page of `source`
     (`SOURCES` or "results") shows, as remembered: read from the rows once
     per announced change, or after REMEMBER_SECONDS; None for no such
     tournament."""
-    slug_key = f"live-slug:{slug}"
+    slug_key = _slug_key(slug)
     tournament_id: int | None = cache.get(slug_key)
     row = None
     if tournament_id is None:
@@ -98,7 +106,7 @@ def known(slug: str, source: str) -> Known | None:
             return None
         tournament_id = row.pk
         cache.set(slug_key, tournament_id, timeout=REMEMBER_SECONDS)
-    key = f"live-known:{tournament_id}:{invalidation.epoch(tournament_id)}"
+    key = _known_key(tournament_id, invalidation.epoch(tournament_id))
     now = time.time()
     remembered: _Remembered | None = cache.get(key)
     if remembered is None or _missing(remembered, source, now):
@@ -118,6 +126,23 @@ def known(slug: str, source: str) -> Known | None:
                 remembered = replace(remembered, tokens=tokens)
                 cache.set(key, remembered, timeout=REMEMBER_SECONDS)
     token, seen, _read_at = remembered.tokens[scope_of(source, remembered.provisional)]
+    return Known(tournament_id, token, seen)
+
+
+def remembered(store: BaseCache, slug: str, source: str) -> Known | None:
+    """`known` from the cache `store` alone, without a query; None if
+    anything is not remembered (the next request that may ask the database
+    reads it)."""
+    tournament_id = store.get(_slug_key(slug))
+    if tournament_id is None:
+        return None
+    epoch = store.get(invalidation.epoch_key(tournament_id))
+    if epoch is None:
+        return None
+    found: _Remembered | None = store.get(_known_key(tournament_id, epoch))
+    if found is None or _missing(found, source, time.time()):
+        return None
+    token, seen, _read_at = found.tokens[scope_of(source, found.provisional)]
     return Known(tournament_id, token, seen)
 
 

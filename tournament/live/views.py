@@ -1,51 +1,40 @@
 """The live views: a fragment alone (the poll while a page's socket is
 down) and the projector."""
 
+from typing import Any
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.utils import translation
 from django.utils.cache import get_conditional_response
 from django.utils.http import quote_etag
 
 from tournament.core.roles import may_referee
-from tournament.live import invalidation, state
+from tournament.live import invalidation
 from tournament.live.fragments import (
     FRAGMENTS,
     FragmentKey,
     fragment_key,
     region,
-    region_etag,
 )
 from tournament.live.pages import (
-    PAGE_TIMEOUT,
-    SEARCH_TIMEOUT,
+    Sharing,
     public_page,
-    serve_shared,
+    serve_public,
     set_validators,
-    shareable,
 )
 from tournament.models import Tournament
 
 
 def live_fragment(request: HttpRequest, slug: str, name: str) -> HttpResponse:
     """A fragment alone, for the page's poll while its socket is down. The
-    public ones are served as public pages are (`serve_shared`), under the
+    public ones are served as public pages are (`serve_public`), under the
     region's own ETag, so a page's poll is answered 304 without a query."""
     key = fragment_key(name, request.GET.dict())
     if key is None:
         raise Http404
-    if not key.fragment.staff and shareable(request, key.fragment.params):
-        known = state.known(slug, key.fragment.source)
-        if known is not None:
-            language = translation.get_language() or "de"
-            return serve_shared(
-                request,
-                region_etag(known.tournament_id, key, language, known.token),
-                known.modified,
-                lambda: _fragment(request, slug, key),
-                weak=False,
-                timeout=SEARCH_TIMEOUT if "q" in key.params else PAGE_TIMEOUT,
-            )
+    sharing = _fragment_sharing(request, {"name": name})
+    if sharing is not None:
+        return serve_public(request, slug, sharing, lambda: _fragment(slug, key))
     tournament = get_object_or_404(Tournament, slug=slug)
     if key.fragment.staff and not may_referee(request.user, tournament):
         raise Http404
@@ -59,7 +48,19 @@ def live_fragment(request: HttpRequest, slug: str, name: str) -> HttpResponse:
     return set_validators(HttpResponse(page_region.html), tag, page_region.modified)
 
 
-def _fragment(request: HttpRequest, slug: str, key: FragmentKey) -> HttpResponse:
+def _fragment_sharing(request: HttpRequest, kwargs: dict[str, Any]) -> Sharing | None:
+    """A public fragment is shared like a page (`pages.Sharing`): its
+    source, its parameters, its region's ETag."""
+    key = fragment_key(str(kwargs.get("name", "")), request.GET.dict())
+    if key is None or key.fragment.staff:
+        return None
+    return Sharing(key.fragment.source, frozenset(key.fragment.params), fragment=key)
+
+
+live_fragment.sharing = _fragment_sharing  # type: ignore[attr-defined]
+
+
+def _fragment(slug: str, key: FragmentKey) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     return HttpResponse(region(tournament, key).html)
 
