@@ -9,6 +9,7 @@ Python, over the tournament's entries: one read of a few short columns,
 whatever the query, so the number of queries stays constant.
 """
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -28,6 +29,9 @@ def _strip_marks(text: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
+# Every search folds every player's texts ("Wo sitze ich?" on a thousand
+# phones): the same few hundred strings each time, so they are remembered.
+@functools.lru_cache(maxsize=8192)
 def fold(text: str) -> tuple[str, str]:
     """Two search forms of a text, lower case without accents: umlauts as
     plain vowels and umlauts spelled out (ß is "ss" in both).
