@@ -74,7 +74,21 @@ def _with_chips(
             }
             for number, state in p["table_states"]
         ]
-        rows.append({**p, "chips": chips})
+        # What the series' section shows, for the template's cache: after an
+        # entry the referees' page renders the one series that changed, not
+        # every series of the day.
+        key = invalidation.etag(
+            tournament.slug,
+            p["series"].pk,
+            p["series"].number,
+            p["series"].status,
+            p["tables"],
+            p["confirmed"],
+            p.get("pending", ()),
+            p["table_states"],
+            staff,
+        )
+        rows.append({**p, "chips": chips, "key": key})
     return rows
 
 
