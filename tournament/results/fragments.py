@@ -25,18 +25,38 @@ def results_context(
     request: HttpRequest, tournament: Tournament, params: Params
 ) -> Context:
     series = public_series_or_404(tournament, int(params["series"]))
+    results = selectors.series_results(
+        series, include_pending=tournament.show_provisional
+    )
     return {
         "tournament": tournament,
         "series": series,
-        "results": selectors.series_results(
-            series, include_pending=tournament.show_provisional
-        ),
+        # Each table with the key of what it shows, for the template's cache.
+        "results": [{**r, "key": _table_key(tournament, r)} for r in results],
         "games": range(1, tournament.games_per_series + 1),
         # "…/spieler/0/" without "0/": one reversal, not one per player.
         "player_url": reverse(
             "tournament:player", kwargs={"slug": tournament.slug, "number": 0}
         )[:-2],
     }
+
+
+def _table_key(tournament: Tournament, result: Mapping[str, Any]) -> str:
+    table = result["table"]
+    return invalidation.etag(
+        tournament.slug,
+        tournament.games_per_series,
+        table.pk,
+        table.number,
+        table.size,
+        result["version"] is not None,
+        result["provisional"],
+        [
+            (p["seat"].entry.start_number, p["seat"].entry.player.full_name)
+            for p in result["players"]
+        ],
+        [(p["points"], p["total"]) for p in result["players"]],
+    )
 
 
 def _with_chips(
