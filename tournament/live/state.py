@@ -79,6 +79,7 @@ class _Remembered:
     """What the cache remembers of a tournament under one epoch: its own
     fields and each scope's token read so far (with when it was read)."""
 
+    slug: str
     settings: str
     provisional: bool
     tokens: dict[str, tuple[str, float, float]]  # scope → token, seen, read
@@ -90,6 +91,25 @@ def _slug_key(slug: str) -> str:
 
 def _known_key(tournament_id: int, epoch: object) -> str:
     return f"live-known:{tournament_id}:{epoch}"
+
+
+# This process's copy of the newest remembered state of each tournament, by
+# epoch: the epoch is read from the cache on every request (the check that
+# nothing changed), the state itself only when it did. A dict's get and set
+# are safe across threads.
+_copies: dict[int, tuple[object, _Remembered]] = {}
+
+
+def _remembered_in(
+    store: BaseCache, tournament_id: int, epoch: object
+) -> _Remembered | None:
+    copy = _copies.get(tournament_id)
+    if copy is not None and copy[0] == epoch:
+        return copy[1]
+    found: _Remembered | None = store.get(_known_key(tournament_id, epoch))
+    if found is not None:
+        _copies[tournament_id] = (epoch, found)
+    return found
 
 
 def known(slug: str, source: str) -> Known | None:
@@ -106,25 +126,30 @@ def known(slug: str, source: str) -> Known | None:
             return None
         tournament_id = row.pk
         cache.set(slug_key, tournament_id, timeout=REMEMBER_SECONDS)
-    key = _known_key(tournament_id, invalidation.epoch(tournament_id))
+    epoch = invalidation.epoch(tournament_id)
     now = time.time()
-    remembered: _Remembered | None = cache.get(key)
-    if remembered is None or _missing(remembered, source, now):
+    remembered = _remembered_in(cache, tournament_id, epoch)
+    if _missing(remembered, slug, source, now):
+        key = _known_key(tournament_id, epoch)
         with single_flight(key):
-            remembered = cache.get(key)
-            if remembered is None:
+            remembered = _remembered_in(cache, tournament_id, epoch)
+            if remembered is None or remembered.slug != slug:
                 row = row or Tournament.objects.filter(pk=tournament_id).first()
-                if row is None:  # gone (a backup restored over it)
+                if row is None or row.slug != slug:  # a backup restored over it
                     cache.delete(slug_key)
                     return None
-                remembered = _Remembered(settings_token(row), row.show_provisional, {})
-            if _missing(remembered, source, now):
+                remembered = _Remembered(
+                    slug, settings_token(row), row.show_provisional, {}
+                )
+            if _missing(remembered, slug, source, now):
                 scope = scope_of(source, remembered.provisional)
                 token = source_token(tournament_id, scope, remembered.settings)
                 seen = first_seen(tournament_id, scope, token)
                 tokens = {**remembered.tokens, scope: (token, seen, now)}
                 remembered = replace(remembered, tokens=tokens)
                 cache.set(key, remembered, timeout=REMEMBER_SECONDS)
+                _copies[tournament_id] = (epoch, remembered)
+    assert remembered is not None
     token, seen, _read_at = remembered.tokens[scope_of(source, remembered.provisional)]
     return Known(tournament_id, token, seen)
 
@@ -139,13 +164,19 @@ def remembered(store: BaseCache, slug: str, source: str) -> Known | None:
     epoch = store.get(invalidation.epoch_key(tournament_id))
     if epoch is None:
         return None
-    found: _Remembered | None = store.get(_known_key(tournament_id, epoch))
-    if found is None or _missing(found, source, time.time()):
+    found = _remembered_in(store, tournament_id, epoch)
+    if _missing(found, slug, source, time.time()):
         return None
+    assert found is not None
     token, seen, _read_at = found.tokens[scope_of(source, found.provisional)]
     return Known(tournament_id, token, seen)
 
 
-def _missing(remembered: _Remembered, source: str, now: float) -> bool:
+def _missing(
+    remembered: _Remembered | None, slug: str, source: str, now: float
+) -> bool:
+    """Whether `source`'s token is not remembered (or too old) for `slug`."""
+    if remembered is None or remembered.slug != slug:
+        return True
     found = remembered.tokens.get(scope_of(source, remembered.provisional))
     return found is None or now - found[2] > REMEMBER_SECONDS
