@@ -260,3 +260,19 @@ def test_an_unknown_tournament_or_series_is_still_a_404(client, tournament, seri
     assert client.get("/t/gibt-es-nicht/tabelle/").status_code == 404
     assert client.get(url(tournament, "series_results", number=2)).status_code == 404
     assert client.get(url(tournament, "series_results", number=2)).status_code == 404
+
+
+def test_a_page_another_process_renders_is_waited_for_not_rendered_again(db):
+    """With several workers (Redis), the first to find a page missing marks
+    it as being made; the others wait for it instead of rendering it too."""
+    import threading
+
+    from django.core.cache import cache
+
+    from tournament.live import pages
+
+    key = pages.page_key("abc")
+    assert pages._made_elsewhere(key) is None  # nobody makes it: this one does
+    page = pages.Kept(b"...", "text/html")
+    threading.Timer(0.05, cache.set, (key, page)).start()  # the other process
+    assert pages._made_elsewhere(key) == page

@@ -17,6 +17,7 @@ link and large print is applied by a script, for this.
 
 import gzip
 import re
+import time
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import wraps
@@ -199,15 +200,19 @@ def serve_shared(
     key = page_key(tag)
     kept: Kept | None = cache.get(key)
     if kept is None:
-        # After a change, the phones asking at once: one renders.
+        # After a change, the phones asking at once: one renders, in this
+        # process and (with Redis) in all of them.
         with single_flight(key):
-            kept = cache.get(key)
+            kept = cache.get(key) or _made_elsewhere(key)
             if kept is None:
-                response = build()
-                kept = _keepable(request, response)
-                if kept is None:
-                    return response
-                cache.set(key, kept, timeout=sharing.keep_for(request))
+                try:
+                    response = build()
+                    kept = _keepable(request, response)
+                    if kept is None:
+                        return response
+                    cache.set(key, kept, timeout=sharing.keep_for(request))
+                finally:
+                    cache.delete(f"{key}:making")
     if gzipped:
         response = HttpResponse(kept.body, content_type=kept.content_type)
         response["Content-Encoding"] = "gzip"
@@ -218,6 +223,26 @@ def serve_shared(
     response["Content-Length"] = str(len(response.content))
     patch_vary_headers(response, ("Accept-Encoding",))
     return _marked(request, set_validators(response, header, modified), tag)
+
+
+# How long a process waits for the page another one renders (then it
+# renders it itself), and how often it looks.
+MAKING_WAIT = 2.0
+MAKING_POLL = 0.01
+
+
+def _made_elsewhere(key: str) -> Kept | None:
+    """The page of `key` once another process has rendered it, or None if
+    this one is to render it (nobody else is, or it takes too long)."""
+    if cache.add(f"{key}:making", True, timeout=int(MAKING_WAIT) + 1):
+        return None
+    deadline = time.monotonic() + MAKING_WAIT
+    while time.monotonic() < deadline:
+        time.sleep(MAKING_POLL)
+        kept: Kept | None = cache.get(key)
+        if kept is not None:
+            return kept
+    return None
 
 
 def _marked(request: HttpRequest, response: HttpResponse, tag: str) -> HttpResponse:
