@@ -45,10 +45,20 @@ referees were told were saved.
 Baseline (same run, same server, before the load): the viewers' mix from one
 viewer asking back to back, no referees. `ratio` = p50 under load / baseline
 p50. The server's CPU time per request (from /proc, Linux) is printed as well:
-unlike latency it hardly depends on what else the machine is doing.
+unlike latency it hardly depends on what else the machine is doing. Back to
+back, the baseline's viewer keeps its connection; under load every phone
+opens one per request (it polls every 15 s, the server keeps a connection 5
+s): the same viewer with a new connection per request is measured too
+(`baseline_phone_p50_ms`, `ratio_phone`).
 
-    python bench/load.py [--seconds 30] [--viewers 300] [--referees 20]
+Phones ask for gzip, as browsers do. Several --viewers values (and as many
+--referees, or one for all) make one run each, in a process of its own, one
+after the other; then the figures of every run, and as the last line one
+JSON object holding each run's (`runs`) and the errors of all.
+
+    python bench/load.py [--seconds 30] [--viewers 300 …] [--referees 20 …]
                          [--workers 1] [--poll 15] [--referee-pause 10]
+    python bench/load.py --viewers 300 1000 --referees 20 30
     DATABASE_URL=postgres://… REDIS_URL=redis://… python bench/load.py --workers 2
 
 The last line is one JSON object; the exit status is 1 if there were errors.
@@ -322,9 +332,12 @@ class Browser:
     expected status (and redirect target) is recorded as an error and gives
     None."""
 
-    def __init__(self, port: int, stats: Stats) -> None:
+    def __init__(self, port: int, stats: Stats, *, reconnect: bool = False) -> None:
         self.port = port
         self.stats = stats
+        # A new connection for every request, as a phone polling every 15 s
+        # makes (its keep-alive ends after 5 s).
+        self.reconnect = reconnect
         self.connection = Connection(port)
         self.cookies: dict[str, str] = {}
         self.etags: dict[str, str] = {}
@@ -355,6 +368,8 @@ class Browser:
             body = urllib.parse.urlencode(form).encode()
             headers["Content-Type"] = "application/x-www-form-urlencoded"
             headers["Origin"] = f"http://127.0.0.1:{self.port}"
+        if self.reconnect:
+            self.connection.close()
         started = time.perf_counter()
         try:
             response = await asyncio.wait_for(
@@ -619,10 +634,13 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
-async def baseline(port: int, seconds: float, viewers: int = 1) -> Stats:
-    """The viewer mix with `viewers` viewers asking back to back."""
+async def baseline(
+    port: int, seconds: float, viewers: int = 1, *, reconnect: bool = False
+) -> Stats:
+    """The viewer mix with `viewers` viewers asking back to back (each
+    request on a new connection with `reconnect`)."""
     stats = Stats()
-    browsers = [Browser(port, stats) for _ in range(viewers)]
+    browsers = [Browser(port, stats, reconnect=reconnect) for _ in range(viewers)]
     deadline = time.perf_counter() + seconds
     await asyncio.gather(
         *(
@@ -863,8 +881,10 @@ def runs(args: argparse.Namespace) -> None:
         print(
             f"{r['viewers']} viewers, {r['referees']} referees: {r['errors']} errors, "
             f"p50 {r['p50_ms']} ms (ratio {r['ratio']} to {r['baseline_p50_ms']} "
-            f"ms alone), p95 {r['p95_ms']} ms, server CPU {r['server_cpu_ms']} ms "
-            f"per request ({r['baseline_server_cpu_ms']} ms alone)"
+            f"ms alone; {r['ratio_phone']} to {r['baseline_phone_p50_ms']} ms with "
+            f"a new connection each), p95 {r['p95_ms']} ms, server CPU "
+            f"{r['server_cpu_ms']} ms per request ({r['baseline_server_cpu_ms']} "
+            "ms alone)"
         )
     errors = sum(r["errors"] for r in results)
     print(json.dumps({"runs": results, "errors": errors}))
@@ -888,12 +908,21 @@ async def measure(
         f"p50 {percentile(base_ms, 0.5):.1f} ms, p95 {percentile(base_ms, 0.95):.1f} "
         f"ms, server CPU {base_cpu:.1f} ms per request"
     )
+    # The same viewer as a phone asks: a new connection each time (under load
+    # every phone's request opens one; back to back, the baseline never does).
+    phone = await baseline(port, args.baseline_seconds, reconnect=True)
+    phone_ms = phone.of(*VIEWER_KINDS)
+    print(
+        f"baseline, 1 viewer with a new connection per request: {len(phone_ms)} "
+        f"requests, p50 {percentile(phone_ms, 0.5):.1f} ms, "
+        f"p95 {percentile(phone_ms, 0.95):.1f} ms"
+    )
     cpu = server_cpu(process.pid)
     started = time.perf_counter()
     stats = await load(port, args)
     took = time.perf_counter() - started
     load_cpu = (server_cpu(process.pid) - cpu) * 1000 / max(1, stats.requests)
-    stats.errors += warm.errors + base.errors
+    stats.errors += warm.errors + base.errors + phone.errors
     every_ms = stats.of(*VIEWER_KINDS, *REFEREE_KINDS)
     share_304 = stats.statuses[304] / max(1, sum(stats.statuses.values()))
     print(
@@ -911,6 +940,7 @@ async def measure(
             )
     p50 = percentile(every_ms, 0.5)
     base_p50 = percentile(base_ms, 0.5)
+    phone_p50 = percentile(phone_ms, 0.5)
     return {
         "viewers": args.viewers,
         "referees": args.referees,
@@ -924,6 +954,8 @@ async def measure(
         "p95_ms": round(percentile(every_ms, 0.95), 1),
         "baseline_p50_ms": round(base_p50, 1),
         "ratio": round(p50 / base_p50, 2) if base_p50 else None,
+        "baseline_phone_p50_ms": round(phone_p50, 1),
+        "ratio_phone": round(p50 / phone_p50, 2) if phone_p50 else None,
         "server_cpu_ms": round(load_cpu, 1),
         "baseline_server_cpu_ms": round(base_cpu, 1),
         "entries": stats.entered,
