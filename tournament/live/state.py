@@ -95,9 +95,22 @@ def _known_key(tournament_id: int, epoch: object) -> str:
 
 # This process's copy of the newest remembered state of each tournament, by
 # epoch: the epoch is read from the cache on every request (the check that
-# nothing changed), the state itself only when it did. A dict's get and set
-# are safe across threads.
+# nothing changed), the state itself only when it did; and of which
+# tournament a slug names, for REMEMBER_SECONDS (a state remembered for
+# another slug is not taken: `_missing`). A dict's get and set are safe
+# across threads.
 _copies: dict[int, tuple[object, _Remembered]] = {}
+_slugs: dict[str, tuple[int, float]] = {}
+
+
+def _tournament_of(store: BaseCache, slug: str, now: float) -> int | None:
+    copy = _slugs.get(slug)
+    if copy is not None and now - copy[1] <= REMEMBER_SECONDS:
+        return copy[0]
+    tournament_id: int | None = store.get(_slug_key(slug))
+    if tournament_id is not None:
+        _slugs[slug] = (tournament_id, now)
+    return tournament_id
 
 
 def _remembered_in(
@@ -112,13 +125,14 @@ def _remembered_in(
     return found
 
 
-def known(slug: str, source: str) -> Known | None:
+def known(slug: str, source: str, retry: bool = True) -> Known | None:
     """The state of the tournament `slug` that a page of `source`
     (`SOURCES` or "results") shows, as remembered: read from the rows once
     per announced change, or after REMEMBER_SECONDS; None for no such
     tournament."""
     slug_key = _slug_key(slug)
-    tournament_id: int | None = cache.get(slug_key)
+    now = time.time()
+    tournament_id = _tournament_of(cache, slug, now)
     row = None
     if tournament_id is None:
         row = Tournament.objects.filter(slug=slug).first()
@@ -126,8 +140,8 @@ def known(slug: str, source: str) -> Known | None:
             return None
         tournament_id = row.pk
         cache.set(slug_key, tournament_id, timeout=REMEMBER_SECONDS)
+        _slugs[slug] = (tournament_id, now)
     epoch = invalidation.epoch(tournament_id)
-    now = time.time()
     remembered = _remembered_in(cache, tournament_id, epoch)
     if _missing(remembered, slug, source, now):
         key = _known_key(tournament_id, epoch)
@@ -137,7 +151,9 @@ def known(slug: str, source: str) -> Known | None:
                 row = row or Tournament.objects.filter(pk=tournament_id).first()
                 if row is None or row.slug != slug:  # a backup restored over it
                     cache.delete(slug_key)
-                    return None
+                    _slugs.pop(slug, None)
+                    # Once more, from the slug (there may be a new one).
+                    return known(slug, source, retry=False) if retry else None
                 remembered = _Remembered(
                     slug, settings_token(row), row.show_provisional, {}
                 )
@@ -158,14 +174,15 @@ def remembered(store: BaseCache, slug: str, source: str) -> Known | None:
     """`known` from the cache `store` alone, without a query; None if
     anything is not remembered (the next request that may ask the database
     reads it)."""
-    tournament_id = store.get(_slug_key(slug))
+    now = time.time()
+    tournament_id = _tournament_of(store, slug, now)
     if tournament_id is None:
         return None
     epoch = store.get(invalidation.epoch_key(tournament_id))
     if epoch is None:
         return None
     found = _remembered_in(store, tournament_id, epoch)
-    if _missing(found, slug, source, time.time()):
+    if _missing(found, slug, source, now):
         return None
     assert found is not None
     token, seen, _read_at = found.tokens[scope_of(source, found.provisional)]
