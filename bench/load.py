@@ -45,10 +45,20 @@ referees were told were saved.
 Baseline (same run, same server, before the load): the viewers' mix from one
 viewer asking back to back, no referees. `ratio` = p50 under load / baseline
 p50. The server's CPU time per request (from /proc, Linux) is printed as well:
-unlike latency it hardly depends on what else the machine is doing.
+unlike latency it hardly depends on what else the machine is doing. Back to
+back, the baseline's viewer keeps its connection; under load every phone
+opens one per request (it polls every 15 s, the server keeps a connection 5
+s): the same viewer with a new connection per request is measured too
+(`baseline_phone_p50_ms`, `ratio_phone`).
 
-    python bench/load.py [--seconds 30] [--viewers 300] [--referees 20]
+Phones ask for gzip, as browsers do. Several --viewers values (and as many
+--referees, or one for all) make one run each, in a process of its own, one
+after the other; then the figures of every run, and as the last line one
+JSON object holding each run's (`runs`) and the errors of all.
+
+    python bench/load.py [--seconds 30] [--viewers 300 …] [--referees 20 …]
                          [--workers 1] [--poll 15] [--referee-pause 10]
+    python bench/load.py --viewers 300 1000 --referees 20 30
     DATABASE_URL=postgres://… REDIS_URL=redis://… python bench/load.py --workers 2
 
 The last line is one JSON object; the exit status is 1 if there were errors.
@@ -57,6 +67,7 @@ The last line is one JSON object; the exit status is 1 if there were errors.
 import argparse
 import asyncio
 import contextlib
+import gzip
 import html
 import json
 import os
@@ -285,9 +296,12 @@ class Browser:
     expected status (and redirect target) is recorded as an error and gives
     None."""
 
-    def __init__(self, port: int, stats: Stats) -> None:
+    def __init__(self, port: int, stats: Stats, *, reconnect: bool = False) -> None:
         self.port = port
         self.stats = stats
+        # A new connection for every request, as a phone polling every 15 s
+        # makes (its keep-alive ends after 5 s).
+        self.reconnect = reconnect
         self.connection = Connection(port)
         self.cookies: dict[str, str] = {}
         self.etags: dict[str, str] = {}
@@ -303,7 +317,11 @@ class Browser:
         expect: int = 200,
         location: str | None = None,
     ) -> Response | None:
-        headers = {"User-Agent": "bench-load", "Accept": "text/html,*/*"}
+        headers = {
+            "User-Agent": "bench-load",
+            "Accept": "text/html,*/*",
+            "Accept-Encoding": "gzip",  # as every phone's browser
+        }
         if self.cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
         sent_tag = self.etags.get(path) if conditional else None
@@ -314,6 +332,8 @@ class Browser:
             body = urllib.parse.urlencode(form).encode()
             headers["Content-Type"] = "application/x-www-form-urlencoded"
             headers["Origin"] = f"http://127.0.0.1:{self.port}"
+        if self.reconnect:
+            self.connection.close()
         started = time.perf_counter()
         try:
             response = await asyncio.wait_for(
@@ -325,6 +345,8 @@ class Browser:
             self.stats.error(f"{method} {path}: {type(e).__name__} {e}")
             return None
         elapsed = (time.perf_counter() - started) * 1000
+        if response.header("content-encoding") == "gzip":
+            response.body = gzip.decompress(response.body)
         self.stats.latencies.setdefault(kind_of(method, path), []).append(elapsed)
         self.stats.statuses[response.status] += 1
         for header in response.headers.get("set-cookie", []):
@@ -576,10 +598,13 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
-async def baseline(port: int, seconds: float, viewers: int = 1) -> Stats:
-    """The viewer mix with `viewers` viewers asking back to back."""
+async def baseline(
+    port: int, seconds: float, viewers: int = 1, *, reconnect: bool = False
+) -> Stats:
+    """The viewer mix with `viewers` viewers asking back to back (each
+    request on a new connection with `reconnect`)."""
     stats = Stats()
-    browsers = [Browser(port, stats) for _ in range(viewers)]
+    browsers = [Browser(port, stats, reconnect=reconnect) for _ in range(viewers)]
     deadline = time.perf_counter() + seconds
     await asyncio.gather(
         *(
@@ -709,8 +734,20 @@ def isolated_run(run: str, redis_url: str) -> Iterator[None]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=30.0, help="load phase")
-    parser.add_argument("--viewers", type=int, default=300)
-    parser.add_argument("--referees", type=int, default=20)
+    parser.add_argument(
+        "--viewers",
+        type=int,
+        nargs="+",
+        default=[300],
+        help="phones; several values: one run each (e.g. --viewers 300 1000)",
+    )
+    parser.add_argument(
+        "--referees",
+        type=int,
+        nargs="+",
+        default=[20],
+        help="referees, per run (one value: the same for every run)",
+    )
     parser.add_argument("--workers", type=int, default=1, help="uvicorn workers")
     parser.add_argument(
         "--poll",
@@ -726,10 +763,17 @@ def main() -> None:
     )
     parser.add_argument("--baseline-seconds", type=float, default=3.0)
     args = parser.parse_args()
-    args.viewers = max(1, args.viewers)
-    args.referees = max(0, args.referees)
-    if args.referees == 1:
+    if len(args.referees) == 1:
+        args.referees *= len(args.viewers)
+    if len(args.referees) != len(args.viewers):
+        raise SystemExit("give one --referees value, or one per --viewers value")
+    if 1 in args.referees:
         raise SystemExit("double entry needs two referees (or none)")
+    if len(args.viewers) > 1:
+        runs(args)
+        return
+    args.viewers = max(1, args.viewers[0])
+    args.referees = max(0, args.referees[0])
 
     redis_url = os.environ.pop("REDIS_URL", "")  # the server's, not ours
     if args.workers > 1 and not redis_url:
@@ -782,6 +826,47 @@ def main() -> None:
         sys.exit(1)
 
 
+def runs(args: argparse.Namespace) -> None:
+    """One run per --viewers value, each in a process of its own (its own
+    database and server), one after the other; then the figures of every
+    run, and as the last line one JSON object: {"runs": [each run's last
+    line], "errors": all errors}."""
+    options = [
+        f"--seconds={args.seconds}",
+        f"--workers={args.workers}",
+        f"--poll={args.poll}",
+        f"--referee-pause={args.referee_pause}",
+        f"--baseline-seconds={args.baseline_seconds}",
+    ]
+    results = []
+    for viewers, referees in zip(args.viewers, args.referees, strict=True):
+        command = [sys.executable, __file__, *options]
+        command += [f"--viewers={viewers}", f"--referees={referees}"]
+        print(f"== {viewers} viewers, {referees} referees", flush=True)
+        run = subprocess.run(command, stdout=subprocess.PIPE, text=True)
+        print(run.stdout, end="", flush=True)
+        lines = run.stdout.strip().splitlines()
+        try:
+            results.append(json.loads(lines[-1]))
+        except (IndexError, ValueError):
+            message = f"the run with {viewers} viewers ended without figures"
+            raise SystemExit(message) from None
+    print("== every run")
+    for r in results:
+        print(
+            f"{r['viewers']} viewers, {r['referees']} referees: {r['errors']} errors, "
+            f"p50 {r['p50_ms']} ms (ratio {r['ratio']} to {r['baseline_p50_ms']} "
+            f"ms alone; {r['ratio_phone']} to {r['baseline_phone_p50_ms']} ms with "
+            f"a new connection each), p95 {r['p95_ms']} ms, server CPU "
+            f"{r['server_cpu_ms']} ms per request ({r['baseline_server_cpu_ms']} "
+            "ms alone)"
+        )
+    errors = sum(r["errors"] for r in results)
+    print(json.dumps({"runs": results, "errors": errors}))
+    if errors:
+        sys.exit(1)
+
+
 async def measure(
     port: int, process: subprocess.Popen[bytes], args: argparse.Namespace
 ) -> dict[str, Any]:
@@ -798,12 +883,21 @@ async def measure(
         f"p50 {percentile(base_ms, 0.5):.1f} ms, p95 {percentile(base_ms, 0.95):.1f} "
         f"ms, server CPU {base_cpu:.1f} ms per request"
     )
+    # The same viewer as a phone asks: a new connection each time (under load
+    # every phone's request opens one; back to back, the baseline never does).
+    phone = await baseline(port, args.baseline_seconds, reconnect=True)
+    phone_ms = phone.of(*VIEWER_KINDS)
+    print(
+        f"baseline, 1 viewer with a new connection per request: {len(phone_ms)} "
+        f"requests, p50 {percentile(phone_ms, 0.5):.1f} ms, "
+        f"p95 {percentile(phone_ms, 0.95):.1f} ms"
+    )
     cpu = server_cpu(process.pid)
     started = time.perf_counter()
     stats = await load(port, args)
     took = time.perf_counter() - started
     load_cpu = (server_cpu(process.pid) - cpu) * 1000 / max(1, stats.requests)
-    stats.errors += warm.errors + base.errors
+    stats.errors += warm.errors + base.errors + phone.errors
     every_ms = stats.of(*VIEWER_KINDS, *REFEREE_KINDS)
     share_304 = stats.statuses[304] / max(1, sum(stats.statuses.values()))
     print(
@@ -821,6 +915,7 @@ async def measure(
             )
     p50 = percentile(every_ms, 0.5)
     base_p50 = percentile(base_ms, 0.5)
+    phone_p50 = percentile(phone_ms, 0.5)
     return {
         "viewers": args.viewers,
         "referees": args.referees,
@@ -834,6 +929,8 @@ async def measure(
         "p95_ms": round(percentile(every_ms, 0.95), 1),
         "baseline_p50_ms": round(base_p50, 1),
         "ratio": round(p50 / base_p50, 2) if base_p50 else None,
+        "baseline_phone_p50_ms": round(phone_p50, 1),
+        "ratio_phone": round(p50 / phone_p50, 2) if phone_p50 else None,
         "server_cpu_ms": round(load_cpu, 1),
         "baseline_server_cpu_ms": round(base_cpu, 1),
         "entries": stats.entered,

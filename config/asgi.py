@@ -1,23 +1,35 @@
 """ASGI entry point: HTTP through Django, websockets through Channels."""
 
 import os
+import sys
 
-from django.core.asgi import get_asgi_application
+from tournament.core.handler import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
+# The event loop answers kept pages itself (tournament/live/edge.py), and
+# each of its turns waits for the GIL while a thread renders a page or saves
+# a result: Python hands the GIL over every 5 ms by default, so a phone's
+# answer waited 5 ms several times over behind one render. Every 1 ms: the
+# loop gets its turns, the threads lose little.
+sys.setswitchinterval(0.001)
+
 # Django must be set up before anything imports models (the routing does).
+# Its handler runs a request's middleware and view in one thread (the
+# module's docstring says why).
 django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from tournament.core.limits import BodySizeLimit  # noqa: E402
 from tournament.core.websockets import SameOriginValidator  # noqa: E402
+from tournament.live.edge import KeptPages  # noqa: E402
 from tournament.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        "http": BodySizeLimit(django_asgi_app),
+        # Kept public pages are answered before Django (tournament/live/edge.py).
+        "http": BodySizeLimit(KeptPages(django_asgi_app)),
         # Every socket only from the site's own pages (same origin), whatever
         # ALLOWED_HOSTS says: tournament/core/websockets.py.
         "websocket": SameOriginValidator(URLRouter(websocket_urlpatterns)),

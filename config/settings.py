@@ -161,7 +161,7 @@ if REDIS_URL:
             "CONFIG": {"hosts": [REDIS_URL]},
         }
     }
-    CACHES = {
+    CACHES: dict[str, dict[str, Any]] = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
@@ -169,7 +169,15 @@ if REDIS_URL:
     }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    # Kept pages and fragments, one set per state, language and search: more
+    # than Django's default 300 entries on a busy day; when full, the least
+    # recently used quarter goes.
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "OPTIONS": {"MAX_ENTRIES": 5000, "CULL_FREQUENCY": 4},
+        }
+    }
 
 # --- Digital tables -------------------------------------------------------
 # Seconds a bot waits before each move, so people can follow; a table of

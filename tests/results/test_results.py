@@ -21,6 +21,7 @@ from tournament.results.services import (
 )
 from tournament.standings.selectors import standings_rows
 from tournament.standings.tiebreaks import tiebreak_draw_lot, tiebreak_record_playoff
+from tournament.tournaments.services import tournament_save
 
 pytestmark = pytest.mark.django_db
 
@@ -354,7 +355,7 @@ def test_result_pages_are_for_referees_only(client, tournament, table):
 
 
 def test_public_pages_show_only_confirmed_unless_provisional(
-    client, tournament, table, referee
+    client, tournament, table, referee, organizer, django_capture_on_commit_callbacks
 ):
     enter(table, referee)
     url = reverse(
@@ -362,7 +363,8 @@ def test_public_pages_show_only_confirmed_unless_provisional(
     )
     assert "vorläufig" not in client.get(url).content.decode()
     tournament.show_provisional = True
-    tournament.save()
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament_save(actor=organizer, tournament=tournament, created=False)
     assert "vorläufig" in client.get(url).content.decode()
 
 

@@ -175,3 +175,27 @@ def test_admin_lists_every_model_and_results_are_read_only(client, db):
     for name in ["resultversion", "gamescore", "series", "seat", "auditevent"]:
         assert client.get(f"/admin/tournament/{name}/").status_code == 200
         assert client.get(f"/admin/tournament/{name}/add/").status_code == 403
+
+
+def test_the_language_switch_is_a_link_back_to_the_same_page(client, tournament):
+    """No form (whose CSRF token would make every page personal): any
+    address with ?lang=en keeps the choice and goes back without it."""
+    url = reverse("tournament:standings", kwargs={"slug": tournament.slug})
+    response = client.get(url, {"q": "Anna", "lang": "en"})
+    assert response.status_code == 302 and response["Location"] == f"{url}?q=Anna"
+    assert response.cookies["django_language"].value == "en"
+    page = client.get(response["Location"]).content.decode()
+    assert 'lang="en"' in page and "csrfmiddlewaretoken" not in page
+    assert 'href="?q=Anna&amp;lang=de"' in page
+    assert client.get(url, {"lang": "xx"}).status_code == 200  # no switch
+
+
+def test_the_language_switch_stays_on_this_site(rf):
+    from django.http import HttpResponse
+
+    from tournament.core.middleware import LanguageMiddleware
+
+    request = rf.get("/", {"lang": "en", "q": "x"})
+    request.path = "//evil.example/"
+    response = LanguageMiddleware(lambda r: HttpResponse())(request)
+    assert response["Location"] == "/evil.example/?q=x"

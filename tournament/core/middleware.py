@@ -3,22 +3,45 @@
 from collections.abc import Callable
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.utils import translation
+from django.utils.cache import patch_cache_control
+
+# The language switch is a plain link to the page itself with this parameter
+# (`{% querystring lang="en" %}`): no form, so no CSRF token in the page,
+# which stays the same for every visitor (tournament/live/pages.py serves
+# public pages once rendered).
+SWITCH_PARAMETER = "lang"
+
+
+def language_of(request: HttpRequest) -> str:
+    """The language a request is answered in: the one chosen (the cookie),
+    else German."""
+    chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, "")
+    supported = {code for code, _name in settings.LANGUAGES}
+    return chosen if chosen in supported else settings.LANGUAGE_CODE
 
 
 class LanguageMiddleware:
     """Like Django's LocaleMiddleware, but the browser's Accept-Language is
     ignored: the site speaks German (the players' language) until the visitor
-    picks English with the language switch (stored in the language cookie)."""
+    picks English with the language switch (stored in the language cookie).
+
+    The switch: any page's address with ``?lang=en`` (or ``de``) keeps the
+    choice in the cookie and sends the browser back to the same address
+    without the parameter (another value is no switch)."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
         self.supported = {code for code, _name in settings.LANGUAGES}
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, "")
-        language = chosen if chosen in self.supported else settings.LANGUAGE_CODE
+        if (
+            request.method in ("GET", "HEAD")
+            and request.GET.get(SWITCH_PARAMETER) in self.supported
+        ):
+            return self.switch(request)
+        language = language_of(request)
         request.LANGUAGE_CODE = language
         # override, not activate: the thread's language is restored after the
         # request (worker threads serve the next visitor).
@@ -28,4 +51,31 @@ class LanguageMiddleware:
         patch = response.get("Vary", "")
         if "Cookie" not in patch:
             response["Vary"] = f"{patch}, Cookie" if patch else "Cookie"
+        return response
+
+    def switch(self, request: HttpRequest) -> HttpResponse:
+        """Keep the chosen language and go back to the page without the
+        parameter."""
+        query = request.GET.copy()
+        chosen = query.pop(SWITCH_PARAMETER)[-1]
+        # One leading slash: "//host/" would send the browser to another site.
+        # No page has an address this long; the query is kept if it fits.
+        path = "/" + request.path.lstrip("/\\")
+        if len(path) > 2000:
+            path = "/"
+        rest = query.urlencode()
+        if rest and len(path) + len(rest) < 2000:
+            path = f"{path}?{rest}"
+        response = HttpResponseRedirect(path)
+        response.set_cookie(
+            settings.LANGUAGE_COOKIE_NAME,
+            chosen,
+            max_age=settings.LANGUAGE_COOKIE_AGE,
+            path=settings.LANGUAGE_COOKIE_PATH,
+            domain=settings.LANGUAGE_COOKIE_DOMAIN,
+            secure=settings.LANGUAGE_COOKIE_SECURE,
+            httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+            samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        )
+        patch_cache_control(response, no_store=True)
         return response

@@ -11,6 +11,7 @@ how an umlaut or ß was typed; every player search and the matching of a
 registration to a person use them (never a second folding).
 """
 
+import functools
 import unicodedata
 
 _SPELLED = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue"})
@@ -33,6 +34,9 @@ def _strip_marks(text: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
+# Every search folds every player's texts ("Wo sitze ich?" on a thousand
+# phones): the same few hundred strings each time, so they are remembered.
+@functools.lru_cache(maxsize=8192)
 def fold(text: str) -> tuple[str, str]:
     """Two search forms of a text, lower case without accents: umlauts as
     plain vowels and umlauts spelled out (ß is "ss" in both).

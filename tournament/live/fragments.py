@@ -9,7 +9,6 @@ changes with the tournament's state (`tournament.live.invalidation`), so a thous
 phones asking at once cost one render.
 """
 
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,7 +23,8 @@ from django.utils import translation
 from django.utils.functional import cached_property
 from django.utils.safestring import SafeString, mark_safe
 
-from tournament.live import invalidation
+from tournament.live import invalidation, state
+from tournament.live.flight import single_flight
 from tournament.models import Tournament
 
 Params = dict[str, str]
@@ -131,25 +131,6 @@ def parse_key(text: str) -> FragmentKey | None:
     return fragment_key(name, dict(parse_qsl(query)))
 
 
-def _scope(tournament: Tournament, fragment: Fragment) -> str:
-    if fragment.source == "results":
-        return (
-            invalidation.ALL if tournament.show_provisional else invalidation.CONFIRMED
-        )
-    return fragment.source
-
-
-def _source_token(tournament: Tournament, scope: str) -> str:
-    # The tournament's own fields (name, provisional results shown, tie-break
-    # keys, …) count too, however they were saved.
-    settings = invalidation.etag(
-        *(getattr(tournament, f.attname) for f in Tournament._meta.concrete_fields)
-    )
-    if scope == "standings":
-        return f"{invalidation.standings_generation(tournament.pk)}.{settings}"
-    return f"{invalidation.state_token(tournament.pk, scope)}.{settings}"
-
-
 def _fragment_request(key: FragmentKey, tournament: Tournament) -> HttpRequest:
     """The request a fragment is rendered with: its parameters only and no
     user, so the same key renders the same bytes for everybody."""
@@ -189,10 +170,9 @@ class Region:
         cache_key = f"live-frag:{self.etag}"
         html: str | None = cache.get(cache_key)
         if html is None:
-            # Every request runs in a thread of its own (ASGI): after a change,
-            # the phones asking at once would each render the new fragment.
-            # One thread renders it; the others wait and read it from the cache.
-            with _render_lock(cache_key):
+            # After a change, the phones asking at once would each render the
+            # new fragment: one renders it, the others wait for it.
+            with single_flight(cache_key):
                 html = cache.get(cache_key)
                 if html is None:
                     html = self._render(cache_key)
@@ -212,26 +192,24 @@ class Region:
         return html
 
 
-# Fragment renders take a lock by their cache key's hash: a fixed set, so
-# their number stays bounded however many ETags a day brings. Re-entrant, in
-# case a fragment's template asks for another region.
-_RENDER_LOCKS = [threading.RLock() for _ in range(64)]
-
-
-def _render_lock(cache_key: str) -> threading.RLock:
-    return _RENDER_LOCKS[hash(cache_key) % len(_RENDER_LOCKS)]
-
-
 def region(tournament: Tournament, key: FragmentKey, language: str = "") -> Region:
     """The region of `key` in `language` (default: the active one); its
     HTML is rendered (or read from the cache) when first asked for."""
     language = language or translation.get_language() or "de"
-    scope = _scope(tournament, key.fragment)
-    token = _source_token(tournament, scope)
-    seen_as = f"{tournament.pk}:{scope}"
+    scope = state.scope_of(key.fragment.source, tournament.show_provisional)
+    token = state.source_token(tournament.pk, scope, state.settings_token(tournament))
+    seen_scope = scope
     if key.fragment.token is not None:
+        # A fragment with a token of its own (a season ranking over several
+        # tournaments, a player's own page) is first seen per key.
         token = f"{token}.{key.fragment.token(tournament, key.params)}"
-        seen_as = f"{seen_as}:{key.text}"
-    tag = invalidation.etag(tournament.pk, key.text, language, token)
-    seen = invalidation.modified_at(seen_as, token)
+        seen_scope = f"{scope}:{key.text}"
+    seen = state.first_seen(tournament.pk, seen_scope, token)
+    tag = region_etag(tournament.pk, key, language, token)
     return Region(tournament, key, language, tag, seen)
+
+
+def region_etag(tournament_id: int, key: FragmentKey, language: str, token: str) -> str:
+    """A region's ETag: its tournament, key and language and the state its
+    source covers (`state.source_token`)."""
+    return invalidation.etag(tournament_id, key.text, language, token)

@@ -36,31 +36,55 @@ def standings_generation_key(tournament_id: int) -> str:
     return f"standings-gen:{tournament_id}"
 
 
-def _fresh_generation() -> int:
-    # Starts from the clock in milliseconds, not from 1: a restarted server
+def _fresh_generation(unit: int = 1_000_000) -> int:
+    # Starts from the clock (in milliseconds), not from 1: a restarted server
     # (in-memory cache) or an evicted key must never count up to a number
     # that an ETag in somebody's browser already stands for.
-    return time.time_ns() // 1_000_000
+    return time.time_ns() // unit
 
 
-def standings_generation(tournament_id: int) -> int:
-    """A counter that changes whenever the tournament's results change; it
-    is part of every cache key and ETag of the standings."""
-    key = standings_generation_key(tournament_id)
+def _counter(key: str, unit: int = 1_000_000) -> int:
     value = cache.get(key)
     if value is None:
-        fresh = _fresh_generation()
+        fresh = _fresh_generation(unit)
         cache.add(key, fresh, timeout=None)
         value = cache.get(key, fresh)
     return int(value)
 
 
-def _bump_generation(tournament_id: int) -> None:
-    key = standings_generation_key(tournament_id)
+def _bump(key: str, unit: int = 1_000_000) -> None:
     try:
         cache.incr(key)
     except ValueError:
-        cache.set(key, _fresh_generation(), timeout=None)
+        cache.set(key, _fresh_generation(unit), timeout=None)
+
+
+def standings_generation(tournament_id: int) -> int:
+    """A counter that changes whenever the tournament's results change; it
+    is part of every cache key and ETag of the standings."""
+    return _counter(standings_generation_key(tournament_id))
+
+
+def _bump_generation(tournament_id: int) -> None:
+    _bump(standings_generation_key(tournament_id))
+
+
+def epoch_key(tournament_id: int) -> str:
+    return f"live-epoch:{tournament_id}"
+
+
+# The epoch starts from the clock in microseconds: processes keep a copy of
+# the state of the epoch they last read (`tournament.live.state`), and an
+# epoch made anew (the cache was lost) must not meet an old one counted up.
+EPOCH_UNIT = 1_000
+
+
+def epoch(tournament_id: int) -> int:
+    """A counter that changes after every change a service announces (each
+    `*_changed` below), whatever it changed. What the cache remembers of
+    the tournament's state is kept under it (`tournament.live.state`), so
+    the first request after a commit reads the state anew."""
+    return _counter(epoch_key(tournament_id), EPOCH_UNIT)
 
 
 def group_name(tournament_id: int) -> str:
@@ -85,6 +109,9 @@ def _on_commit(tournament_id: int, parts: tuple[str, ...], *, bump: bool) -> Non
     def done() -> None:
         if bump:
             _bump_generation(tournament_id)
+        # After the generation: whoever reads the new epoch reads the new
+        # generation too.
+        _bump(epoch_key(tournament_id), EPOCH_UNIT)
         publish(tournament_id, parts)
 
     # robust: a failed push (Redis down) is logged; the result stays saved.

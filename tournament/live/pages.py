@@ -1,36 +1,281 @@
-"""Live pages over HTTP: a page printed around its live region answers
-a repeated GET with 304 while nothing changed."""
+"""Public pages over HTTP, rendered once per state.
 
+Every anonymous visitor of a public page gets the same bytes, so a page is
+rendered once per state of what it shows (the source its ETag follows, as
+for the live fragments: `tournament.live.state`), language and address,
+kept gzipped in the cache (shared by all workers with Redis) and served
+from there, gzipped to a browser that takes it; a repeated GET is answered
+304. Neither asks the database: the state is the one the cache remembers.
+
+Nothing of one visitor may be in such a page: a signed-in user (his name,
+his messages, forms with his CSRF token) always gets the page rendered for
+him, as does a visitor with a message waiting; a page that turned out
+personal all the same (it used a CSRF token, set a cookie, changed the
+session) is served to its visitor but not kept. The language switch is a
+link and large print is applied by a script, for this.
+"""
+
+import gzip
+import re
+import time
+from collections.abc import Callable, Collection
+from dataclasses import dataclass
+from functools import wraps
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils.cache import get_conditional_response, patch_cache_control
+from django.utils import translation
+from django.utils.cache import (
+    get_conditional_response,
+    patch_cache_control,
+    patch_vary_headers,
+)
 from django.utils.http import http_date
 
-from tournament.live import invalidation
-from tournament.live.fragments import Context, Region, fragment_key, region
+from tournament.live import invalidation, state
+from tournament.live.flight import single_flight
+from tournament.live.fragments import (
+    Context,
+    FragmentKey,
+    Region,
+    fragment_key,
+    region,
+    region_etag,
+)
 from tournament.models import Tournament
+
+# Kept pages live until their state changes (the key names it); a searched
+# variant is not worth keeping long.
+PAGE_TIMEOUT = 15 * 60
+SEARCH_TIMEOUT = 60
+# Once per page and state: a tenth of the bytes for the hall's Wi-Fi.
+GZIP_LEVEL = 6
+
+View = Callable[..., HttpResponse]
+
+# A request that came through the edge (`tournament.live.edge`) carries this
+# in its ASGI scope; its shared page answers with the kept page's ETag in
+# this header, which the edge removes.
+EDGE_SCOPE_KEY = "siebenschraem.edge"
+EDGE_HEADER = "X-Kept-Page"
+
+_ACCEPTS_GZIP = re.compile(r"\bgzip\b")
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A page as everybody gets it: its body gzipped, and its type."""
+
+    body: bytes
+    content_type: str
+
+
+@dataclass(frozen=True)
+class Sharing:
+    """How a view's page is shared by every anonymous visitor: the state
+    its ETag follows (`source`), the query parameters it knows (an address
+    with another one is rendered for its visitor alone: junk must not fill
+    the cache) and how long it is kept at most. A polled fragment
+    (`fragment`) keeps its region's own ETag, strong but for gzip."""
+
+    source: str
+    params: frozenset[str]
+    timeout: int = PAGE_TIMEOUT
+    fragment: FragmentKey | None = None
+
+    def tag(self, request: HttpRequest, known: state.Known, language: str) -> str:
+        """The ETag (unquoted) of the page `request` asks for in `language`
+        while its state is `known`."""
+        if self.fragment is not None:
+            tournament_id, token = known.tournament_id, known.token
+            return region_etag(tournament_id, self.fragment, language, token)
+        return invalidation.etag(
+            known.tournament_id,
+            known.token,
+            language,
+            request.get_host(),
+            request.get_full_path(),
+        )
+
+    def header(self, tag: str, gzipped: bool) -> str:
+        """The ETag header: weak for a page (its bytes differ by encoding)."""
+        return f'"{tag}"' if self.fragment is not None and not gzipped else f'W/"{tag}"'
+
+    def keep_for(self, request: HttpRequest) -> int:
+        return SEARCH_TIMEOUT if "q" in request.GET else self.timeout
+
+
+def sharing_of(
+    view: Callable[..., Any], request: HttpRequest, kwargs: dict[str, Any]
+) -> Sharing | None:
+    """How the page of `view` (with its URL's `kwargs`) is shared, or None
+    for a page of its visitor alone. A view tells by a `sharing` attribute:
+    a Sharing, or a function of the request and kwargs giving one."""
+    sharing = getattr(view, "sharing", None)
+    if callable(sharing):
+        sharing = sharing(request, kwargs)
+    return sharing if isinstance(sharing, Sharing) else None
+
+
+def public_page(
+    source: str, *, params: Collection[str] = (), timeout: int = PAGE_TIMEOUT
+) -> Callable[[View], View]:
+    """A tournament's public page (a view taking `slug`), rendered once per
+    state of `source` (`state.SOURCES` or "results"), language and address,
+    and kept `timeout` seconds at most (a search SEARCH_TIMEOUT); `params`:
+    the query parameters it knows (`Sharing`)."""
+    sharing = Sharing(source, frozenset(params), timeout)
+
+    def decorate(view: View) -> View:
+        @wraps(view)
+        def page(request: HttpRequest, slug: str, **kwargs: Any) -> HttpResponse:
+            return serve_public(
+                request, slug, sharing, lambda: view(request, slug, **kwargs)
+            )
+
+        page.sharing = sharing  # type: ignore[attr-defined]
+        return page
+
+    return decorate
+
+
+def serve_public(
+    request: HttpRequest,
+    slug: str,
+    sharing: Sharing,
+    build: Callable[[], HttpResponse],
+) -> HttpResponse:
+    """The page everybody gets (`serve_shared`) if `request` may get it,
+    else what `build` renders for its visitor alone."""
+    known = shareable(request, sharing.params) and state.known(slug, sharing.source)
+    if not known:
+        return build()
+    language = translation.get_language() or settings.LANGUAGE_CODE
+    return serve_shared(
+        request, sharing, sharing.tag(request, known, language), known.modified, build
+    )
+
+
+def shareable(request: HttpRequest, params: Collection[str]) -> bool:
+    """Whether `request` may get the page everybody gets: an anonymous GET
+    with no message waiting and no query parameter but `params`."""
+    if request.method not in ("GET", "HEAD"):
+        return False
+    if any(name not in params for name in request.GET):
+        return False
+    if request.user.is_authenticated:
+        return False
+    messages = getattr(request, "_messages", None)
+    return messages is None or len(messages) == 0
+
+
+def accepts_gzip(request: HttpRequest) -> bool:
+    return bool(_ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", "")))
+
+
+def page_key(tag: str) -> str:
+    return f"live-page:{tag}"
+
+
+def serve_shared(
+    request: HttpRequest,
+    sharing: Sharing,
+    tag: str,
+    modified: float,
+    build: Callable[[], HttpResponse],
+) -> HttpResponse:
+    """Answer with the page of ETag `tag` (unquoted): 304 if the browser has
+    it, else kept bytes, else what `build` renders (kept if it is the same
+    for everybody)."""
+    gzipped = accepts_gzip(request)
+    header = sharing.header(tag, gzipped)
+    unchanged = get_conditional_response(
+        request, etag=header, last_modified=int(modified)
+    )
+    if unchanged is not None:
+        return _marked(request, set_validators(unchanged, header, modified), tag)
+    key = page_key(tag)
+    kept: Kept | None = cache.get(key)
+    if kept is None:
+        # After a change, the phones asking at once: one renders, in this
+        # process and (with Redis) in all of them.
+        with single_flight(key):
+            kept = cache.get(key) or _made_elsewhere(key)
+            if kept is None:
+                try:
+                    response = build()
+                    kept = _keepable(request, response)
+                    if kept is None:
+                        return response
+                    cache.set(key, kept, timeout=sharing.keep_for(request))
+                finally:
+                    cache.delete(f"{key}:making")
+    if gzipped:
+        response = HttpResponse(kept.body, content_type=kept.content_type)
+        response["Content-Encoding"] = "gzip"
+    else:
+        response = HttpResponse(
+            gzip.decompress(kept.body), content_type=kept.content_type
+        )
+    response["Content-Length"] = str(len(response.content))
+    patch_vary_headers(response, ("Accept-Encoding",))
+    return _marked(request, set_validators(response, header, modified), tag)
+
+
+# How long a process waits for the page another one renders (then it
+# renders it itself), and how often it looks.
+MAKING_WAIT = 2.0
+MAKING_POLL = 0.01
+
+
+def _made_elsewhere(key: str) -> Kept | None:
+    """The page of `key` once another process has rendered it, or None if
+    this one is to render it (nobody else is, or it takes too long)."""
+    if cache.add(f"{key}:making", True, timeout=int(MAKING_WAIT) + 1):
+        return None
+    deadline = time.monotonic() + MAKING_WAIT
+    while time.monotonic() < deadline:
+        time.sleep(MAKING_POLL)
+        kept: Kept | None = cache.get(key)
+        if kept is not None:
+            return kept
+    return None
+
+
+def _marked(request: HttpRequest, response: HttpResponse, tag: str) -> HttpResponse:
+    """Tell the edge (`tournament.live.edge`), if it asked, which kept page
+    this is: it keeps the headers the middleware adds, to serve the page
+    itself from then on."""
+    scope = getattr(request, "scope", None)
+    if isinstance(scope, dict) and scope.get(EDGE_SCOPE_KEY):
+        response[EDGE_HEADER] = tag
+    return response
+
+
+def _keepable(request: HttpRequest, response: HttpResponse) -> Kept | None:
+    """The response as everybody may get it, or None if it is not that."""
+    if response.status_code != 200 or response.streaming or response.cookies:
+        return None
+    if response.has_header("Content-Encoding"):
+        return None
+    if request.META.get("CSRF_COOKIE_NEEDS_UPDATE"):
+        return None  # it holds a CSRF token (or the visitor needs a new one)
+    session = getattr(request, "session", None)
+    if session is not None and session.modified:
+        return None
+    body = gzip.compress(response.content, compresslevel=GZIP_LEVEL, mtime=0)
+    return Kept(body, response["Content-Type"])
 
 
 def render_live_page(
     request: HttpRequest, template: str, context: Context, page_region: Region
 ) -> HttpResponse:
-    """Render a public page around its live region, answering a repeated
-    GET with 304 while nothing changed. Pages of signed-in users carry their
-    name and messages, so they are never answered from the client's cache."""
-    page_tag = None
-    if not request.user.is_authenticated:
-        tag = invalidation.etag(
-            page_region.etag, page_region.language, request.get_full_path()
-        )
-        page_tag = f'W/"{tag}"'
-        unchanged = get_conditional_response(
-            request, etag=page_tag, last_modified=int(page_region.modified)
-        )
-        if unchanged is not None:
-            return set_validators(unchanged, page_tag, page_region.modified)
+    """Render a public page around its live region. An anonymous visitor
+    gets it through `public_page`; no browser keeps it without asking."""
     response = render(request, template, {**context, "live": page_region})
-    if page_tag is not None:
-        set_validators(response, page_tag, page_region.modified)
     patch_cache_control(response, no_cache=True, private=True)
     return response
 

@@ -1,23 +1,41 @@
 """The live views: a fragment alone (the poll while a page's socket is
 down) and the projector."""
 
+from typing import Any
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.cache import get_conditional_response
 from django.utils.http import quote_etag
 
 from tournament.core.roles import may_referee
-from tournament.live.fragments import FRAGMENTS, FragmentKey, fragment_key, region
-from tournament.live.pages import set_validators
+from tournament.live import invalidation
+from tournament.live.fragments import (
+    FRAGMENTS,
+    FragmentKey,
+    fragment_key,
+    region,
+)
+from tournament.live.pages import (
+    Sharing,
+    public_page,
+    serve_public,
+    set_validators,
+)
 from tournament.models import Tournament
 
 
 def live_fragment(request: HttpRequest, slug: str, name: str) -> HttpResponse:
-    """A fragment alone, for the page's poll while its socket is down."""
-    tournament = get_object_or_404(Tournament, slug=slug)
+    """A fragment alone, for the page's poll while its socket is down. The
+    public ones are served as public pages are (`serve_public`), under the
+    region's own ETag, so a page's poll is answered 304 without a query."""
     key = fragment_key(name, request.GET.dict())
     if key is None:
         raise Http404
+    sharing = _fragment_sharing(request, {"name": name})
+    if sharing is not None:
+        return serve_public(request, slug, sharing, lambda: _fragment(slug, key))
+    tournament = get_object_or_404(Tournament, slug=slug)
     if key.fragment.staff and not may_referee(request.user, tournament):
         raise Http404
     page_region = region(tournament, key)
@@ -30,6 +48,27 @@ def live_fragment(request: HttpRequest, slug: str, name: str) -> HttpResponse:
     return set_validators(HttpResponse(page_region.html), tag, page_region.modified)
 
 
+def _fragment_sharing(request: HttpRequest, kwargs: dict[str, Any]) -> Sharing | None:
+    """A public fragment is shared like a page (`pages.Sharing`): its
+    source, its parameters, its region's ETag."""
+    key = fragment_key(str(kwargs.get("name", "")), request.GET.dict())
+    if key is None or key.fragment.staff:
+        return None
+    return Sharing(key.fragment.source, frozenset(key.fragment.params), fragment=key)
+
+
+live_fragment.sharing = _fragment_sharing  # type: ignore[attr-defined]
+
+
+def _fragment(slug: str, key: FragmentKey) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    return HttpResponse(region(tournament, key).html)
+
+
+# A beamer may keep one slide (?slide=seating), scroll at its own speed
+# (?speed=N) and take large print (?schrift=gross): its scripts read them.
+# Kept a minute at most: its clock, filled on the server, stays right.
+@public_page(invalidation.CONFIRMED, params=("slide", "speed", "schrift"), timeout=60)
 def projector(request: HttpRequest, slug: str) -> HttpResponse:
     """For the hall's beamer: standings, the seating of the released series
     and the progress of the current one, in turn, in large type."""

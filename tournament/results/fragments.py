@@ -4,9 +4,12 @@ of the tables (referees' and public)."""
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.core.cache import cache
 from django.http import HttpRequest
+from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils.translation import gettext
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language, gettext
 
 from tournament.live import invalidation
 from tournament.live.fragments import (
@@ -25,14 +28,64 @@ def results_context(
     request: HttpRequest, tournament: Tournament, params: Params
 ) -> Context:
     series = public_series_or_404(tournament, int(params["series"]))
+    results = selectors.series_results(
+        series, include_pending=tournament.show_provisional
+    )
     return {
         "tournament": tournament,
         "series": series,
-        "results": selectors.series_results(
-            series, include_pending=tournament.show_provisional
-        ),
-        "games": range(1, tournament.games_per_series + 1),
+        "tables": _tables_html(tournament, results),
     }
+
+
+# A rendered table lives as long as a rendered fragment.
+TABLE_TIMEOUT = 15 * 60
+
+
+def _tables_html(
+    tournament: Tournament, results: Sequence[Mapping[str, Any]]
+) -> list[SafeString]:
+    """Each table's HTML, cached by what it shows: every confirmed result
+    renders the series' results anew for every phone, and only its own
+    table changed. One cache read for all of them (Redis: one round trip)."""
+    language = get_language() or "de"
+    keys = [f"result-table:{_table_key(tournament, r)}:{language}" for r in results]
+    found = cache.get_many(keys)
+    context = {
+        "games": range(1, tournament.games_per_series + 1),
+        # "…/spieler/0/" without "0/": one reversal, not one per player.
+        "player_url": reverse(
+            "tournament:player", kwargs={"slug": tournament.slug, "number": 0}
+        )[:-2],
+    }
+    made = {}
+    for key, result in zip(keys, results, strict=True):
+        if key not in found:
+            made[key] = found[key] = render_to_string(
+                "tournament/results/partials/result_table.html",
+                {**context, "r": result},
+            )
+    if made:
+        cache.set_many(made, timeout=TABLE_TIMEOUT)
+    return [mark_safe(found[key]) for key in keys]
+
+
+def _table_key(tournament: Tournament, result: Mapping[str, Any]) -> str:
+    table = result["table"]
+    return invalidation.etag(
+        tournament.slug,
+        tournament.games_per_series,
+        table.pk,
+        table.number,
+        table.size,
+        result["version"] is not None,
+        result["provisional"],
+        [
+            (p["seat"].entry.start_number, p["seat"].entry.player.full_name)
+            for p in result["players"]
+        ],
+        [(p["points"], p["total"]) for p in result["players"]],
+    )
 
 
 def _with_chips(
@@ -70,7 +123,21 @@ def _with_chips(
             }
             for number, state in p["table_states"]
         ]
-        rows.append({**p, "chips": chips})
+        # What the series' section shows, for the template's cache: after an
+        # entry the referees' page renders the one series that changed, not
+        # every series of the day.
+        key = invalidation.etag(
+            tournament.slug,
+            p["series"].pk,
+            p["series"].number,
+            p["series"].status,
+            p["tables"],
+            p["confirmed"],
+            p.get("pending", ()),
+            p["table_states"],
+            staff,
+        )
+        rows.append({**p, "chips": chips, "key": key})
     return rows
 
 

@@ -12,7 +12,8 @@ from django.views.decorators.http import require_POST
 
 from tournament.core.errors import UserError
 from tournament.core.roles import organizer_required
-from tournament.live.pages import region_or_404, render_live_page
+from tournament.live import invalidation
+from tournament.live.pages import public_page, region_or_404, render_live_page
 from tournament.models import Entry, Series, Tournament
 from tournament.seating import selectors
 from tournament.seating import services as seating_service
@@ -236,6 +237,7 @@ def series_release(request: HttpRequest, slug: str, number: int) -> HttpResponse
     return redirect("tournament:series_manage", slug=slug, number=number)
 
 
+@public_page(invalidation.SEATING)
 def series_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """The seating of a released series, by table (for the wall and phones)."""
     tournament = get_object_or_404(Tournament, slug=slug)
@@ -248,6 +250,7 @@ def series_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     )
 
 
+@public_page(invalidation.SEATING, params=("q",))
 def where_do_i_sit(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     page_region = region_or_404(tournament, "where", {"q": request.GET.get("q", "")})

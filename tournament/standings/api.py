@@ -8,6 +8,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_GET
 
+from tournament.live import invalidation
+from tournament.live.pages import public_page
 from tournament.models import Entry, Tournament
 from tournament.registration import selectors as registration_selectors
 from tournament.results import selectors as results_selectors
@@ -17,6 +19,7 @@ from tournament.standings.selectors import cache_key
 
 
 @require_GET
+@public_page("standings")
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     key = cache_key(tournament, "json")
@@ -40,6 +43,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_GET
+@public_page(invalidation.SEATING)
 def series_list(request: HttpRequest, slug: str) -> JsonResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     return JsonResponse(
@@ -53,6 +57,7 @@ def series_list(request: HttpRequest, slug: str) -> JsonResponse:
 
 
 @require_GET
+@public_page(invalidation.CONFIRMED)
 def series_tables(request: HttpRequest, slug: str, number: int) -> JsonResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     series = seating_selectors.public_series_or_404(tournament, number)
@@ -79,6 +84,7 @@ def series_tables(request: HttpRequest, slug: str, number: int) -> JsonResponse:
 
 
 @require_GET
+@public_page(invalidation.CONFIRMED)
 def players(request: HttpRequest, slug: str) -> JsonResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     return JsonResponse(
@@ -98,6 +104,7 @@ def players(request: HttpRequest, slug: str) -> JsonResponse:
 
 
 @require_GET
+@public_page(invalidation.CONFIRMED)
 def player(request: HttpRequest, slug: str, number: int) -> JsonResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     entry = get_object_or_404(

@@ -10,12 +10,14 @@ from django.utils.translation import gettext_lazy
 
 from tournament.core.errors import UserError
 from tournament.core.roles import organizer_required
-from tournament.live.pages import region_or_404, render_live_page
+from tournament.live import invalidation
+from tournament.live.pages import public_page, region_or_404, render_live_page
 from tournament.models import Entry, TieBreak, Tournament
 from tournament.standings import selectors, tiebreaks
 from tournament.standings.selectors import standings_rows
 
 
+@public_page("standings", params=("sort", "q"))
 def standings(request: HttpRequest, slug: str, view: str = "overall") -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     page_region = region_or_404(
@@ -39,6 +41,7 @@ def standings(request: HttpRequest, slug: str, view: str = "overall") -> HttpRes
     )
 
 
+@public_page(invalidation.CONFIRMED)
 def player_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     entry = get_object_or_404(

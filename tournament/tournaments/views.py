@@ -8,6 +8,8 @@ from django.utils.translation import gettext as _
 
 from tournament.core.roles import organizer_required
 from tournament.core.rules import preset_note
+from tournament.live import invalidation
+from tournament.live.pages import public_page
 from tournament.models import Tournament
 from tournament.registration import selectors as registration_selectors
 from tournament.seating import selectors as seating_selectors
@@ -23,6 +25,7 @@ def home(request: HttpRequest) -> HttpResponse:
     )
 
 
+@public_page(invalidation.CONFIRMED)
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     return render(

@@ -1,0 +1,187 @@
+"""Kept pages answered before Django (tournament/live/edge.py): the same
+bytes and headers Django gave, 304 for a repeated GET, without Django, a
+thread or a query; anything the edge cannot be sure of goes to Django."""
+
+import asyncio
+import gzip
+from urllib.parse import urlencode
+
+import pytest
+from django.urls import reverse
+
+from tests.support.results import confirm, enter
+from tests.support.threads import run_async
+from tournament.core.handler import OneThreadASGIHandler
+from tournament.live.edge import KeptPages
+from tournament.models import Table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+class Django:
+    """Django's handler, counting the requests that reach it."""
+
+    def __init__(self):
+        self.app = OneThreadASGIHandler()
+        self.calls = 0
+
+    async def __call__(self, scope, receive, send):
+        self.calls += 1
+        await self.app(scope, receive, send)
+
+
+@pytest.fixture
+def site():
+    django = Django()
+    return KeptPages(django), django
+
+
+async def get(app, path, query=None, headers=()):
+    """One GET through `app`: status, headers (lower-case names), body."""
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": urlencode(query or {}).encode(),
+        "root_path": "",
+        "headers": [(b"host", b"testserver"), *headers],
+        "client": ("127.0.0.1", 50000),
+        "server": ("testserver", 80),
+    }
+    sent = []
+    asked = False
+
+    async def receive():
+        nonlocal asked
+        if not asked:
+            asked = True
+            return {"type": "http.request", "body": b"", "more_body": False}
+        await asyncio.Event().wait()  # no disconnect until Django is done
+
+    async def send(message):
+        sent.append(message)
+
+    await app(scope, receive, send)
+    start = sent[0]
+    found = {}
+    for name, value in start["headers"]:
+        found.setdefault(name.decode().lower(), []).append(value.decode("latin-1"))
+    return start["status"], found, b"".join(m.get("body", b"") for m in sent[1:])
+
+
+def gets(app, *requests):
+    async def scenario():
+        return [await get(app, *r) for r in requests]
+
+    return run_async(scenario)
+
+
+GZIP = [(b"accept-encoding", b"gzip")]
+
+
+def test_a_kept_page_is_served_with_djangos_bytes_and_headers_without_django(
+    site, tournament, series
+):
+    app, django = site
+    url = reverse("tournament:standings", kwargs={"slug": tournament.slug})
+    first, second, plain = gets(app, (url, None, GZIP), (url, None, GZIP), (url,))
+    assert django.calls == 1  # the first: Django rendered and marked it
+    assert first[0] == second[0] == 200 and first[2] == second[2]
+    for name in ("date", "x-kept-page"):
+        first[1].pop(name, None), second[1].pop(name, None)
+    assert second[1] == first[1]
+    assert second[1]["content-encoding"] == ["gzip"]
+    for header in ("content-security-policy", "x-frame-options", "content-language"):
+        assert header in second[1], header
+    assert plain[0] == 200 and gzip.decompress(second[2]) == plain[2]
+    assert "content-encoding" not in plain[1] and django.calls == 1
+
+
+def test_a_repeated_get_is_answered_304_by_the_edge(
+    site, tournament, series, django_assert_num_queries
+):
+    app, django = site
+    url = reverse(
+        "tournament:series_results", kwargs={"slug": tournament.slug, "number": 1}
+    )
+    (status, headers, _), *_ = gets(app, (url,), (url,))
+    tag = headers["etag"][0].encode()
+    calls = django.calls
+    with django_assert_num_queries(0):
+        ((status, again, body),) = gets(app, (url, None, [(b"if-none-match", tag)]))
+    assert status == 304 and body == b"" and django.calls == calls
+    assert again["etag"] == headers["etag"] and "content-type" not in again
+
+
+def test_a_polled_fragment_is_answered_by_the_edge(site, tournament, series):
+    app, django = site
+    url = reverse(
+        "tournament:live_fragment",
+        kwargs={"slug": tournament.slug, "name": "standings"},
+    )
+    first, second = gets(app, (url,), (url,))
+    assert django.calls == 1 and first[2] == second[2]
+    assert second[1]["etag"] == first[1]["etag"] and first[1]["etag"][0].startswith('"')
+    tag = first[1]["etag"][0].encode()
+    ((status, _, _),) = gets(app, (url, None, [(b"if-none-match", tag)]))
+    assert status == 304 and django.calls == 1
+
+
+def test_a_confirmed_result_goes_to_django_once_then_to_the_edge(
+    site, tournament, series, referee, referee2, django_capture_on_commit_callbacks
+):
+    app, django = site
+    url = reverse("tournament:standings", kwargs={"slug": tournament.slug})
+    gets(app, (url,), (url,))
+    table = Table.objects.get(series=series, number=1)
+    with django_capture_on_commit_callbacks(execute=True):
+        confirm(enter(table, referee), referee2)
+    calls = django.calls
+    after, again = gets(app, (url,), (url,))
+    assert django.calls == calls + 1  # the new state: Django first
+    assert '<td class="num points">26</td>' in after[2].decode()
+    assert again[2] == after[2]
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        [(b"cookie", b"sessionid=abc")],  # perhaps signed in
+        [(b"cookie", b"messages=abc")],  # a message waiting
+        [(b"host", b"evil.example")],  # not this site's
+    ],
+)
+def test_what_the_edge_cannot_be_sure_of_goes_to_django(
+    site, tournament, series, headers
+):
+    app, django = site
+    url = reverse("tournament:standings", kwargs={"slug": tournament.slug})
+    gets(app, (url,), (url,))
+    calls = django.calls
+    gets(app, (url, None, headers))
+    assert django.calls == calls + 1
+
+
+def test_languages_and_unknown_parameters_are_kept_apart(site, tournament, series):
+    app, django = site
+    url = reverse("tournament:standings", kwargs={"slug": tournament.slug})
+    english = [(b"cookie", b"django_language=en")]
+    de, en, en_again, _junk = gets(
+        app, (url,), (url, None, english), (url, None, english), (url, {"utm": "x"})
+    )
+    assert 'lang="de"' in de[2].decode() and 'lang="en"' in en[2].decode()
+    assert en_again[2] == en[2] and en_again[1]["content-language"] == ["en"]
+    assert django.calls == 3  # German, English, and the junk parameter
+
+
+def test_a_post_is_always_djangos(site, tournament, series):
+    app, django = site
+    url = reverse("tournament:standings", kwargs={"slug": tournament.slug})
+    gets(app, (url,), (url,))
+    calls = django.calls
+    gets(app, (url, None, [(b"content-length", b"3")]))
+    assert django.calls == calls + 1

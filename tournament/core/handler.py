@@ -1,0 +1,49 @@
+"""Django's ASGI handler with a request's middleware and view in one thread.
+
+Under ASGI, Django runs each middleware in async mode wherever the
+middleware allows it, and this site's views are synchronous. So every
+`MiddlewareMixin` (sessions, CSRF, auth, messages, CSP, …) ran its
+`process_request` and `process_response` through `sync_to_async`, and a
+sync-only one (the language middleware) went back through `async_to_sync`:
+some twenty hand-overs between the event loop and the request's thread per
+request, 2 ms of the 4.5 a plain page cost (bench/load.py's server). Under
+load each hand-over also waits for the GIL behind every other busy thread,
+so a referee's page, with its many middleware steps and queries, waited
+longest of all while 1,000 phones read the standings.
+
+Here the chain is loaded in sync mode, as under WSGI, and a request enters
+its thread once: the middleware, the view and the response run there
+together. Websockets are not Django's (Channels), and the site has no async
+view; one would still work, called from that thread.
+"""
+
+from typing import cast
+
+import django
+from asgiref.sync import sync_to_async
+from django.core.handlers.asgi import ASGIHandler
+from django.core.handlers.base import BaseHandler
+from django.http import HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
+
+
+class OneThreadASGIHandler(ASGIHandler):
+    """ASGIHandler whose middleware chain is synchronous: one switch to the
+    request's thread (Django's thread-sensitive one) per request."""
+
+    def __init__(self) -> None:
+        # Not ASGIHandler.__init__, which loads the chain in async mode.
+        BaseHandler.__init__(self)
+        self.load_middleware(is_async=False)
+
+    async def get_response_async(self, request: HttpRequest) -> HttpResponseBase:
+        response = await sync_to_async(self.get_response, thread_sensitive=True)(
+            request
+        )
+        return cast(HttpResponse, response)
+
+
+def get_asgi_application() -> OneThreadASGIHandler:
+    """As django.core.asgi.get_asgi_application, with the handler above."""
+    django.setup(set_prefix=False)
+    return OneThreadASGIHandler()

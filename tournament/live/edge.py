@@ -1,0 +1,226 @@
+"""Kept pages served before Django: a cache read and the prepared bytes.
+
+A public page that has not changed is the same bytes for every anonymous
+visitor (`tournament.live.pages`). Through Django each such answer still
+cost a thread of its own, the whole middleware chain and the GIL's turns
+with every other busy thread: 1,000 phones reading the standings made the
+referees' pages wait seconds. `KeptPages` wraps the ASGI application and
+answers those requests in the event loop itself, no thread: a GET without
+a session or message cookie, for a view that shares its page (`Sharing`),
+whose state the cache remembers (`state.remembered`), gets 304 or the
+kept gzipped bytes with the headers Django's middleware gave that page.
+
+Anything else goes to Django unchanged, and so does a page the edge does
+not know yet: Django renders (or reads) it and marks its answer
+(`pages.EDGE_HEADER`); the edge keeps the headers of that answer (unless it
+sets a cookie) beside the page, and serves it itself from then on. Both
+ask the same cache with the same keys, so the pages are shared by all
+workers with Redis. Cache reads here block the loop for a moment (Django's
+Redis cache has no native async): a few local round trips per page.
+"""
+
+import gzip
+import io
+import logging
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+from django.contrib.messages.storage.cookie import CookieStorage
+from django.core.cache import BaseCache, caches
+from django.core.exceptions import DisallowedHost
+from django.core.handlers.asgi import ASGIRequest
+from django.core.signals import setting_changed
+from django.urls import Resolver404, resolve
+from django.utils.cache import get_conditional_response
+from django.utils.http import http_date
+
+from tournament.core.middleware import language_of
+from tournament.live import pages, state
+
+logger = logging.getLogger(__name__)
+
+Scope = dict[str, Any]
+Message = Mapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+Headers = list[tuple[bytes, bytes]]
+
+# What the edge sets itself, per answer; everything else Django gave the
+# page (language, Vary, Cache-Control, CSP, X-Frame-Options, …) is kept,
+# from a 200 or a 304 alike. The type comes with the kept page (a 304 has
+# none).
+_PER_ANSWER = {
+    b"content-type",
+    b"etag",
+    b"last-modified",
+    b"content-length",
+    b"content-encoding",
+    b"date",
+    b"server",
+    pages.EDGE_HEADER.lower().encode(),
+}
+
+
+def headers_key(tag: str, secure: bool) -> str:
+    """Where the edge keeps the headers of the page of ETag `tag` (HSTS is
+    sent over HTTPS only)."""
+    return f"live-headers:{tag}:{'https' if secure else 'http'}"
+
+
+@dataclass(frozen=True)
+class _Answer:
+    status: int
+    headers: Headers
+    body: bytes = b""
+
+    async def send(self, send: Send) -> None:
+        await send(
+            {
+                "type": "http.response.start",
+                "status": self.status,
+                "headers": self.headers,
+            }
+        )
+        await send({"type": "http.response.body", "body": self.body})
+
+
+@dataclass(frozen=True)
+class _Unknown:
+    """A page the edge may serve but has no headers for yet."""
+
+    secure: bool
+
+
+class KeptPages:
+    """ASGI middleware around Django: kept public pages from the cache."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self._store: BaseCache | None = None
+        setting_changed.connect(self._settings_changed, weak=False)
+
+    def _settings_changed(self, setting: str, **kwargs: Any) -> None:
+        if setting == "CACHES":
+            self._store = None
+
+    @property
+    def store(self) -> BaseCache:
+        # One backend object for the loop: `django.core.cache.cache` is one
+        # per asyncio task, and Django's Redis client one connection pool
+        # per object.
+        if self._store is None:
+            self._store = caches.create_connection("default")
+        return self._store
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope.get("method") == "GET":
+            try:
+                found = self.find(scope)
+            except Exception:  # the fast path must never break a request
+                logger.exception("kept page lookup failed for %s", scope.get("path"))
+                found = None
+            if isinstance(found, _Answer):
+                await found.send(send)
+                return
+            if isinstance(found, _Unknown):
+                scope = {**scope, pages.EDGE_SCOPE_KEY: True}
+                send = self._keeping(send, found.secure)
+        await self.app(scope, receive, send)
+
+    def find(self, scope: Scope) -> _Answer | _Unknown | None:
+        """The answer to `scope` from the cache, _Unknown for a shared page
+        whose headers the edge has not seen yet, or None for Django's."""
+        if _has_body(scope.get("headers", ())):
+            return None
+        request = ASGIRequest(scope, io.BytesIO())
+        cookies = request.COOKIES
+        if (
+            settings.SESSION_COOKIE_NAME in cookies
+            or CookieStorage.cookie_name in cookies
+        ):
+            return None  # perhaps signed in, perhaps a message: Django decides
+        secure = request.is_secure()
+        if settings.SECURE_SSL_REDIRECT and not secure:
+            return None
+        try:
+            request.get_host()
+            match = resolve(request.path_info)
+        except (DisallowedHost, Resolver404):
+            return None
+        sharing = pages.sharing_of(match.func, request, match.kwargs)
+        if sharing is None or any(p not in sharing.params for p in request.GET):
+            return None
+        store = self.store
+        known = state.remembered(
+            store, str(match.kwargs.get("slug", "")), sharing.source
+        )
+        if known is None:
+            return _Unknown(secure)  # Django reads the state (and marks)
+        tag = sharing.tag(request, known, language_of(request))
+        gzipped = pages.accepts_gzip(request)
+        header = sharing.header(tag, gzipped)
+        kept, headers = _get_two(store, pages.page_key(tag), headers_key(tag, secure))
+        if headers is None:
+            return _Unknown(secure)
+        validators = [
+            (b"etag", header.encode()),
+            (b"last-modified", http_date(known.modified).encode()),
+        ]
+        unchanged = get_conditional_response(
+            request, etag=header, last_modified=int(known.modified)
+        )
+        if unchanged is not None:
+            if unchanged.status_code != 304:
+                return None  # a failed precondition: Django answers it
+            return _Answer(304, headers + validators)
+        if not isinstance(kept, pages.Kept):
+            return _Unknown(secure)
+        body = kept.body if gzipped else gzip.decompress(kept.body)
+        extra = [
+            (b"content-type", kept.content_type.encode("latin-1")),
+            (b"content-length", str(len(body)).encode()),
+        ]
+        if gzipped:
+            extra.append((b"content-encoding", b"gzip"))
+        return _Answer(200, headers + validators + extra, body)
+
+    def _keeping(self, send: Send, secure: bool) -> Send:
+        """`send`, keeping the headers of Django's answer if it is a kept
+        page (marked) that sets no cookie."""
+
+        async def keeping(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", ()))
+                marker = pages.EDGE_HEADER.lower().encode()
+                tags = [v for k, v in headers if k.lower() == marker]
+                if tags:
+                    headers = [(k, v) for k, v in headers if k.lower() != marker]
+                    message = {**message, "headers": headers}
+                    cookies = any(k.lower() == b"set-cookie" for k, _ in headers)
+                    if message["status"] in (200, 304) and not cookies:
+                        own = [
+                            (k, v) for k, v in headers if k.lower() not in _PER_ANSWER
+                        ]
+                        key = headers_key(tags[0].decode("latin-1"), secure)
+                        self.store.set(key, own, timeout=pages.PAGE_TIMEOUT)
+            await send(message)
+
+        return keeping
+
+
+def _has_body(headers: Iterable[tuple[bytes, bytes]]) -> bool:
+    for name, value in headers:
+        name = name.lower()
+        if name == b"transfer-encoding" or (
+            name == b"content-length" and value != b"0"
+        ):
+            return True
+    return False
+
+
+def _get_two(store: BaseCache, first: str, second: str) -> tuple[Any, Any]:
+    found = store.get_many([first, second])
+    return found.get(first), found.get(second)

@@ -1,0 +1,199 @@
+"""A tournament's state as its ETags name it, read from the rows or
+remembered by the cache.
+
+`source_token` is what a fragment's ETag follows: for a scope of
+`invalidation.state_token` (read from the rows, right even for a change no
+service announced) or the standings generation alone, plus the
+tournament's own fields. A region (`fragments.region`) reads it each time.
+
+A public page served from the cache must know its state without asking the
+database (`tournament.live.pages`): `known` reads every scope's token once
+and remembers it under the tournament's epoch (`invalidation.epoch`),
+which every announced change bumps after its commit, so the first request
+after a confirmed result reads them anew. A change that no service
+announced (Django's admin) is read after at most REMEMBER_SECONDS; the
+pages' live regions, which read the rows, follow it at once.
+"""
+
+import time
+from dataclasses import dataclass, replace
+
+from django.core.cache import BaseCache, cache
+
+from tournament.live import invalidation
+from tournament.live.flight import single_flight
+from tournament.models import Tournament
+
+# What an ETag can follow: a scope of `invalidation.state_token`, or
+# "standings", the standings generation alone (no query). A fragment or page
+# may also name "results": what a series' results show, confirmed results
+# and, if the tournament shows provisional results, waiting entries too.
+STANDINGS = "standings"
+RESULTS = "results"
+SOURCES = (STANDINGS, *invalidation.SCOPES)
+
+REMEMBER_SECONDS = 5
+
+
+def scope_of(source: str, provisional: bool) -> str:
+    """The scope (`SOURCES`) a fragment or page of `source` follows."""
+    if source == RESULTS:
+        return invalidation.ALL if provisional else invalidation.CONFIRMED
+    return source
+
+
+def settings_token(tournament: Tournament) -> str:
+    """The tournament's own fields (name, provisional results shown,
+    tie-break keys, …), however they were saved."""
+    return invalidation.etag(
+        *(getattr(tournament, f.attname) for f in Tournament._meta.concrete_fields)
+    )
+
+
+def source_token(tournament_id: int, scope: str, settings: str) -> str:
+    """The state `scope` (`SOURCES`) covers, read now; `settings` is the
+    tournament's `settings_token`."""
+    if scope == STANDINGS:
+        return f"{invalidation.standings_generation(tournament_id)}.{settings}"
+    return f"{invalidation.state_token(tournament_id, scope)}.{settings}"
+
+
+def first_seen(tournament_id: int, scope: str, token: str) -> float:
+    """When this server first saw `token` for the tournament's `scope`: the
+    Last-Modified of what follows it (`invalidation.modified_at`)."""
+    return invalidation.modified_at(f"{tournament_id}:{scope}", token)
+
+
+@dataclass(frozen=True)
+class Known:
+    """What a page of one source is kept under: the tournament, the token
+    of the state it shows and when that was first seen."""
+
+    tournament_id: int
+    token: str
+    modified: float
+
+
+@dataclass(frozen=True)
+class _Remembered:
+    """What the cache remembers of a tournament under one epoch: its own
+    fields and each scope's token read so far (with when it was read)."""
+
+    slug: str
+    settings: str
+    provisional: bool
+    tokens: dict[str, tuple[str, float, float]]  # scope → token, seen, read
+
+
+def _slug_key(slug: str) -> str:
+    return f"live-slug:{slug}"
+
+
+def _known_key(tournament_id: int, epoch: object) -> str:
+    return f"live-known:{tournament_id}:{epoch}"
+
+
+# This process's copy of the newest remembered state of each tournament, by
+# epoch: the epoch is read from the cache on every request (the check that
+# nothing changed), the state itself only when it did; and of which
+# tournament a slug names, for REMEMBER_SECONDS (a state remembered for
+# another slug is not taken: `_missing`). A dict's get and set are safe
+# across threads.
+_copies: dict[int, tuple[object, _Remembered]] = {}
+_slugs: dict[str, tuple[int, float]] = {}
+
+
+def _tournament_of(store: BaseCache, slug: str, now: float) -> int | None:
+    copy = _slugs.get(slug)
+    if copy is not None and now - copy[1] <= REMEMBER_SECONDS:
+        return copy[0]
+    tournament_id: int | None = store.get(_slug_key(slug))
+    if tournament_id is not None:
+        _slugs[slug] = (tournament_id, now)
+    return tournament_id
+
+
+def _remembered_in(
+    store: BaseCache, tournament_id: int, epoch: object
+) -> _Remembered | None:
+    copy = _copies.get(tournament_id)
+    if copy is not None and copy[0] == epoch:
+        return copy[1]
+    found: _Remembered | None = store.get(_known_key(tournament_id, epoch))
+    if found is not None:
+        _copies[tournament_id] = (epoch, found)
+    return found
+
+
+def known(slug: str, source: str, retry: bool = True) -> Known | None:
+    """The state of the tournament `slug` that a page of `source`
+    (`SOURCES` or "results") shows, as remembered: read from the rows once
+    per announced change, or after REMEMBER_SECONDS; None for no such
+    tournament."""
+    slug_key = _slug_key(slug)
+    now = time.time()
+    tournament_id = _tournament_of(cache, slug, now)
+    row = None
+    if tournament_id is None:
+        row = Tournament.objects.filter(slug=slug).first()
+        if row is None:
+            return None
+        tournament_id = row.pk
+        cache.set(slug_key, tournament_id, timeout=REMEMBER_SECONDS)
+        _slugs[slug] = (tournament_id, now)
+    epoch = invalidation.epoch(tournament_id)
+    remembered = _remembered_in(cache, tournament_id, epoch)
+    if _missing(remembered, slug, source, now):
+        key = _known_key(tournament_id, epoch)
+        with single_flight(key):
+            remembered = _remembered_in(cache, tournament_id, epoch)
+            if remembered is None or remembered.slug != slug:
+                row = row or Tournament.objects.filter(pk=tournament_id).first()
+                if row is None or row.slug != slug:  # a backup restored over it
+                    cache.delete(slug_key)
+                    _slugs.pop(slug, None)
+                    # Once more, from the slug (there may be a new one).
+                    return known(slug, source, retry=False) if retry else None
+                remembered = _Remembered(
+                    slug, settings_token(row), row.show_provisional, {}
+                )
+            if _missing(remembered, slug, source, now):
+                scope = scope_of(source, remembered.provisional)
+                token = source_token(tournament_id, scope, remembered.settings)
+                seen = first_seen(tournament_id, scope, token)
+                tokens = {**remembered.tokens, scope: (token, seen, now)}
+                remembered = replace(remembered, tokens=tokens)
+                cache.set(key, remembered, timeout=REMEMBER_SECONDS)
+                _copies[tournament_id] = (epoch, remembered)
+    assert remembered is not None
+    token, seen, _read_at = remembered.tokens[scope_of(source, remembered.provisional)]
+    return Known(tournament_id, token, seen)
+
+
+def remembered(store: BaseCache, slug: str, source: str) -> Known | None:
+    """`known` from the cache `store` alone, without a query; None if
+    anything is not remembered (the next request that may ask the database
+    reads it)."""
+    now = time.time()
+    tournament_id = _tournament_of(store, slug, now)
+    if tournament_id is None:
+        return None
+    epoch = store.get(invalidation.epoch_key(tournament_id))
+    if epoch is None:
+        return None
+    found = _remembered_in(store, tournament_id, epoch)
+    if _missing(found, slug, source, now):
+        return None
+    assert found is not None
+    token, seen, _read_at = found.tokens[scope_of(source, found.provisional)]
+    return Known(tournament_id, token, seen)
+
+
+def _missing(
+    remembered: _Remembered | None, slug: str, source: str, now: float
+) -> bool:
+    """Whether `source`'s token is not remembered (or too old) for `slug`."""
+    if remembered is None or remembered.slug != slug:
+        return True
+    found = remembered.tokens.get(scope_of(source, remembered.provisional))
+    return found is None or now - found[2] > REMEMBER_SECONDS
