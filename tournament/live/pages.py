@@ -3,9 +3,12 @@
 Every anonymous visitor of a public page gets the same bytes, so a page is
 rendered once per state of what it shows (the source its ETag follows, as
 for the live fragments: `tournament.live.state`), language and address,
-kept gzipped in the cache (shared by all workers with Redis) and served
-from there, gzipped to a browser that takes it; a repeated GET is answered
-304. Neither asks the database: the state is the one the cache remembers.
+kept gzipped in the cache (shared by all workers with Redis, rendered once
+across them) and served from there, gzipped to a browser that takes it; a
+repeated GET is answered 304. Neither asks the database: the state is the
+one the cache remembers. Once kept, a page is answered before Django
+(`tournament.live.edge`); this module serves it through Django until then,
+and to visitors the edge leaves to Django (a session cookie).
 
 Nothing of one visitor may be in such a page: a signed-in user (his name,
 his messages, forms with his CSRF token) always gets the page rendered for
