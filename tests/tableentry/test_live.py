@@ -71,7 +71,9 @@ def test_the_other_players_phone_gets_the_entry_and_then_the_result(at_table):
 
 
 @pytest.mark.django_db
-def test_the_poll_answers_304_until_the_table_changes(at_table, client):
+def test_the_poll_answers_304_until_the_table_changes(
+    at_table, client, django_capture_on_commit_callbacks
+):
     me = at_table.p[2]
     url = reverse(
         "tournament:live_fragment", kwargs={"slug": "rm-test", "name": "mein"}
@@ -80,9 +82,15 @@ def test_the_poll_answers_304_until_the_table_changes(at_table, client):
     assert first.status_code == 200
     again = client.get(url, {"link": me.link_token}, HTTP_IF_NONE_MATCH=first["ETag"])
     assert again.status_code == 304
-    result_enter_by_player(
-        player=at_table.p[1], table=at_table.t1, games=FIVE, mode="quick", revision=0
-    )
+    # As in production, the change is announced once it is committed.
+    with django_capture_on_commit_callbacks(execute=True):
+        result_enter_by_player(
+            player=at_table.p[1],
+            table=at_table.t1,
+            games=FIVE,
+            mode="quick",
+            revision=0,
+        )
     changed = client.get(url, {"link": me.link_token}, HTTP_IF_NONE_MATCH=first["ETag"])
     assert changed.status_code == 200
     assert "Stimmt das Ergebnis?" in changed.content.decode()

@@ -50,9 +50,11 @@ def live_fragment(request: HttpRequest, slug: str, name: str) -> HttpResponse:
 
 def _fragment_sharing(request: HttpRequest, kwargs: dict[str, Any]) -> Sharing | None:
     """A public fragment is shared like a page (`pages.Sharing`): its
-    source, its parameters, its region's ETag."""
+    source, its parameters, its region's ETag. One with a token of its own
+    (a player's own page, a season ranking over several tournaments)
+    follows more than its source's state: each request asks its region."""
     key = fragment_key(str(kwargs.get("name", "")), request.GET.dict())
-    if key is None or key.fragment.staff:
+    if key is None or key.fragment.staff or key.fragment.token is not None:
         return None
     return Sharing(key.fragment.source, frozenset(key.fragment.params), fragment=key)
 
