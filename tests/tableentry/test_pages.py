@@ -11,6 +11,7 @@ from django.urls import reverse
 from tests.support.results import FIVE, quick_form
 from tournament.models import AuditEvent, ResultAnswer, ResultVersion
 from tournament.registration.services import entry_link_renew
+from tournament.tournaments.services import tournament_save
 
 pytestmark = pytest.mark.django_db
 
@@ -230,3 +231,21 @@ def test_with_table_entry_off_the_table_card_still_goes_to_the_results(at_table,
     at_table.tournament.save()
     card = reverse("tournament:table_card", kwargs={"slug": "rm-test", "table": 1})
     assert phone.get(card)["Location"].endswith("/serie/1/ergebnisse/#tisch-1")
+
+
+def test_the_mein_turnier_tab_follows_the_tournament_not_the_phone(
+    at_table, phone, client, organizer, django_capture_on_commit_callbacks
+):
+    """Public pages are kept and served to every visitor (tournament/live/
+    pages.py): the tab is there for everybody while entry at the table is
+    on, whether or not this phone opened a personal link, and gone when it
+    is off."""
+    standings = reverse("tournament:standings", kwargs={"slug": "rm-test"})
+    start = reverse("tournament:mine_start", kwargs={"slug": "rm-test"})
+    phone.get(mine(at_table.p[2]))
+    for visitor in (client, phone):
+        assert f'href="{start}"' in visitor.get(standings).content.decode()
+    at_table.tournament.table_entry = "off"
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament_save(actor=organizer, tournament=at_table.tournament, created=False)
+    assert f'href="{start}"' not in client.get(standings).content.decode()
