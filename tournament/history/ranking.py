@@ -19,7 +19,7 @@ from django.db.models import Max
 
 from tournament.live.invalidation import standings_generation
 from tournament.models import Entry, Ranking, Tournament
-from tournament.standings.selectors import assign_ranks, standings_many
+from tournament.standings.selectors import Standings, assign_ranks, standings_many
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +80,14 @@ class RankingTable:
         return sum(self.started)
 
 
+def result_final(standings: Standings, tournament: Tournament) -> bool:
+    """The standings are the tournament's result: every table of every
+    series confirmed, or the organizer marked it finished."""
+    return bool(standings.rows) and (
+        standings.state.final or tournament.status == Tournament.Status.FINISHED
+    )
+
+
 def _value(ranking: Ranking, table: list[int], place: int, points: int) -> int:
     if ranking.method == Ranking.Method.POINTS:
         return points
@@ -137,11 +145,7 @@ def ranking_table(ranking: Ranking) -> RankingTable:
                 cells=counted,
             )
         )
-    final = [
-        bool(standings[t.pk].rows)
-        and (standings[t.pk].state.final or t.status == Tournament.Status.FINISHED)
-        for t in tournaments
-    ]
+    final = [result_final(standings[t.pk], t) for t in tournaments]
     return RankingTable(
         ranking=ranking,
         tournaments=tournaments,

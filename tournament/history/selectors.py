@@ -19,6 +19,7 @@ from tournament.history.ranking import (
     RankingTable,
     ranking_table,
     ranking_token,
+    result_final,
 )
 from tournament.models import (
     Entry,
@@ -88,14 +89,6 @@ class ChampionsPage:
     best_series: Record | None = None
 
 
-def _final(standings: Standings, tournament: Tournament) -> bool:
-    """The standings are the tournament's result: every table of every
-    series confirmed, or the organizer marked it finished."""
-    return bool(standings.rows) and (
-        standings.state.final or tournament.status == Tournament.Status.FINISHED
-    )
-
-
 def _championships() -> tuple[list[Tournament], dict[int, Standings]]:
     tournaments = list(
         Tournament.objects.filter(is_championship=True).order_by("-date", "name")
@@ -107,7 +100,7 @@ def champions_page() -> ChampionsPage:
     """The champions, newest year first, and the records. A year the site
     played (a final championship) wins over the imported list's."""
     tournaments, standings = _championships()
-    final = [t for t in tournaments if _final(standings[t.pk], t)]
+    final = [t for t in tournaments if result_final(standings[t.pk], t)]
     winners = {t.pk: [r for r in standings[t.pk].rows if r.rank == 1] for t in final}
     persons = dict(
         Entry.objects.filter(
