@@ -32,7 +32,7 @@ def live_fragment(request: HttpRequest, slug: str, name: str) -> HttpResponse:
     key = fragment_key(name, request.GET.dict())
     if key is None:
         raise Http404
-    sharing = _fragment_sharing(request, {"name": name})
+    sharing = _key_sharing(key)
     if sharing is not None:
         return serve_public(request, slug, sharing, lambda: _fragment(slug, key))
     tournament = get_object_or_404(Tournament, slug=slug)
@@ -54,7 +54,11 @@ def _fragment_sharing(request: HttpRequest, kwargs: dict[str, Any]) -> Sharing |
     (a player's own page, a season ranking over several tournaments)
     follows more than its source's state: each request asks its region."""
     key = fragment_key(str(kwargs.get("name", "")), request.GET.dict())
-    if key is None or key.fragment.staff or key.fragment.token is not None:
+    return None if key is None else _key_sharing(key)
+
+
+def _key_sharing(key: FragmentKey) -> Sharing | None:
+    if key.fragment.staff or key.fragment.token is not None:
         return None
     return Sharing(key.fragment.source, frozenset(key.fragment.params), fragment=key)
 
