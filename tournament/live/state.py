@@ -168,8 +168,7 @@ def known(slug: str, source: str, retry: bool = True) -> Known | None:
                 cache.set(key, remembered, timeout=REMEMBER_SECONDS)
                 _copies[tournament_id] = (epoch, remembered)
     assert remembered is not None
-    token, seen, _read_at = remembered.tokens[scope_of(source, remembered.provisional)]
-    return Known(tournament_id, token, seen)
+    return _known_of(remembered, tournament_id, source)
 
 
 def remembered(store: BaseCache, slug: str, source: str) -> Known | None:
@@ -187,7 +186,11 @@ def remembered(store: BaseCache, slug: str, source: str) -> Known | None:
     if _missing(found, slug, source, now):
         return None
     assert found is not None
-    token, seen, _read_at = found.tokens[scope_of(source, found.provisional)]
+    return _known_of(found, tournament_id, source)
+
+
+def _known_of(remembered: _Remembered, tournament_id: int, source: str) -> Known:
+    token, seen, _read_at = remembered.tokens[scope_of(source, remembered.provisional)]
     return Known(tournament_id, token, seen)
 
 
