@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, QuerySet
 
+from tournament.core.text import fold
 from tournament.history.ranking import (
     RankingCell,
     RankingRow,
@@ -29,7 +30,7 @@ from tournament.models import (
     Ranking,
     Tournament,
 )
-from tournament.registration.selectors import PlayerQuery, fold
+from tournament.registration.selectors import PlayerQuery
 from tournament.standings.selectors import Standings, standings_many
 
 __all__ = [
