@@ -199,16 +199,12 @@ def _invalid(
     request: HttpRequest, entry: Entry, table: Table, form: ResultForm
 ) -> HttpResponse:
     if wants_json(request):
-        errors = {
-            field: [str(e) for e in field_errors]
-            for field, field_errors in form.errors.items()
-        }
         return JsonResponse(
             {
                 "ok": False,
                 "state": "invalid",
                 "message": form.error_summary(),
-                "errors": errors,
+                "errors": _form_errors(form),
             },
             status=400,
         )
