@@ -10,9 +10,8 @@ from django.utils.translation import gettext as _
 from tournament.core.audit import audit_record, snapshot
 from tournament.core.errors import ConflictError, UserError
 from tournament.core.roles import Actor
-from tournament.live import invalidation
 from tournament.models import PastChampion, Ranking, Tournament
-from tournament.persons.services import PersonIndex
+from tournament.persons.services import PersonIndex, announce_tournaments
 
 
 @dataclass(frozen=True)
@@ -88,12 +87,6 @@ def _ranking_picture(
     }
 
 
-def _announce(tournament_ids: Iterable[int]) -> None:
-    # The ranking's live page hangs on its tournaments' pages and sockets.
-    for tournament_id in sorted(set(tournament_ids)):
-        invalidation.field_changed(tournament_id)
-
-
 def ranking_save(
     *,
     actor: Actor,
@@ -136,7 +129,7 @@ def ranking_save(
             before=before,
             after=_ranking_picture(ranking, tournaments),
         )
-        _announce([*old_ids, *(t.pk for t in tournaments)])
+        announce_tournaments([*old_ids, *(t.pk for t in tournaments)])
     return ranking
 
 
@@ -151,4 +144,4 @@ def ranking_delete(*, actor: Actor, ranking: Ranking) -> None:
             before=_ranking_picture(ranking, tournaments),
         )
         ranking.delete()
-        _announce(t.pk for t in tournaments)
+        announce_tournaments(t.pk for t in tournaments)

@@ -182,9 +182,12 @@ def _tournament_ids(person_ids: Iterable[int]) -> set[int]:
     )
 
 
-def _announce(tournament_ids: Iterable[int]) -> None:
-    # Season rankings and person pages follow persons: their tournaments'
-    # standings generation changes (nothing else in them does).
+def announce_tournaments(tournament_ids: Iterable[int]) -> None:
+    """Tell the pages of these tournaments that something they show across
+    tournaments changed: season rankings and person pages follow persons
+    and a ranking's settings through their tournaments' standings
+    generation (nothing else in them changes), and a ranking's live page
+    hangs on its tournaments' pages and sockets."""
     for tournament_id in sorted(set(tournament_ids)):
         invalidation.field_changed(tournament_id)
 
@@ -267,7 +270,7 @@ def person_merge(
             after={"keep": _picture(keep)},
             note=note,
         )
-        _announce(tournaments)
+        announce_tournaments(tournaments)
     return keep
 
 
@@ -299,7 +302,7 @@ def person_split(*, actor: Actor, player: Player) -> Person:
             before=before,
             after={"person": _picture(old), "new": _picture(new)},
         )
-        _announce(_tournament_ids([old.pk, new.pk]))
+        announce_tournaments(_tournament_ids([old.pk, new.pk]))
     return new
 
 
