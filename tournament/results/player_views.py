@@ -191,8 +191,7 @@ def _done(
 def _initial(table: Table) -> dict[str, Any]:
     """The form as the table stands: a waiting entry of the table's players
     to correct, else empty."""
-    pending = table.result_versions.filter(status=ResultVersion.Status.PENDING).first()
-    return result_initial(table, pending)
+    return result_initial(table, _pending(table, None))
 
 
 def _invalid(
