@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, QuerySet
 
-from tournament.core.text import fold
+from tournament.core.text import fold, name_key
 from tournament.history.ranking import (
     RankingCell,
     RankingRow,
@@ -145,7 +145,7 @@ def _records(
 ) -> None:
     titles: dict[object, list[Champion]] = defaultdict(list)
     for champion in page.champions:
-        who = champion.person_id or fold(champion.name)[1]
+        who = champion.person_id or name_key("", champion.name)
         titles[who].append(champion)
     most = max((len(years) for years in titles.values()), default=0)
     if most > 1:  # one title each is no record
