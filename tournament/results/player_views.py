@@ -55,7 +55,7 @@ from tournament.core.ratelimit import (
     personal_link_limited,
     wants_json,
 )
-from tournament.models import Entry, ResultVersion, Series, Table
+from tournament.models import Entry, ResultVersion, Series, Table, Tournament
 from tournament.registration.selectors import entry_by_link
 from tournament.results import selectors
 from tournament.results import services as results_service
@@ -165,7 +165,7 @@ def _done(
 ) -> HttpResponse:
     table = version.table
     key = state
-    if state == "entered" and entry.tournament.table_entry == "all":
+    if state == "entered" and entry.tournament.table_entry == Tournament.TableEntry.ALL:
         key = "entered_all"
     message = str(_MESSAGES[key])
     # Also for JSON: the phone's outbox follows `location` while the player
