@@ -40,17 +40,11 @@ MAX_TABLE = 32767
 COOKIE_NAME = "mein"
 
 
-def _cookie_name(tournament: Tournament) -> str:
-    return COOKIE_NAME
-
-
 def remembered_entry(request: HttpRequest, tournament: Tournament) -> Entry | None:
     """The player whose personal link this phone opened last (None if none,
     or the link was replaced since)."""
     try:
-        token = request.get_signed_cookie(
-            _cookie_name(tournament), salt=COOKIE_SALT, default=None
-        )
+        token = request.get_signed_cookie(COOKIE_NAME, salt=COOKIE_SALT, default=None)
     except signing.BadSignature:
         return None
     if not token:
@@ -60,7 +54,7 @@ def remembered_entry(request: HttpRequest, tournament: Tournament) -> Entry | No
 
 def _remember(response: HttpResponse, entry: Entry) -> None:
     response.set_signed_cookie(
-        _cookie_name(entry.tournament),
+        COOKIE_NAME,
         entry.link_token,
         salt=COOKIE_SALT,
         max_age=int(settings.PLAYER_LINK_COOKIE_DAYS) * 24 * 3600,
