@@ -37,8 +37,9 @@ from tournament.models import Entry, PastChampion, Person, Player, Tournament
 
 
 def club_key(club: str) -> str:
-    """A club as matching compares it: "SC Daun" is "sc  daun"."""
-    return " ".join(fold(club)[1].split())
+    """A club as matching compares it: "SC Daun" is "sc  daun" (a club
+    compares as a name does)."""
+    return name_key("", club)
 
 
 def loose_key(first_name: str, last_name: str) -> str:
