@@ -229,15 +229,9 @@ def table_entry_state(table: Table) -> TableEntryState:
     """The waiting and the confirmed version of a table, with who entered
     and decided them and the players' answers (2 queries)."""
     versions = list(
-        ResultVersion.objects.filter(
-            table=table,
-            status__in=[ResultVersion.Status.PENDING, ResultVersion.Status.CONFIRMED],
-        )
-        .select_related(
-            "entered_by",
-            "decided_by",
-            "entered_by_player__player",
-            "decided_by_player__player",
+        result_versions(table)
+        .filter(
+            status__in=[ResultVersion.Status.PENDING, ResultVersion.Status.CONFIRMED]
         )
         .prefetch_related(
             Prefetch(
