@@ -2,7 +2,7 @@
 WeasyPrint, as every document) and the workbook (texts as text, never as
 formulas). Neither computes anything: both print `history.ranking_table`."""
 
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
@@ -11,7 +11,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 from tournament.core.workbook import workbook_bytes, write_table
 from tournament.history.selectors import RankingTable
 from tournament.models import Ranking
-from tournament.paper.pdf import PdfFile, render_pdf
+from tournament.paper.pdf import PdfFile, _context, render_pdf
 
 
 def _filename(ranking: Ranking, extension: str) -> str:
@@ -24,15 +24,7 @@ def ranking_pdf(*, table: RankingTable) -> PdfFile:
     ranking = table.ranking
     content, pages = render_pdf(
         "pdf/ranking.html",
-        [
-            {
-                "tournament": None,
-                "title": ranking.name,
-                "language": translation.get_language() or "de",
-                "printed_at": timezone.localtime(),
-                "table": table,
-            }
-        ],
+        [_context(None, ranking.name, table=table)],
         styles=["pdf/css/standings.css", "pdf/css/ranking.css"],
     )
     return PdfFile(content, _filename(ranking, "pdf"), pages)
