@@ -63,7 +63,7 @@ def sheet_rows_html(tournament, series, *, filled):
         tournament=tournament, series=series, filled=filled
     )
     html = render_to_string(
-        "pdf/sheets.html", pdf._context(tournament, "test", data=data)
+        "pdf/sheets.html", pdf.document_context(tournament, "test", data=data)
     )
     parser = RowsParser()
     parser.feed(html)

@@ -42,7 +42,8 @@ def test_a_card_per_checked_in_player_with_his_link(present):
     card = data.cards[1]
     assert card.url == f"{BASE}/t/{present.slug}/mein/{entry.link_token}/"
     html = render_to_string(
-        "pdf/playercards.html", pdf._context(present, "Spielerkarten", data=data)
+        "pdf/playercards.html",
+        pdf.document_context(present, "Spielerkarten", data=data),
     )
     assert str(qr_svg(card.url, size_mm=paper_documents.PLAYER_CARD_QR_MM)) in html
     assert entry.player.full_name in html

@@ -113,7 +113,7 @@ def test_table_cards_carry_a_qr_code_to_the_tables_page(tournament, scored_serie
         f"{base}/t/{tournament.slug}/tisch/2/",
     ]
     html = render_to_string(
-        "pdf/cards.html", pdf._context(tournament, "Tischkarten", data=data)
+        "pdf/cards.html", pdf.document_context(tournament, "Tischkarten", data=data)
     )
     # The code of exactly that address, as an inline drawing.
     assert str(qr_svg(cards[1].url, size_mm=paper_documents.CARD_QR_MM)) in html

@@ -159,7 +159,11 @@ def render_pdf(
     return content, len(document.pages)
 
 
-def _context(tournament: Tournament | None, title: str, **extra: Any) -> dict[str, Any]:
+def document_context(
+    tournament: Tournament | None, title: str, **extra: Any
+) -> dict[str, Any]:
+    """What every document's template gets: the tournament, the title, the
+    language and the time of printing, and `extra`."""
     return {
         "tournament": tournament,
         "title": title,
@@ -200,7 +204,7 @@ def sheets_pdf(
     ] or [data]
     content, pages = render_pdf(
         "pdf/sheets.html",
-        [_context(tournament, title, data=chunk) for chunk in chunks],
+        [document_context(tournament, title, data=chunk) for chunk in chunks],
         styles=["pdf/css/sheet.css"],
         progress=progress,
     )
@@ -223,7 +227,7 @@ def seating_pdf(
     title = _("Sitzplan Serie %(n)d") % {"n": series.number}
     content, pages = render_pdf(
         "pdf/seating.html",
-        [_context(tournament, title, data=data)],
+        [document_context(tournament, title, data=data)],
         styles=["pdf/css/lists.css"],
         progress=progress,
         start=10,
@@ -253,7 +257,7 @@ def cards_pdf(
     _report(progress, 10)
     content, pages = render_pdf(
         "pdf/cards.html",
-        [_context(tournament, _("Tischkarten"), data=data)],
+        [document_context(tournament, _("Tischkarten"), data=data)],
         styles=["pdf/css/card.css"],
         progress=progress,
         start=10,
@@ -277,7 +281,7 @@ def playercards_pdf(
     _report(progress, 10)
     content, pages = render_pdf(
         "pdf/playercards.html",
-        [_context(tournament, _("Spielerkarten"), data=data)],
+        [document_context(tournament, _("Spielerkarten"), data=data)],
         styles=["pdf/css/playercard.css"],
         progress=progress,
         start=10,
@@ -296,7 +300,7 @@ def standings_pdf(
     _report(progress, 10)
     content, pages = render_pdf(
         "pdf/standings.html",
-        [_context(tournament, _("Tabelle"), data=data)],
+        [document_context(tournament, _("Tabelle"), data=data)],
         styles=["pdf/css/standings.css"],
         progress=progress,
         start=10,
@@ -318,7 +322,7 @@ def certificates_pdf(
     _report(progress, 10)
     content, pages = render_pdf(
         "pdf/certificates.html",
-        [_context(tournament, _("Urkunden"), data=data)],
+        [document_context(tournament, _("Urkunden"), data=data)],
         styles=["pdf/css/certificate.css"],
         progress=progress,
         start=10,
@@ -353,7 +357,7 @@ def poster_pdf(
         "pdf/poster.html",
         [
             {
-                **_context(tournament, _("Aushang"), url=url, tls=tls),
+                **document_context(tournament, _("Aushang"), url=url, tls=tls),
                 "qr": qr_svg(url, size_mm=POSTER_QR_MM),
             }
         ],

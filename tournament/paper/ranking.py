@@ -11,7 +11,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 from tournament.core.workbook import workbook_bytes, write_table
 from tournament.history.selectors import RankingTable
 from tournament.models import Ranking
-from tournament.paper.pdf import PdfFile, _context, render_pdf
+from tournament.paper.pdf import PdfFile, document_context, render_pdf
 
 
 def _filename(ranking: Ranking, extension: str) -> str:
@@ -24,7 +24,7 @@ def ranking_pdf(*, table: RankingTable) -> PdfFile:
     ranking = table.ranking
     content, pages = render_pdf(
         "pdf/ranking.html",
-        [_context(None, ranking.name, table=table)],
+        [document_context(None, ranking.name, table=table)],
         styles=["pdf/css/standings.css", "pdf/css/ranking.css"],
     )
     return PdfFile(content, _filename(ranking, "pdf"), pages)
