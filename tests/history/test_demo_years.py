@@ -32,7 +32,10 @@ def test_two_demo_years_are_the_same_forty_persons(client):
     assert len(persons) == 40
     assert {p["tournaments"] for p in persons} == {2}
     champions = client.get(reverse("tournament:api_champions")).json()["champions"]
-    assert [(c["year"], c["slug"]) for c in champions] == [(2026, "b"), (2025, "a")]
+    # Seating is drawn by lot, so an equal first place (two champions of one
+    # year, as the rules allow) can happen; each year is there, newest first.
+    years = [(c["year"], c["slug"]) for c in champions]
+    assert list(dict.fromkeys(years)) == [(2026, "b"), (2025, "a")]
     # The demo's season ranking: the two who never arrive have no result.
     rows = client.get(reverse("tournament:api_ranking", args=["demo-wertung"]))
     assert len(rows.json()["rows"]) == 38
