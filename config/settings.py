@@ -290,6 +290,13 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 # before it is read. Twice the largest import, so a workbook a little too
 # large still reaches the import page and its own message.
 REQUEST_MAX_BYTES = 2 * IMPORT_MAX_BYTES
+# How many requests of each lane are in Django at once per worker process
+# (tournament/core/limits.py, Lanes): visitors without a session (phones)
+# and signed-in users (referees, organizer); the rest wait their turn.
+REQUEST_LANES = {
+    "public": int(os.environ.get("LANES_PUBLIC", "3")),
+    "signed_in": int(os.environ.get("LANES_SIGNED_IN", "4")),
+}
 
 # --- Production hardening (active with DEBUG off) -------------------------
 # The hall's laptop may serve plain HTTP on the LAN; set SECURE_SSL_REDIRECT=0
