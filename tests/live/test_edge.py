@@ -7,11 +7,13 @@ import gzip
 from urllib.parse import urlencode
 
 import pytest
+from django.core.cache import cache
 from django.urls import reverse
 
 from tests.support.results import confirm, enter
 from tests.support.threads import run_async
 from tournament.core.handler import OneThreadASGIHandler
+from tournament.live import state
 from tournament.live.edge import KeptPages
 from tournament.models import Table
 
@@ -185,3 +187,36 @@ def test_a_post_is_always_djangos(site, tournament, series):
     calls = django.calls
     gets(app, (url, None, [(b"content-length", b"3")]))
     assert django.calls == calls + 1
+
+
+def test_phones_asking_at_once_for_a_page_not_kept_cost_django_one_request(
+    site, tournament, series
+):
+    app, django = site
+    url = reverse("tournament:standings", kwargs={"slug": tournament.slug})
+
+    async def at_once():
+        return await asyncio.gather(*(get(app, url) for _ in range(6)))
+
+    answers = run_async(at_once)
+    # The first reads the state and renders; the others wait for it in the
+    # loop and get the kept page.
+    assert django.calls == 1
+    assert {status for status, _, _ in answers} == {200}
+    assert len({body for _, _, body in answers}) == 1
+
+
+def test_after_a_change_the_new_state_is_read_before_anybody_asks(
+    site, tournament, series, referee, referee2, django_capture_on_commit_callbacks
+):
+    app, _django = site
+    url = reverse("tournament:standings", kwargs={"slug": tournament.slug})
+    gets(app, (url,))
+    before = state.remembered(cache, tournament.slug, state.STANDINGS)
+    table = Table.objects.get(series=series, number=1)
+    with django_capture_on_commit_callbacks(execute=True):
+        confirm(enter(table, referee), referee2)
+    after = state.remembered(cache, tournament.slug, state.STANDINGS)
+    assert before is not None and after is not None
+    assert after.token != before.token
+    assert after == state.known(tournament.slug, state.STANDINGS)

@@ -13,12 +13,18 @@ kept gzipped bytes with the headers Django's middleware gave that page.
 Anything else goes to Django unchanged, and so does a page the edge does
 not know yet: Django renders (or reads) it and marks its answer
 (`pages.EDGE_HEADER`); the edge keeps the headers of that answer (unless it
-sets a cookie) beside the page, and serves it itself from then on. Both
+sets a cookie) beside the page, and serves it itself from then on. While
+one request is in Django for such a page (or for a source's state), the
+others asking for the same wait for it here in the loop and are then
+answered from the cache: after a change, the phones that ask at once cost
+one thread, not one each queueing for Django (`core.limits.Lanes`). Both
 ask the same cache with the same keys, so the pages are shared by all
 workers with Redis. Cache reads here block the loop for a moment (Django's
 Redis cache has no native async): a few local round trips per page.
 """
 
+import asyncio
+import contextlib
 import gzip
 import io
 import logging
@@ -47,6 +53,10 @@ Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 Headers = list[tuple[bytes, bytes]]
+
+# How long a request waits for the one in Django that makes its page (then
+# it goes to Django itself).
+FLIGHT_WAIT = 10.0
 
 # What the edge sets itself, per answer; everything else Django gave the
 # page (language, Vary, Cache-Control, CSP, X-Frame-Options, …) is kept,
@@ -89,9 +99,13 @@ class _Answer:
 
 @dataclass(frozen=True)
 class _Unknown:
-    """A page the edge may serve but has no headers for yet."""
+    """A page the edge may serve but has not: its state not remembered, the
+    page not kept, or its headers not seen yet."""
 
     secure: bool
+    # What the request that goes to Django makes: the state of a source, or
+    # a page (its ETag). Others asking for it meanwhile wait for that one.
+    flight: str
 
 
 class KeptPages:
@@ -100,6 +114,7 @@ class KeptPages:
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
         self._store: BaseCache | None = None
+        self._flights: dict[str, asyncio.Future[None]] = {}
         setting_changed.connect(self._settings_changed, weak=False)
 
     def _settings_changed(self, setting: str, **kwargs: Any) -> None:
@@ -117,22 +132,42 @@ class KeptPages:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope.get("method") == "GET":
-            try:
-                found = self.find(scope)
-            except Exception:  # the fast path must never break a request
-                logger.exception("kept page lookup failed for %s", scope.get("path"))
-                found = None
+            found = self._find(scope)
+            if isinstance(found, _Unknown) and found.flight in self._flights:
+                # Another request is in Django for this page right now: wait
+                # for it here, in the loop, instead of in a thread of our own.
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(
+                        asyncio.shield(self._flights[found.flight]), FLIGHT_WAIT
+                    )
+                found = self._find(scope)
             if isinstance(found, _Answer):
                 await found.send(send)
                 return
             if isinstance(found, _Unknown):
                 scope = {**scope, pages.EDGE_SCOPE_KEY: True}
                 send = self._keeping(send, found.secure)
+                flight = asyncio.get_running_loop().create_future()
+                self._flights.setdefault(found.flight, flight)
+                try:
+                    await self.app(scope, receive, send)
+                finally:
+                    if self._flights.get(found.flight) is flight:
+                        del self._flights[found.flight]
+                    flight.set_result(None)
+                return
         await self.app(scope, receive, send)
+
+    def _find(self, scope: Scope) -> _Answer | _Unknown | None:
+        try:
+            return self.find(scope)
+        except Exception:  # the fast path must never break a request
+            logger.exception("kept page lookup failed for %s", scope.get("path"))
+            return None
 
     def find(self, scope: Scope) -> _Answer | _Unknown | None:
         """The answer to `scope` from the cache, _Unknown for a shared page
-        whose headers the edge has not seen yet, or None for Django's."""
+        the edge cannot answer yet, or None for Django's."""
         if _has_body(scope.get("headers", ())):
             return None
         request = ASGIRequest(scope, io.BytesIO())
@@ -154,17 +189,17 @@ class KeptPages:
         if sharing is None or any(p not in sharing.params for p in request.GET):
             return None
         store = self.store
-        known = state.remembered(
-            store, str(match.kwargs.get("slug", "")), sharing.source
-        )
+        slug = str(match.kwargs.get("slug", ""))
+        known = state.remembered(store, slug, sharing.source)
         if known is None:
-            return _Unknown(secure)  # Django reads the state (and marks)
+            # Django reads the state (and marks the page).
+            return _Unknown(secure, f"known:{slug}:{sharing.source}")
         tag = sharing.tag(request, known, language_of(request))
         gzipped = pages.accepts_gzip(request)
         header = sharing.header(tag, gzipped)
         kept, headers = _get_two(store, pages.page_key(tag), headers_key(tag, secure))
         if headers is None:
-            return _Unknown(secure)
+            return _Unknown(secure, tag)
         validators = [
             (b"etag", header.encode()),
             (b"last-modified", http_date(known.modified).encode()),
@@ -177,7 +212,7 @@ class KeptPages:
                 return None  # a failed precondition: Django answers it
             return _Answer(304, headers + validators)
         if not isinstance(kept, pages.Kept):
-            return _Unknown(secure)
+            return _Unknown(secure, tag)
         body = kept.body if gzipped else gzip.decompress(kept.body)
         extra = [
             (b"content-type", kept.content_type.encode("latin-1")),
