@@ -23,6 +23,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.core.cache import cache
 from django.db import transaction
+from django.dispatch import Signal
 from django.db.models import Count, Max, Q, Sum
 
 from tournament.models import ResultVersion, Series, Table
@@ -30,6 +31,11 @@ from tournament.models import ResultVersion, Series, Table
 logger = logging.getLogger(__name__)
 
 PARTS = ("standings", "results", "progress", "seating")
+
+# Sent (with `tournament_id`) after a change's commit, once the epoch is
+# bumped and before the pages are told: `tournament.live.state` reads the
+# new state then, so the phones' next requests find it remembered.
+changed = Signal()
 
 
 def standings_generation_key(tournament_id: int) -> str:
@@ -112,6 +118,9 @@ def _on_commit(tournament_id: int, parts: tuple[str, ...], *, bump: bool) -> Non
         # After the generation: whoever reads the new epoch reads the new
         # generation too.
         _bump(epoch_key(tournament_id), EPOCH_UNIT)
+        for receiver, error in changed.send_robust(None, tournament_id=tournament_id):
+            if isinstance(error, Exception):
+                logger.error("after a change: %r failed", receiver, exc_info=error)
         publish(tournament_id, parts)
 
     # robust: a failed push (Redis down) is logged; the result stays saved.

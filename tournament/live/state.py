@@ -21,6 +21,7 @@ import time
 from dataclasses import dataclass, replace
 
 from django.core.cache import BaseCache, cache
+from django.dispatch import receiver
 
 from tournament.live import invalidation
 from tournament.live.flight import single_flight
@@ -169,6 +170,17 @@ def known(slug: str, source: str, retry: bool = True) -> Known | None:
                 _copies[tournament_id] = (epoch, remembered)
     assert remembered is not None
     return _known_of(remembered, tournament_id, source)
+
+
+@receiver(invalidation.changed)
+def _read_after_change(tournament_id: int, **kwargs: object) -> None:
+    """Read every source's new state right after a change's commit, so the
+    phones asking next are answered before Django (`tournament.live.edge`)
+    instead of each source's first asker reading it."""
+    slug = Tournament.objects.filter(pk=tournament_id).values_list("slug", flat=True)
+    for found in slug:
+        for source in SOURCES:
+            known(found, source)
 
 
 def remembered(store: BaseCache, slug: str, source: str) -> Known | None:
