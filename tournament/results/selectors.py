@@ -307,9 +307,21 @@ def table_reviews(
     disputed by a player of the table, or entered by a referee differently
     from the table's own entry (its players' latest, waiting, confirmed or
     replaced). A referee's entry that agrees with the table's is no review.
-    Three queries, whatever the number of tables."""
+    Three queries, whatever the number of tables.
+
+    Either kind needs an entry of the table's own players (the disputed
+    entry is one, and the differing referee's entry is compared with one),
+    so only tables with one are read: a day without entry at the table
+    reads no waiting entry at all, although every referee's page asks."""
+    by_players = (
+        ResultVersion.objects.filter(entered_by_player__isnull=False)
+        .exclude(status=ResultVersion.Status.REJECTED)
+        .values("table_id")
+    )
     waiting = (
-        ResultVersion.objects.filter(status=ResultVersion.Status.PENDING)
+        ResultVersion.objects.filter(
+            status=ResultVersion.Status.PENDING, table__in=by_players
+        )
         .select_related("table__series", "entered_by", "entered_by_player__player")
         .prefetch_related(
             Prefetch(
