@@ -23,8 +23,8 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.core.cache import cache
 from django.db import transaction
-from django.dispatch import Signal
 from django.db.models import Count, Max, Q, Sum
+from django.dispatch import Signal
 
 from tournament.models import ResultVersion, Series, Table
 
