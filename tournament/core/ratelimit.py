@@ -71,7 +71,7 @@ def link_not_found(request: HttpRequest) -> HttpResponse:
                 "ok": False,
                 "state": "not_found",
                 "message": _(
-                    "Diesen persönlichen Link gibt es nicht (mehr). Wurde deine "
+                    "Diesen persönlichen Link gibt es nicht (mehr). Wurde Ihre "
                     "Spielerkarte neu gedruckt, gilt nur die neue."
                 ),
             },

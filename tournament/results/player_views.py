@@ -141,11 +141,11 @@ def _refused(
 
 _MESSAGES = {
     "entered": gettext_lazy(
-        "Gespeichert. Jetzt bestätigt ein anderer Spieler deines Tisches auf "
+        "Gespeichert. Jetzt bestätigt ein anderer Spieler Ihres Tisches auf "
         "seinem Handy."
     ),
     "entered_all": gettext_lazy(
-        "Gespeichert. Jetzt bestätigen die anderen Spieler deines Tisches auf "
+        "Gespeichert. Jetzt bestätigen die anderen Spieler Ihres Tisches auf "
         "ihren Handys."
     ),
     "agreed": gettext_lazy(
@@ -154,8 +154,8 @@ _MESSAGES = {
     ),
     "confirmed": gettext_lazy("Bestätigt. Das Ergebnis zählt ab sofort."),
     "disputed": gettext_lazy(
-        "Dein Einwand ist notiert; die Schiedsrichter sehen sich den Tisch an. "
-        "Weißt du das richtige Ergebnis, gib es neu ein."
+        "Ihr Einwand ist notiert; die Schiedsrichter sehen sich den Tisch an. "
+        "Wenn Sie das richtige Ergebnis kennen, geben Sie es bitte neu ein."
     ),
 }
 

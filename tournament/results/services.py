@@ -475,7 +475,7 @@ def table_player_refusal(
     if player.withdrawn_at is not None:
         return TableRefused(
             _(
-                "Du bist vom Turnier abgemeldet und kannst keine Ergebnisse mehr "
+                "Sie sind vom Turnier abgemeldet und können keine Ergebnisse mehr "
                 "eingeben oder bestätigen. Bitte bei der Turnierleitung melden."
             ),
             code="withdrawn",
@@ -493,8 +493,8 @@ def table_player_refusal(
     if not any(seat.entry_id == player.pk for seat in table.seats.all()):
         return TableRefused(
             _(
-                "Du sitzt in Serie %(s)d nicht an Tisch %(t)d. Ergebnisse gibst "
-                "du nur für deinen eigenen Tisch ein."
+                "Sie sitzen in Serie %(s)d nicht an Tisch %(t)d. Ergebnisse können "
+                "Sie nur für Ihren eigenen Tisch eingeben."
             )
             % {"s": series.number, "t": table.number},
             code="other_table",
@@ -553,8 +553,8 @@ def table_player_refusal(
     if version.entered_by_player_id == player.pk:
         return TableRefused(
             _(
-                "Du hast dieses Ergebnis selbst eingegeben. Bestätigen muss es ein "
-                "anderer Spieler deines Tisches."
+                "Sie haben dieses Ergebnis selbst eingegeben. Bestätigen muss es "
+                "ein anderer Spieler Ihres Tisches."
             ),
             code="own_entry",
         )
@@ -562,7 +562,7 @@ def table_player_refusal(
     mine = next((a for a in answers if a.entry_id == player.pk), None)
     if mine is not None:
         return TableRefused(
-            _("Du hast zu diesem Ergebnis schon geantwortet: „%(a)s“.")
+            _("Sie haben zu diesem Ergebnis schon geantwortet: „%(a)s“.")
             % {"a": mine.get_answer_display()},
             code="answered",
         )

@@ -151,7 +151,7 @@ def mine_start(request: HttpRequest, slug: str) -> HttpResponse:
                     "typed": typed,
                     "error": _(
                         "Diesen persönlichen Link gibt es nicht (mehr). Bitte den "
-                        "QR-Code deiner Spielerkarte scannen; wurde sie neu "
+                        "QR-Code Ihrer Spielerkarte scannen; wurde sie neu "
                         "gedruckt, gilt nur die neue."
                     ),
                 },
