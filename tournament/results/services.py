@@ -458,6 +458,39 @@ def table_player_refusal(
     confirm or reject: the version waits, a player of the table entered it,
     not this one, and he has not answered it yet; nobody may confirm what
     another player disputed (the referees decide then)."""
+    refused = _table_refusal(player, table)
+    if refused is not None:
+        return refused
+    if action == "enter":
+        return _enter_refusal(table)
+    return _answer_refusal(player, version, action)
+
+
+def table_player_refusals(
+    *, player: Entry, table: Table, version: ResultVersion | None = None
+) -> dict[TableAction, UserError | None]:
+    """`table_player_refusal` for all three actions at once (a player's
+    page asks on every draw): the table's rules checked and the answers
+    read once."""
+    refused = _table_refusal(player, table)
+    if refused is not None:
+        return {"enter": refused, "confirm": refused, "reject": refused}
+    answers = (
+        _answers(version)
+        if version is not None and version.status == ResultVersion.Status.PENDING
+        else []
+    )
+    return {
+        "enter": _enter_refusal(table),
+        "confirm": _answer_refusal(player, version, "confirm", answers),
+        "reject": _answer_refusal(player, version, "reject", answers),
+    }
+
+
+def _table_refusal(player: Entry, table: Table) -> UserError | None:
+    """The rules of every action: entry at the table on, the player's own
+    tournament and table of the current series, not withdrawn, not a
+    digital table."""
     series = table.series
     tournament = series.tournament
     if tournament.table_entry == Tournament.TableEntry.OFF:
@@ -507,33 +540,48 @@ def table_player_refusal(
             % {"t": table.number},
             code="digital_table",
         )
+    return None
+
+
+def _enter_refusal(table: Table) -> UserError | None:
+    """To enter: no result confirmed, no referee's entry waiting."""
     versions = {
         v.status: v
         for v in table.result_versions.filter(
             status__in=[ResultVersion.Status.PENDING, ResultVersion.Status.CONFIRMED]
         )
     }
-    if action == "enter":
-        if ResultVersion.Status.CONFIRMED in versions:
-            return TableRefused(
-                _(
-                    "Das Ergebnis von Tisch %(t)d ist schon bestätigt. Ändern "
-                    "können es nur noch die Schiedsrichter: bitte dort melden."
-                )
-                % {"t": table.number},
-                code="confirmed",
+    if ResultVersion.Status.CONFIRMED in versions:
+        return TableRefused(
+            _(
+                "Das Ergebnis von Tisch %(t)d ist schon bestätigt. Ändern "
+                "können es nur noch die Schiedsrichter: bitte dort melden."
             )
-        waiting = versions.get(ResultVersion.Status.PENDING)
-        if waiting is not None and not waiting.at_table:
-            return TableRefused(
-                _(
-                    "Die Schiedsrichter haben das Ergebnis von Tisch %(t)d schon "
-                    "eingegeben; sie bestätigen es auch."
-                )
-                % {"t": table.number},
-                code="referee_entry",
+            % {"t": table.number},
+            code="confirmed",
+        )
+    waiting = versions.get(ResultVersion.Status.PENDING)
+    if waiting is not None and not waiting.at_table:
+        return TableRefused(
+            _(
+                "Die Schiedsrichter haben das Ergebnis von Tisch %(t)d schon "
+                "eingegeben; sie bestätigen es auch."
             )
-        return None
+            % {"t": table.number},
+            code="referee_entry",
+        )
+    return None
+
+
+def _answer_refusal(
+    player: Entry,
+    version: ResultVersion | None,
+    action: TableAction,
+    answers: list[ResultAnswer] | None = None,
+) -> UserError | None:
+    """To confirm or reject `version`: it waits, another player of the
+    table entered it, this one has not answered; nobody confirms what
+    another player disputed. `answers`: the version's, if read already."""
     if version is None or version.status != ResultVersion.Status.PENDING:
         return ConflictError(
             _(
@@ -558,7 +606,7 @@ def table_player_refusal(
             ),
             code="own_entry",
         )
-    answers = _answers(version)
+    answers = _answers(version) if answers is None else answers
     mine = next((a for a in answers if a.entry_id == player.pk), None)
     if mine is not None:
         return TableRefused(

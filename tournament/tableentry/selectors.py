@@ -14,7 +14,7 @@ from tournament.standings.selectors import PlayerTable, Row, player_tables, stan
 @dataclass(frozen=True)
 class MyTable:
     """The player's table in the current series, and what he may do there
-    (the services' rules: `results.services.table_player_refusal`)."""
+    (the services' rules: `results.services.table_player_refusals`)."""
 
     table: Table  # seats prefetched with their players
     seat: Seat
@@ -76,39 +76,24 @@ def _my_table(entry: Entry, series: Series) -> MyTable | None:
     mine = next(s for s in table.seats.all() if s.entry_id == entry.pk)
     result = results_selectors.table_entry_state(table)
     shown = result.pending or result.confirmed
-    refusal = results_services.table_player_refusal(
-        player=entry, table=table, action="enter"
+    refusals = results_services.table_player_refusals(
+        player=entry, table=table, version=result.pending
     )
     waiting_for: list[Seat] = []
-    may_confirm = may_reject = False
-    if result.pending is not None:
-        may_confirm = (
-            results_services.table_player_refusal(
-                player=entry, table=table, action="confirm", version=result.pending
-            )
-            is None
-        )
-        may_reject = (
-            results_services.table_player_refusal(
-                player=entry, table=table, action="reject", version=result.pending
-            )
-            is None
-        )
-        if result.pending.at_table:
-            needed = results_services.needed_answers(table, result.pending)
-            agreed = {a.entry_id for a in result.answers if a.agrees}
-            waiting_for = [
-                s for s in table.seats.all() if s.entry_id in needed - agreed
-            ]
+    if result.pending is not None and result.pending.at_table:
+        needed = results_services.needed_answers(table, result.pending)
+        agreed = {a.entry_id for a in result.answers if a.agrees}
+        waiting_for = [s for s in table.seats.all() if s.entry_id in needed - agreed]
+    refused_entry = refusals["enter"]
     return MyTable(
         table=table,
         seat=mine,
         result=result,
         points=results_selectors.table_points(table, shown) if shown else [],
-        may_enter=refusal is None,
-        may_confirm=may_confirm,
-        may_reject=may_reject,
-        enter_refusal=refusal.message if refusal is not None else "",
+        may_enter=refused_entry is None,
+        may_confirm=refusals["confirm"] is None,
+        may_reject=refusals["reject"] is None,
+        enter_refusal=refused_entry.message if refused_entry is not None else "",
         waiting_for=waiting_for,
     )
 
