@@ -21,7 +21,7 @@ from tournament.core.errors import UserError
 from tournament.models import ResultVersion, Series, Table, Tournament
 from tournament.paper.fit import Fitted, fit
 from tournament.paper.qr import qr_svg
-from tournament.registration.selectors import link_entries
+from tournament.registration.selectors import link_entries, mine_url
 from tournament.seating.selectors import series_tables
 from tournament.standings.selectors import (
     Row,
@@ -272,11 +272,7 @@ def player_cards(
         )
     cards = []
     for entry in entries:
-        path = reverse(
-            "tournament:mine",
-            kwargs={"slug": tournament.slug, "token": entry.link_token},
-        )
-        url = base_url.rstrip("/") + path
+        url = base_url.rstrip("/") + mine_url(entry)
         cards.append(
             PlayerCard(
                 start_number=entry.start_number,

@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db.models import Count, Q, QuerySet
+from django.urls import reverse
 
 from tournament.core.text import fold, name_key
 from tournament.models import Entry, Team, Tournament
@@ -158,13 +159,24 @@ def entry_by_link(slug: str, token: str) -> Entry | None:
     return entry if same_token and same_slug else None
 
 
+def mine_url(entry: Entry) -> str:
+    """The path of the player's own page, "Mein Turnier": his personal link
+    (the player card's QR code holds it with the hall's address)."""
+    return reverse(
+        "tournament:mine",
+        kwargs={"slug": entry.tournament.slug, "token": entry.link_token},
+    )
+
+
 def link_entries(
     tournament: Tournament, *, start_number: int | None = None
 ) -> QuerySet[Entry]:
     """The players a sheet of player cards is printed for: those checked
     in and not withdrawn (or the one with `start_number`, whoever he is),
     by start number, with their player."""
-    entries = Entry.objects.filter(tournament=tournament).select_related("player")
+    entries = Entry.objects.filter(tournament=tournament).select_related(
+        "player", "tournament"
+    )
     if start_number is not None:
         entries = entries.filter(start_number=start_number)
     else:

@@ -40,7 +40,6 @@ from django.http import (
     JsonResponse,
 )
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
@@ -56,16 +55,16 @@ from tournament.core.ratelimit import (
     wants_json,
 )
 from tournament.models import Entry, ResultVersion, Series, Table, Tournament
-from tournament.registration.selectors import entry_by_link
+from tournament.registration.selectors import entry_by_link, mine_url
 from tournament.results import selectors
 from tournament.results import services as results_service
 from tournament.results.adapter import GameErrors
 from tournament.results.forms import ResultForm, result_initial, table_result_form
+from tournament.seating.selectors import MAX_TABLE
 
-# What a series' and a table's number may be (Series and Table constraints,
-# a small integer column); anything larger names no table and is not asked.
+# What a series' number may be (the Series constraint; tables: MAX_TABLE);
+# anything larger names no table and is not asked.
 MAX_SERIES = 10
-MAX_TABLE = 32767
 
 
 class _NotFound(Exception):
@@ -99,13 +98,6 @@ def _table(entry: Entry, series: int, table: int) -> Table:
     return table_obj
 
 
-def _mine_url(entry: Entry) -> str:
-    return reverse(
-        "tournament:mine",
-        kwargs={"slug": entry.tournament.slug, "token": entry.link_token},
-    )
-
-
 def _refused(
     request: HttpRequest, entry: Entry, table: Table, error: UserError
 ) -> HttpResponse:
@@ -133,7 +125,7 @@ def _refused(
             "table": table,
             "message": error.message,
             "conflict": conflict,
-            "mine_url": _mine_url(entry),
+            "mine_url": mine_url(entry),
         },
         status=status,
     )
@@ -182,10 +174,10 @@ def _done(
                 "table": table.number,
                 "version": version.number,
                 "revision": table.result_revision,
-                "location": _mine_url(entry),
+                "location": mine_url(entry),
             }
         )
-    return redirect(_mine_url(entry), permanent=False)
+    return redirect(mine_url(entry), permanent=False)
 
 
 def _initial(table: Table) -> dict[str, Any]:
@@ -227,7 +219,7 @@ def _enter_page(
             "entry": entry,
             "form": form,
             "seats": list(table.seats.all()),
-            "mine_url": _mine_url(entry),
+            "mine_url": mine_url(entry),
         },
         status=status,
     )
@@ -336,7 +328,7 @@ def _reject_page(
             "form": form,
             "version": version,
             "points": selectors.table_points(table, version) if version else [],
-            "mine_url": _mine_url(entry),
+            "mine_url": mine_url(entry),
         },
         status=status,
     )

@@ -51,6 +51,10 @@ def series_tables(series: Series) -> list[Table]:
     )
 
 
+# A table's number is a small integer column: a larger one names no table
+# (a link with one is not asked about).
+MAX_TABLE = 32767
+
 # "Wo sitze ich?" shows at most this many players; more ask for a closer search.
 SEAT_SEARCH_LIMIT = 20
 

@@ -21,16 +21,15 @@ from tournament.core.ratelimit import (
 )
 from tournament.live.fragments import FRAGMENTS, FragmentKey, region
 from tournament.models import Entry, Table, Tournament
-from tournament.registration.selectors import entry_by_link
+from tournament.registration.selectors import entry_by_link, mine_url
 from tournament.results.selectors import table_for_entry
-from tournament.seating.selectors import current_series
+from tournament.seating.selectors import MAX_TABLE, current_series
 from tournament.tableentry.selectors import MyPage, my_page
 
 # The phone remembers whose link it opened (a signed cookie per tournament,
 # only sent to the tournament's pages): the table page then offers that
 # player his entry. The cookie grants nothing: every action needs the link.
 COOKIE_SALT = "tableentry.link"
-MAX_TABLE = 32767
 
 
 # One name; each tournament's cookie lives under its own path (/t/<slug>/),
@@ -62,13 +61,6 @@ def _remember(response: HttpResponse, entry: Entry) -> None:
         secure=settings.SESSION_COOKIE_SECURE,
         httponly=True,
         samesite="Lax",
-    )
-
-
-def _mine_url(entry: Entry) -> str:
-    return reverse(
-        "tournament:mine",
-        kwargs={"slug": entry.tournament.slug, "token": entry.link_token},
     )
 
 
@@ -157,10 +149,10 @@ def mine_start(request: HttpRequest, slug: str) -> HttpResponse:
                 },
                 status=404,
             )
-        return redirect(_mine_url(entry))
+        return redirect(mine_url(entry))
     entry = remembered_entry(request, tournament)
     if entry is not None:
-        return redirect(_mine_url(entry))
+        return redirect(mine_url(entry))
     return render(
         request, "tournament/tableentry/start.html", {"tournament": tournament}
     )
@@ -202,7 +194,7 @@ def table_card(request: HttpRequest, slug: str, table: int) -> HttpResponse:
             "table": table_obj,
             "me": me,
             "seated": seated,
-            "mine_url": _mine_url(me) if me is not None else "",
+            "mine_url": mine_url(me) if me is not None else "",
         },
     )
     patch_cache_control(response, private=True, no_cache=True)
