@@ -46,6 +46,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonRespons
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tournament.core.ratelimit import wants_json
 from tournament.models import SubmissionKey
 
 HEADER = "Idempotency-Key"
@@ -256,11 +257,6 @@ def _replay(
     return _for_client(request, response, record, replayed=True)
 
 
-def _wants_json(request: HttpRequest) -> bool:
-    accept = request.headers.get("Accept", "")
-    return "application/json" in accept and "text/html" not in accept
-
-
 def _is_json(response: HttpResponseBase) -> bool:
     return str(response.get("Content-Type", "")).startswith("application/json")
 
@@ -274,7 +270,7 @@ def _for_client(
 ) -> HttpResponseBase:
     """The answer as the client asked for it: as it is, or (the outbox asks
     for JSON) a page or redirect as an envelope."""
-    if _wants_json(request) and not _is_json(response):
+    if wants_json(request) and not _is_json(response):
         location = str(response.get("Location", "")) or None
         shown = [
             {"level": messages.DEFAULT_TAGS.get(level, ""), "text": text}
@@ -301,7 +297,7 @@ def _for_client(
 
 
 def _refusal(request: HttpRequest, status: int, text: str) -> HttpResponseBase:
-    if _wants_json(request):
+    if wants_json(request):
         return JsonResponse(
             {
                 "ok": False,

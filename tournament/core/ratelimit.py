@@ -58,8 +58,10 @@ def link_missed(request: HttpRequest) -> None:
 
 
 def wants_json(request: HttpRequest) -> bool:
-    """The phone's outbox asks for JSON; a browser's form does not."""
-    return "application/json" in request.headers.get("Accept", "")
+    """The phone's outbox asks for JSON; a browser's form (or a browser
+    that takes JSON among pages) does not."""
+    accept = request.headers.get("Accept", "")
+    return "application/json" in accept and "text/html" not in accept
 
 
 def link_not_found(request: HttpRequest) -> HttpResponse:
