@@ -13,7 +13,7 @@ from django.urls import reverse
 from tests.support.results import confirm, enter
 from tests.support.threads import run_async
 from tournament.core.handler import OneThreadASGIHandler
-from tournament.live import state
+from tournament.live import invalidation, state
 from tournament.live.edge import KeptPages
 from tournament.models import Table
 
@@ -220,3 +220,24 @@ def test_after_a_change_the_new_state_is_read_before_anybody_asks(
     assert before is not None and after is not None
     assert after.token != before.token
     assert after == state.known(tournament.slug, state.STANDINGS)
+
+
+def test_the_state_read_together_is_the_state_read_scope_by_scope(
+    tournament, series, referee, referee2, django_assert_max_num_queries
+):
+    table = Table.objects.get(series=series, number=1)
+    for change in (lambda: enter(table, referee), lambda: None):
+        change()
+        with django_assert_max_num_queries(3):
+            together = invalidation.state_tokens(tournament.pk)
+        assert together == {
+            scope: invalidation.state_token(tournament.pk, scope)
+            for scope in invalidation.SCOPES
+        }
+    confirm(table.result_versions.get(), referee2)
+    assert (
+        invalidation.state_tokens(tournament.pk)[invalidation.CONFIRMED]
+        != (together[invalidation.CONFIRMED])
+    )
+    with pytest.raises(ValueError):
+        invalidation.state_tokens(tournament.pk, ["nonsense"])

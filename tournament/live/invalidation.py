@@ -170,6 +170,15 @@ def state_token(tournament_id: int, scope: str = ALL) -> str:
     result versions (their number and the sum of their ids: confirming or
     correcting one puts a newer id in the set). ALL adds every table's
     `result_revision`, which every entry, confirmation and rejection bumps."""
+    return state_tokens(tournament_id, (scope,))[scope]
+
+
+def state_tokens(tournament_id: int, scopes: Iterable[str] = SCOPES) -> dict[str, str]:
+    """`state_token` of each of `scopes`, read together: the series once,
+    the tables once for SEATING and ALL (three queries for all three)."""
+    wanted = set(scopes)
+    if wanted - set(SCOPES):
+        raise ValueError(f"unknown scope {sorted(wanted - set(SCOPES))!r}")
     series = Series.objects.filter(tournament_id=tournament_id).aggregate(
         n=Count("id"),
         v=Sum("version"),
@@ -177,24 +186,29 @@ def state_token(tournament_id: int, scope: str = ALL) -> str:
         p=Count("id", filter=Q(status__in=Series.PUBLIC_STATUSES)),
     )
     tables = Table.objects.filter(series__tournament_id=tournament_id)
-    if scope == SEATING:
-        counts = tables.aggregate(n=Count("id"), m=Max("id"))
-    elif scope == CONFIRMED:
+    counts: dict[str, list[object]] = {}
+    if wanted & {SEATING, ALL}:
+        plain = tables.aggregate(n=Count("id"), r=Sum("result_revision"), m=Max("id"))
+        counts[SEATING] = [plain["n"], plain["m"]]
+        counts[ALL] = [plain["n"], plain["r"], plain["m"]]
+    if CONFIRMED in wanted:
         confirmed = Q(result_versions__status=ResultVersion.Status.CONFIRMED)
-        counts = tables.aggregate(
-            n=Count("id", distinct=True),
-            m=Max("id"),
-            c=Count("result_versions", filter=confirmed),
-            s=Sum("result_versions__id", filter=confirmed),
+        counts[CONFIRMED] = list(
+            tables.aggregate(
+                n=Count("id", distinct=True),
+                m=Max("id"),
+                c=Count("result_versions", filter=confirmed),
+                s=Sum("result_versions__id", filter=confirmed),
+            ).values()
         )
-    elif scope == ALL:
-        counts = tables.aggregate(n=Count("id"), r=Sum("result_revision"), m=Max("id"))
-    else:
-        raise ValueError(f"unknown scope {scope!r}")
-    token = [scope, *series.values(), *counts.values()]
-    if scope != SEATING:
-        token.insert(1, standings_generation(tournament_id))
-    return ".".join(map(str, token))
+    generation = standings_generation(tournament_id)
+    tokens = {}
+    for scope in wanted:
+        token = [scope, *series.values(), *counts[scope]]
+        if scope != SEATING:
+            token.insert(1, generation)
+        tokens[scope] = ".".join(map(str, token))
+    return tokens
 
 
 def etag(*parts: object) -> str:

@@ -61,6 +61,15 @@ def source_token(tournament_id: int, scope: str, settings: str) -> str:
     return f"{invalidation.state_token(tournament_id, scope)}.{settings}"
 
 
+def source_tokens(tournament_id: int, settings: str) -> dict[str, str]:
+    """`source_token` of every source (`SOURCES`), read together."""
+    tokens = {
+        scope: f"{token}.{settings}"
+        for scope, token in invalidation.state_tokens(tournament_id).items()
+    }
+    return {STANDINGS: source_token(tournament_id, STANDINGS, settings), **tokens}
+
+
 def first_seen(tournament_id: int, scope: str, token: str) -> float:
     """When this server first saw `token` for the tournament's `scope`: the
     Last-Modified of what follows it (`invalidation.modified_at`)."""
@@ -174,13 +183,25 @@ def known(slug: str, source: str, retry: bool = True) -> Known | None:
 
 @receiver(invalidation.changed)
 def _read_after_change(tournament_id: int, **kwargs: object) -> None:
-    """Read every source's new state right after a change's commit, so the
-    phones asking next are answered before Django (`tournament.live.edge`)
-    instead of each source's first asker reading it."""
-    slug = Tournament.objects.filter(pk=tournament_id).values_list("slug", flat=True)
-    for found in slug:
-        for source in SOURCES:
-            known(found, source)
+    """Read every source's new state right after a change's commit (four
+    queries), so the phones asking next are answered before Django
+    (`tournament.live.edge`) instead of each source's first asker reading
+    it."""
+    row = Tournament.objects.filter(pk=tournament_id).first()
+    if row is None:
+        return
+    epoch = invalidation.epoch(tournament_id)
+    settings = settings_token(row)
+    now = time.time()
+    tokens = {
+        scope: (token, first_seen(tournament_id, scope, token), now)
+        for scope, token in source_tokens(tournament_id, settings).items()
+    }
+    remembered = _Remembered(row.slug, settings, row.show_provisional, tokens)
+    cache.set(_known_key(tournament_id, epoch), remembered, timeout=REMEMBER_SECONDS)
+    _copies[tournament_id] = (epoch, remembered)
+    cache.set(_slug_key(row.slug), tournament_id, timeout=REMEMBER_SECONDS)
+    _slugs[row.slug] = (tournament_id, now)
 
 
 def remembered(store: BaseCache, slug: str, source: str) -> Known | None:
