@@ -136,17 +136,25 @@ def totals_refresh(*, entry_ids: list[int], tournament: Tournament) -> None:
         t["three"] += three
         if number <= series_count:
             t["series"][number - 1] += points
-    for entry_id, t in per_entry.items():
-        EntryTotal.objects.update_or_create(
-            entry_id=entry_id,
-            defaults={
-                "points": t["points"],
-                "games_won": t["won"],
-                "best_game": t["best"],
-                "three_table_games": t["three"],
-                "series_points": ",".join(map(str, t["series"])),
-            },
-        )
+    # One upsert for all of them (a table's four players), not a savepoint,
+    # a read and a write each.
+    fields = ["points", "games_won", "best_game", "three_table_games", "series_points"]
+    EntryTotal.objects.bulk_create(
+        [
+            EntryTotal(
+                entry_id=entry_id,
+                points=t["points"],
+                games_won=t["won"],
+                best_game=t["best"],
+                three_table_games=t["three"],
+                series_points=",".join(map(str, t["series"])),
+            )
+            for entry_id, t in per_entry.items()
+        ],
+        update_conflicts=True,
+        unique_fields=["entry"],
+        update_fields=fields,
+    )
 
 
 def _confirm(
