@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tests.support.results import FIVE, quick_form
+from tests.support.results import FIVE, enter, quick_form
 from tournament.models import AuditEvent, ResultAnswer, ResultVersion
 from tournament.registration.services import entry_link_renew
 from tournament.tournaments.services import tournament_save
@@ -54,6 +54,16 @@ def test_mein_turnier_shows_table_seat_and_what_to_do(at_table, phone):
         response["Cache-Control"].startswith("private")
         or "private" in response["Cache-Control"]
     )
+
+
+def test_a_referees_entry_tells_the_player_he_need_not_do_anything(
+    at_table, phone, referee
+):
+    enter(at_table.t1, referee)
+    text = phone.get(mine(at_table.p[2])).content.decode()
+    assert "Die Schiedsrichter haben das Ergebnis eingegeben" in text
+    assert "Sie müssen nichts tun." in text
+    assert "Stimmt das Ergebnis?" not in text and "Ergebnis eingeben" not in text
 
 
 def test_a_plain_form_enters_and_another_phone_confirms(at_table, phone):
