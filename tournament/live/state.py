@@ -10,9 +10,11 @@ A public page served from the cache must know its state without asking the
 database (`tournament.live.pages`): `known` reads a scope's token when a
 page of it is first asked for and remembers it under the tournament's epoch
 (`invalidation.epoch`), which every announced change bumps after its
-commit, so the first request after a confirmed result reads it anew. Each
-process keeps a copy of the newest epoch's state, so a request reads only
-the epoch from the cache. A change that no service
+commit. Right after that bump the committing process reads every scope's
+new token at once (`invalidation.changed`), so the phones asking next are
+answered before Django; should that fail, the first request reads it.
+Each process keeps a copy of the newest epoch's state, so a request reads
+only the epoch from the cache. A change that no service
 announced (Django's admin) is read after at most REMEMBER_SECONDS; the
 pages' live regions, which read the rows, follow it at once.
 """
