@@ -127,6 +127,18 @@ def _tournament_of(store: BaseCache, slug: str, now: float) -> int | None:
     return tournament_id
 
 
+def _remember_slug(slug: str, tournament_id: int, now: float) -> None:
+    cache.set(_slug_key(slug), tournament_id, timeout=REMEMBER_SECONDS)
+    _slugs[slug] = (tournament_id, now)
+
+
+def _remember(tournament_id: int, epoch: object, remembered: _Remembered) -> None:
+    """Keep `remembered` as the tournament's state under `epoch`: in the
+    cache (all processes) and in this process's copy."""
+    cache.set(_known_key(tournament_id, epoch), remembered, timeout=REMEMBER_SECONDS)
+    _copies[tournament_id] = (epoch, remembered)
+
+
 def _remembered_in(
     store: BaseCache, tournament_id: int, epoch: object
 ) -> _Remembered | None:
@@ -153,8 +165,7 @@ def known(slug: str, source: str, retry: bool = True) -> Known | None:
         if row is None:
             return None
         tournament_id = row.pk
-        cache.set(slug_key, tournament_id, timeout=REMEMBER_SECONDS)
-        _slugs[slug] = (tournament_id, now)
+        _remember_slug(slug, tournament_id, now)
     epoch = invalidation.epoch(tournament_id)
     remembered = _remembered_in(cache, tournament_id, epoch)
     if _missing(remembered, slug, source, now):
@@ -177,8 +188,7 @@ def known(slug: str, source: str, retry: bool = True) -> Known | None:
                 seen = first_seen(tournament_id, scope, token)
                 tokens = {**remembered.tokens, scope: (token, seen, now)}
                 remembered = replace(remembered, tokens=tokens)
-                cache.set(key, remembered, timeout=REMEMBER_SECONDS)
-                _copies[tournament_id] = (epoch, remembered)
+                _remember(tournament_id, epoch, remembered)
     assert remembered is not None
     return _known_of(remembered, tournament_id, source)
 
@@ -200,10 +210,8 @@ def _read_after_change(tournament_id: int, **kwargs: object) -> None:
         for scope, token in source_tokens(tournament_id, settings).items()
     }
     remembered = _Remembered(row.slug, settings, row.show_provisional, tokens)
-    cache.set(_known_key(tournament_id, epoch), remembered, timeout=REMEMBER_SECONDS)
-    _copies[tournament_id] = (epoch, remembered)
-    cache.set(_slug_key(row.slug), tournament_id, timeout=REMEMBER_SECONDS)
-    _slugs[row.slug] = (tournament_id, now)
+    _remember(tournament_id, epoch, remembered)
+    _remember_slug(row.slug, tournament_id, now)
 
 
 def remembered(store: BaseCache, slug: str, source: str) -> Known | None:
