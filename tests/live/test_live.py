@@ -451,6 +451,21 @@ def test_seating_etag_follows_a_release_nobody_announced(client, tournament, ent
     assert after.etag != before and "Serie 2" in after.html
 
 
+@pytest.mark.django_db
+@pytest.mark.parametrize("tables", [2, 12])
+def test_the_halls_list_of_names_reads_in_queries_that_do_not_grow_with_the_field(
+    tournament, tables, django_assert_max_num_queries
+):
+    # Each name shows its table: read with the seats, not one query per name
+    # (the projector asked 400 of them at a full championship).
+    make_series(tournament, sizes=(4,) * tables, status="released")
+    key = FragmentKey(FRAGMENTS["seating-names"], {})
+    with django_assert_max_num_queries(7):
+        html = region(tournament, key, "de").html
+    assert html.count("<li>") == 4 * tables
+    assert f"Tisch {tables}</span>" in html
+
+
 # --- Projector -----------------------------------------------------------------
 
 

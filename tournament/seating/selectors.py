@@ -50,8 +50,13 @@ def series_tables(series: Series) -> list[Table]:
         .order_by("number")
     ):
         seats[seat.table_id].append(seat)
+    table_of_seat = Seat.table.field
     for table in tables:
         table.series = series
+        for seat in seats[table.pk]:
+            # As prefetch_related leaves it: `seat.table` is this table, not a
+            # query per seat (the hall's list of names asks 400 of them).
+            table_of_seat.set_cached_value(seat, table)
         # What prefetch_related would leave: a done queryset per table.
         prefetched: QuerySet[Seat] = QuerySet(model=Seat)
         prefetched._result_cache = seats[table.pk]
