@@ -57,7 +57,8 @@ def long_names(tournament, organizer):
 
 
 def squash(text: str) -> str:
-    return re.sub(r"\s+", "", text)
+    # A hyphen after a number prints as one that never ends a line (U+2011).
+    return re.sub(r"\s+", "", text).replace("\u2011", "-")
 
 
 def raw_text(content: bytes) -> str:

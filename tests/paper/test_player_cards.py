@@ -46,7 +46,12 @@ def test_a_card_per_checked_in_player_with_his_link(present):
         pdf.document_context(present, "Spielerkarten", data=data),
     )
     assert str(qr_svg(card.url, size_mm=paper_documents.PLAYER_CARD_QR_MM)) in html
-    assert entry.player.full_name in html
+    # The name as it fits the card: a long one on two lines, after a space
+    # or a hyphen ("Hans-" over "Christian Segebahn").
+    assert card.name.text in html
+    lines = card.name.lines
+    rejoined = "".join(line if line.endswith("-") else f"{line} " for line in lines)
+    assert rejoined.strip() == entry.player.full_name
 
 
 def test_one_players_card_and_printing_again_keeps_the_link(present):
@@ -102,6 +107,29 @@ def test_the_print_command_writes_the_sheet_of_cards(present, tmp_path):
         stdout=out,
     )
     assert "Nr. 8" in pdf_pages_text(one.read_bytes(), layout=False)[0]
+
+
+@needs_pdftotext
+def test_the_event_line_never_ends_in_the_number_of_7_schraem(present):
+    # The card's event line has two short lines: "…MEISTERSCHAFT IM 7-" over
+    # "SCHRÄM 2026" read as two things. The hyphen after a number holds.
+    present.name = "Rheinland-Meisterschaft im 7-Schräm 2026"
+    present.save()
+    card = pdf.playercards_pdf(tournament=present, base_url=BASE, start_number=1)
+    lines = pdf_pages_text(card.content, layout=False)[0].splitlines()
+    event = [line for line in lines if "SCHR" in line and "2026" in line]
+    assert event == ["7\u2011SCHRÄM 2026"], lines[:4]
+    assert not any(line.rstrip().endswith(("-", "\u2011")) for line in lines)
+
+
+def test_a_hyphen_after_a_number_never_ends_a_printed_line():
+    from tournament.core.text import unbroken_numbers
+
+    assert unbroken_numbers("Cup im 7-Schräm, 2025-12-06") == (
+        "Cup im 7\u2011Schräm, 2025\u201112\u201106"
+    )
+    # Other hyphens may end a line, as German writes them.
+    assert unbroken_numbers("Rhein-Mosel-Cup 7 - 8") == "Rhein-Mosel-Cup 7 - 8"
 
 
 @needs_pdftotext

@@ -12,6 +12,7 @@ registration to a person use them (never a second folding).
 """
 
 import functools
+import re
 import unicodedata
 
 _SPELLED = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue"})
@@ -27,6 +28,17 @@ def visible_text(value: str) -> str:
         for word in unicodedata.normalize("NFC", value).split()
     )
     return " ".join(word for word in words if word)
+
+
+# A hyphen right after a number: "7-Schräm", "2025-12-06".
+_NUMBER_HYPHEN = re.compile(r"(?<=\d)-(?=\w)")
+
+
+def unbroken_numbers(text: str) -> str:
+    """`text` for print, with a hyphen right after a number made one that
+    never ends a line (U+2011, in every font we print with): a line that
+    ends in "7-" and a next one that starts "Schräm" read as two things."""
+    return _NUMBER_HYPHEN.sub("\u2011", text)
 
 
 def _strip_marks(text: str) -> str:

@@ -18,6 +18,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from tournament.core.errors import UserError
+from tournament.core.text import unbroken_numbers
 from tournament.models import ResultVersion, Series, Table, Tournament
 from tournament.paper.fit import Fitted, fit
 from tournament.paper.qr import qr_svg
@@ -433,7 +434,9 @@ class CertificatesData:
 
     @property
     def event(self) -> tuple[Fitted, str]:
-        return _certificate_text(self.tournament.name, CERTIFICATE_EVENT, size=17)
+        return _certificate_text(
+            unbroken_numbers(self.tournament.name), CERTIFICATE_EVENT, size=17
+        )
 
     @property
     def certificates(self) -> list[Certificate]:
