@@ -1,3 +1,5 @@
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -199,3 +201,26 @@ def test_the_language_switch_stays_on_this_site(rf):
     request.path = "//evil.example/"
     response = LanguageMiddleware(lambda r: HttpResponse())(request)
     assert response["Location"] == "/evil.example/?q=x"
+
+
+@pytest.mark.parametrize(
+    "url_name", ["home", "detail", "standings", "series_results", "series_detail"]
+)
+def test_a_narrow_phone_never_ends_a_line_of_the_tournaments_name_in_7_dash(
+    client, tournament, url_name
+):
+    # "Rheinland-Meisterschaft im 7-" over "Schräm 2026" on a 360 px phone:
+    # the hyphen after a number is one that never ends a line.
+    from tests.support.factories import make_series
+
+    make_series(tournament, sizes=(4,), status="released")
+    tournament.name = "Rheinland-Meisterschaft im 7-Schräm 2026"
+    tournament.save()
+    kwargs = {} if url_name == "home" else {"slug": tournament.slug}
+    if url_name.startswith("series"):
+        kwargs["number"] = 1
+    html = client.get(reverse(f"tournament:{url_name}", kwargs=kwargs)).content
+    # The window's title is not wrapped (and is what a bookmark keeps).
+    text = re.sub(r"<title>.*?</title>", "", html.decode(), flags=re.S)
+    assert "im 7\u2011Schräm 2026" in text
+    assert "7-Schräm 2026" not in text

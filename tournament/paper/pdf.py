@@ -27,7 +27,6 @@ from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from tournament.core.errors import UserError
-from tournament.core.text import unbroken_numbers
 from tournament.models import Tournament
 from tournament.paper import documents, sheets
 from tournament.paper.qr import qr_svg
@@ -163,12 +162,10 @@ def render_pdf(
 def document_context(
     tournament: Tournament | None, title: str, **extra: Any
 ) -> dict[str, Any]:
-    """What every document's template gets: the tournament and its name as
-    the event line prints it, the title, the language and the time of
-    printing, and `extra`."""
+    """What every document's template gets: the tournament, the title, the
+    language and the time of printing, and `extra`."""
     return {
         "tournament": tournament,
-        "event": unbroken_numbers(tournament.name) if tournament else "",
         "title": title,
         "language": translation.get_language() or settings.LANGUAGE_CODE,
         "printed_at": timezone.localtime(),
