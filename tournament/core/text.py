@@ -35,9 +35,10 @@ _NUMBER_HYPHEN = re.compile(r"(?<=\d)-(?=\w)")
 
 
 def unbroken_numbers(text: str) -> str:
-    """`text` for print, with a hyphen right after a number made one that
-    never ends a line (U+2011, in every font we print with): a line that
-    ends in "7-" and a next one that starts "Schräm" read as two things."""
+    """`text` to show or print, with a hyphen right after a number made one
+    that never ends a line (U+2011, in every font we print with): a line
+    that ends in "7-" and a next one that starts "Schräm" read as two
+    things."""
     return _NUMBER_HYPHEN.sub("\u2011", text)
 
 
