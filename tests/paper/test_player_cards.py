@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from tests.support.pdf import needs_pdftotext, pdf_pages_text
 from tournament.core.errors import UserError
+from tournament.core.text import unbroken_numbers
 from tournament.models import AuditEvent, Entry
 from tournament.paper import documents as paper_documents
 from tournament.paper import pdf
@@ -123,8 +124,6 @@ def test_the_event_line_never_ends_in_the_number_of_7_schraem(present):
 
 
 def test_a_hyphen_after_a_number_never_ends_a_printed_line():
-    from tournament.core.text import unbroken_numbers
-
     assert unbroken_numbers("Cup im 7-Schräm, 2025-12-06") == (
         "Cup im 7\u2011Schräm, 2025\u201112\u201106"
     )

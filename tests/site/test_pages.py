@@ -3,7 +3,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from tests.support.factories import EntryFactory
+from tests.support.factories import EntryFactory, make_series
 from tournament.models import Entry
 
 pytestmark = pytest.mark.django_db
@@ -211,8 +211,6 @@ def test_a_narrow_phone_never_ends_a_line_of_the_tournaments_name_in_7_dash(
 ):
     # "Rheinland-Meisterschaft im 7-" over "Schräm 2026" on a 360 px phone:
     # the hyphen after a number is one that never ends a line.
-    from tests.support.factories import make_series
-
     make_series(tournament, sizes=(4,), status="released")
     tournament.name = "Rheinland-Meisterschaft im 7-Schräm 2026"
     tournament.save()

@@ -132,6 +132,11 @@ def _remember_slug(slug: str, tournament_id: int, now: float) -> None:
     _slugs[slug] = (tournament_id, now)
 
 
+def _forget_slug(slug: str) -> None:
+    cache.delete(_slug_key(slug))
+    _slugs.pop(slug, None)
+
+
 def _remember(tournament_id: int, epoch: object, remembered: _Remembered) -> None:
     """Keep `remembered` as the tournament's state under `epoch`: in the
     cache (all processes) and in this process's copy."""
@@ -156,7 +161,6 @@ def known(slug: str, source: str, retry: bool = True) -> Known | None:
     (`SOURCES` or "results") shows, as remembered: read from the rows once
     per announced change, or after REMEMBER_SECONDS; None for no such
     tournament."""
-    slug_key = _slug_key(slug)
     now = time.time()
     tournament_id = _tournament_of(cache, slug, now)
     row = None
@@ -175,8 +179,7 @@ def known(slug: str, source: str, retry: bool = True) -> Known | None:
             if remembered is None or remembered.slug != slug:
                 row = row or Tournament.objects.filter(pk=tournament_id).first()
                 if row is None or row.slug != slug:  # a backup restored over it
-                    cache.delete(slug_key)
-                    _slugs.pop(slug, None)
+                    _forget_slug(slug)
                     # Once more, from the slug (there may be a new one).
                     return known(slug, source, retry=False) if retry else None
                 remembered = _Remembered(
