@@ -21,15 +21,17 @@ django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
-from tournament.core.limits import BodySizeLimit, Lanes  # noqa: E402
+from tournament.core.limits import BodyLimits, Lanes  # noqa: E402
 from tournament.core.websockets import SameOriginValidator  # noqa: E402
 from tournament.live.edge import KeptPages  # noqa: E402
 from tournament.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        # Kept public pages are answered before Django (tournament/live/edge.py).
-        "http": BodySizeLimit(KeptPages(Lanes(django_asgi_app))),
+        # A request's body is read whole (in time, within its size) before
+        # anything else; kept public pages are answered before Django
+        # (tournament/live/edge.py); the rest wait for a place in their lane.
+        "http": BodyLimits(KeptPages(Lanes(django_asgi_app))),
         # Every socket only from the site's own pages (same origin), whatever
         # ALLOWED_HOSTS says: tournament/core/websockets.py.
         "websocket": SameOriginValidator(URLRouter(websocket_urlpatterns)),

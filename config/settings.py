@@ -290,9 +290,17 @@ FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 # before it is read. Twice the largest import, so a workbook a little too
 # large still reaches the import page and its own message.
 REQUEST_MAX_BYTES = 2 * IMPORT_MAX_BYTES
+# Seconds a request's whole body may take to arrive (uvicorn has no limit):
+# a slower one gets 408 and its connection closes. Bodies are read before a
+# request takes a place in Django (tournament/core/limits.py), so a slow
+# one holds no place there, only its connection; this frees that too. The
+# largest upload (10 MB) needs 0.7 MB/s, a form a few bytes.
+REQUEST_BODY_SECONDS = 15.0
 # How many requests of each lane are in Django at once per worker process
-# (tournament/core/limits.py, Lanes): visitors without a session (phones)
-# and signed-in users (referees, organizer); the rest wait their turn.
+# (tournament/core/limits.py, Lanes): visitors not signed in (phones) and
+# signed-in users (referees, organizer: their session is looked up in the
+# session store, a made-up session cookie counts as a phone's); the rest
+# wait their turn.
 REQUEST_LANES = {
     "public": int(os.environ.get("LANES_PUBLIC", "3")),
     "signed_in": int(os.environ.get("LANES_SIGNED_IN", "4")),

@@ -13,6 +13,9 @@ STORAGES["staticfiles"] = {  # noqa: F405
     "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
 }
 SECURE_SSL_REDIRECT = False
+# A request body arrives at once over loopback; a test of a slow one should
+# not wait the 15 s a phone in the hall gets.
+REQUEST_BODY_SECONDS = 2.0
 # Bots of digital tables move at once, in the committing thread (a server
 # started by a test may ask for the real runner threads instead).
 DIGITAL_BOTS_INLINE = os.environ.get("DIGITAL_BOTS_INLINE", "1") == "1"

@@ -1,41 +1,51 @@
 """At most so many requests in Django at once, per lane (issue 18.2):
-phones without a session in one, signed-in referees and the organizer in
-their own, so 1,000 phones never make a referee's page wait behind theirs.
-The rest wait in the event loop, and every one is answered."""
+phones in one, signed-in referees and the organizer in their own, so 1,000
+phones never make a referee's page wait behind theirs. The rest wait in the
+event loop, and every one is answered.
+
+Only a session of a signed-in user in the session store counts as signed
+in, not a cookie of that name; and a request's body is read before it takes
+a place (issue 25.1): on a real server, slow bodies and made-up session
+cookies no longer stop a referee's save or a phone's changed page.
+"""
 
 import asyncio
+import socket
+import time
 
 import pytest
-from django.test import override_settings
+from django.contrib.sessions.backends.db import SessionStore
+from django.test import Client, override_settings
 
+from tests.support import servers as support
+from tests.support.factories import make_user
 from tests.support.threads import run_async
 from tournament.core.limits import Lanes
 
 
-def scope(cookie=b""):
-    headers = [(b"host", b"testserver")]
+def scope(cookie=b"", who="phone"):
+    headers = [(b"host", b"testserver"), (b"x-who", who.encode())]
     if cookie:
         headers.append((b"cookie", cookie))
     return {"type": "http", "method": "GET", "path": "/", "headers": headers}
 
 
 class Inner:
-    """An application that counts who is inside at once, by lane, and keeps
-    each request until the test lets it go."""
+    """An application that counts who is inside at once (by the test's
+    x-who header) and keeps each request until the test lets it go."""
 
     def __init__(self):
-        self.inside = {"public": 0, "signed_in": 0}
-        self.most = {"public": 0, "signed_in": 0}
+        self.inside = {"phone": 0, "made-up": 0, "referee": 0}
+        self.most = dict(self.inside)
         self.answered = 0
         self.go = asyncio.Event()
 
     async def __call__(self, scope, receive, send):
-        cookies = dict(scope["headers"]).get(b"cookie", b"")
-        lane = "signed_in" if cookies.startswith(b"sessionid=") else "public"
-        self.inside[lane] += 1
-        self.most[lane] = max(self.most[lane], self.inside[lane])
+        who = dict(scope["headers"])[b"x-who"].decode()
+        self.inside[who] += 1
+        self.most[who] = max(self.most[who], self.inside[who])
         await self.go.wait()
-        self.inside[lane] -= 1
+        self.inside[who] -= 1
         self.answered += 1
         await send({"type": "http.response.start", "status": 200, "headers": []})
         await send({"type": "http.response.body", "body": b""})
@@ -49,30 +59,55 @@ async def nothing():
     return {"type": "http.request", "body": b""}
 
 
+def signed_in_cookie(username):
+    client = Client()
+    client.force_login(make_user(username, "referee"))
+    return f"sessionid={client.cookies['sessionid'].value}; a=b".encode()
+
+
+def anonymous_session_cookie():
+    """A real session, of a visitor who never signed in (a practice table's)."""
+    store = SessionStore()
+    store["practice_token"] = "t"
+    store.create()
+    return f"sessionid={store.session_key}".encode()
+
+
+MADE_UP = [b"sessionid=x", b"sessionid=" + b"k" * 32, b"a=b; sessionid=0123456789"]
+
+
+@pytest.mark.django_db(transaction=True)
 @override_settings(REQUEST_LANES={"public": 2, "signed_in": 3})
 def test_each_lane_lets_so_many_in_and_the_referees_pass_the_phones():
+    referees = [signed_in_cookie(f"schiri{i}") for i in range(5)]
+    made_up = [*MADE_UP, anonymous_session_cookie()]
+
     async def scenario():
         inner = Inner()
         lanes = Lanes(inner)
         phones = [
             asyncio.create_task(lanes(scope(b"lang=de"), nothing, ignore))
-            for _ in range(8)
+            for _ in range(4)
+        ] + [
+            asyncio.create_task(lanes(scope(c, "made-up"), nothing, ignore))
+            for c in made_up
         ]
-        await asyncio.sleep(0.01)
-        # The phones' lane is full; a referee still gets in at once.
-        referees = [
-            asyncio.create_task(lanes(scope(b"sessionid=x; a=b"), nothing, ignore))
-            for _ in range(5)
+        await asyncio.sleep(0.3)
+        # The phones' lane is full, the made-up cookies wait with the phones;
+        # a referee still gets in at once.
+        signed_in = [
+            asyncio.create_task(lanes(scope(c, "referee"), nothing, ignore))
+            for c in referees
         ]
-        await asyncio.sleep(0.01)
+        await asyncio.sleep(0.3)
         inside = dict(inner.inside)
         inner.go.set()
-        await asyncio.gather(*phones, *referees)
+        await asyncio.gather(*phones, *signed_in)
         return inside, inner
 
     inside, inner = run_async(scenario)
-    assert inside == {"public": 2, "signed_in": 3}
-    assert inner.most == {"public": 2, "signed_in": 3}
+    assert inside["referee"] == 3
+    assert inside["phone"] + inside["made-up"] == 2
     assert inner.answered == 13
 
 
@@ -88,12 +123,128 @@ def test_a_websocket_does_not_take_a_place():
     assert run_async(scenario).answered == 1
 
 
-@pytest.mark.parametrize("cookie", [b"xsessionid=1", b"sessionid_old=1"])
-def test_only_the_session_cookie_itself_counts_as_signed_in(cookie):
-    async def scenario():
-        inner = Inner()
-        inner.go.set()
-        await Lanes(inner)(scope(cookie), nothing, ignore)
-        return inner
+@pytest.mark.django_db(transaction=True)
+def test_only_a_signed_in_session_in_the_store_counts_as_signed_in():
+    real = signed_in_cookie("schiri")
+    not_signed_in = [
+        b"",
+        b"xsessionid=1",
+        b"sessionid_old=1",
+        *MADE_UP,
+        anonymous_session_cookie(),
+    ]
 
-    assert run_async(scenario).most == {"public": 1, "signed_in": 0}
+    async def scenario():
+        lanes = Lanes(Inner())
+        found = {c: await lanes._is_signed_in(scope(c)) for c in not_signed_in}
+        return found, await lanes._is_signed_in(scope(real))
+
+    found, referee = run_async(scenario)
+    assert referee is True
+    assert found == dict.fromkeys(not_signed_in, False)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_session_signed_out_in_another_process_leaves_the_lane_in_time():
+    """Sessions found signed in are remembered, so a referee's next request
+    does not ask the store again; not for longer than ANSWER_SECONDS."""
+    cookie = signed_in_cookie("schiri")
+    key = cookie.split(b"=")[1].split(b";")[0].decode()
+
+    async def scenario():
+        lanes = Lanes(Inner())
+        lanes.ANSWER_SECONDS = 0.2
+        first = await lanes._is_signed_in(scope(cookie))
+        await asyncio.to_thread(SessionStore(session_key=key).delete)
+        remembered = await lanes._is_signed_in(scope(cookie))
+        await asyncio.sleep(0.3)
+        return first, remembered, await lanes._is_signed_in(scope(cookie))
+
+    assert run_async(scenario) == (True, True, False)
+
+
+# --- on a real server ---------------------------------------------------------
+
+
+@pytest.fixture
+def server(tmp_path):
+    """A real uvicorn server (config.test_settings: REQUEST_BODY_SECONDS is
+    2) on a tournament whose two tables wait for a referee's confirmation."""
+    env = support.server_env(tmp_path)
+    pending = support.seed_database(env)
+    port = support.free_port()
+    process = support.start_server(env, port)
+    try:
+        support.wait_until_up(port, process)
+        yield port, pending
+    finally:
+        support.stop(process)
+
+
+def slow_body(port, path, cookie=""):
+    """A POST that declares 1,000 bytes and sends two."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    cookie_line = f"Cookie: {cookie}\r\n" if cookie else ""
+    head = (
+        f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        "Content-Type: application/x-www-form-urlencoded\r\n"
+        f"Content-Length: 1000\r\n{cookie_line}\r\n"
+    )
+    sock.sendall(head.encode() + b"a=")
+    return sock
+
+
+def until_closed(sock):
+    """What the server sent before it closed the connection."""
+    answer = b""
+    while chunk := sock.recv(4096):
+        answer += chunk
+    return answer
+
+
+def test_slow_bodies_and_made_up_sessions_do_not_stop_entry_or_the_phones(server):
+    port, pending = server
+    standings = f"/t/{support.SLUG}/tabelle/"
+    status, _, _ = support.request(port, "GET", standings)  # kept from here on
+    assert status == 200
+    csrf, cookies = support.http_sign_in(port, "schiri2", support.PASSWORD)
+    entry = f"/t/{support.SLUG}/eingabe/"
+    opened = time.monotonic()
+    slow = [slow_body(port, "/konto/anmelden/") for _ in range(3)] + [
+        slow_body(port, entry, f"sessionid={made_up}")
+        for made_up in ("x", "y", "k" * 32, "0123456789", "z" * 40)
+    ]
+    time.sleep(0.5)  # all eight are in the server now
+    for sock in slow:
+        sock.sendall(b"1")
+
+    # The referee confirms table 1; a phone asks for the changed standings.
+    started = time.monotonic()
+    path = f"/t/{support.SLUG}/eingabe/serie/1/tisch/1/bestaetigen/"
+    version, revision = pending[1]
+    status, _, _ = support.post_form(
+        port,
+        path,
+        {"version": version, "revision": revision},
+        csrf=csrf,
+        cookies=cookies,
+    )
+    saved = time.monotonic() - started
+    assert status == 302, "the confirmation failed"
+    started = time.monotonic()
+    status, _, page = support.request(port, "GET", standings, timeout=5)
+    shown = time.monotonic() - started
+    assert status == 200
+    # Seat 1 of table 1 won all five games with 7 marks: 5 × (7 + 7) = 70.
+    assert b'<td class="num points">70</td>' in page
+    assert saved < 2 and shown < 2, f"save {saved:.2f} s, page {shown:.2f} s"
+
+    # Each slow body got 408 and its connection closed, within the deadline.
+    answers = [until_closed(sock) for sock in slow]
+    closed = time.monotonic() - opened
+    for sock in slow:
+        sock.close()
+    for answer in answers:
+        assert answer == b"" or answer.startswith(b"HTTP/1.1 408 "), answer[:60]
+    assert any(answers)
+    assert closed < 2 + 2, f"the slow bodies were answered after {closed:.1f} s"

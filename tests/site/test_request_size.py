@@ -1,16 +1,22 @@
 """A request body larger than anything the site takes is refused before it
 is read (issue 15.8): a 60 MB anonymous POST used to be read in full (to
-disk) before the CSRF check refused it."""
+disk) before the CSRF check refused it. And a body is read whole, within
+REQUEST_BODY_SECONDS, before the application sees the request: a slow one
+gets 408 (issue 25.1; tests/site/test_lanes.py shows why on a real server).
+"""
+
+import asyncio
 
 import pytest
 from asgiref.sync import async_to_sync
 from asgiref.testing import ApplicationCommunicator
 from django.test import override_settings
 
-from tournament.core.limits import BodySizeLimit
+from tournament.core.limits import BodyLimits
 
 LIMIT = 1000
 MB = 2**20
+CHUNKED = [(b"transfer-encoding", b"chunked")]
 
 
 def scope(headers=()):
@@ -36,11 +42,13 @@ class Inner:
     def __init__(self):
         self.read = 0
         self.called = False
+        self.messages = []
 
     async def __call__(self, scope, receive, send):
         self.called = True
         while True:
             message = await receive()
+            self.messages.append(message)
             if message["type"] == "http.disconnect":
                 return  # Django: RequestAborted, no response
             self.read += len(message.get("body", b""))
@@ -70,7 +78,7 @@ def answer(app, request_scope, chunks=()):
 def test_a_declared_length_above_the_limit_is_refused_unread():
     inner = Inner()
     start, body = answer(
-        BodySizeLimit(inner), scope([(b"content-length", str(60 * MB).encode())])
+        BodyLimits(inner), scope([(b"content-length", str(60 * MB).encode())])
     )
     assert start["status"] == 413
     assert not inner.called  # nothing of the body was read
@@ -80,7 +88,7 @@ def test_a_declared_length_above_the_limit_is_refused_unread():
 @override_settings(REQUEST_MAX_BYTES=LIMIT)
 def test_the_refusal_speaks_english_to_who_chose_it():
     headers = [(b"content-length", b"999999"), (b"cookie", b"django_language=en")]
-    start, body = answer(BodySizeLimit(Inner()), scope(headers))
+    start, body = answer(BodyLimits(Inner()), scope(headers))
     assert start["status"] == 413
     assert "too large" in body["body"].decode().lower()
 
@@ -89,22 +97,115 @@ def test_the_refusal_speaks_english_to_who_chose_it():
 def test_a_body_without_length_is_cut_off_at_the_limit():
     inner = Inner()
     chunks = [b"x" * 600, b"x" * 600, b"x" * 600]
-    start, _body = answer(BodySizeLimit(inner), scope(), chunks)
+    start, _body = answer(BodyLimits(inner), scope(CHUNKED), chunks)
     assert start["status"] == 413
-    assert inner.read <= 600 + 600 - 600  # stopped at the chunk that overflowed
+    assert start["headers"][-1] == (b"connection", b"close")
+    assert not inner.called  # refused before the application saw it
 
 
 @override_settings(REQUEST_MAX_BYTES=LIMIT)
 def test_requests_within_the_limit_pass_untouched():
     inner = Inner()
     start, body = answer(
-        BodySizeLimit(inner), scope([(b"content-length", b"10")]), [b"x" * 10]
+        BodyLimits(inner), scope([(b"content-length", b"10")]), [b"x" * 10]
     )
     assert start["status"] == 200 and body["body"] == b"ok"
     assert inner.read == 10
+
+
+def test_a_chunked_body_reaches_the_application_whole_in_one_message():
     inner = Inner()
-    start, _ = answer(BodySizeLimit(inner), scope(), [b"x" * 500, b"x" * 500])
+    start, _ = answer(BodyLimits(inner), scope(CHUNKED), [b"a" * 500, b"b" * 500])
     assert start["status"] == 200 and inner.read == 1000
+    assert inner.messages == [
+        {"type": "http.request", "body": b"a" * 500 + b"b" * 500, "more_body": False}
+    ]
+
+
+def test_after_the_body_the_application_hears_the_server_again():
+    """Django listens for the client leaving while the view works: the
+    receive after the body is the server's own."""
+
+    async def scenario():
+        heard = []
+
+        async def app(scope, receive, send):
+            heard.append(await receive())
+            heard.append(await receive())
+
+        talk = ApplicationCommunicator(
+            BodyLimits(app), scope([(b"content-length", b"3")])
+        )
+        await talk.send_input({"type": "http.request", "body": b"x=1"})
+        await talk.send_input({"type": "http.disconnect"})
+        await talk.wait(timeout=5)
+        return heard
+
+    heard = async_to_sync(scenario)()
+    assert heard[0]["body"] == b"x=1"
+    assert heard[1] == {"type": "http.disconnect"}
+
+
+def test_a_request_without_a_body_reaches_the_application_as_it_came():
+    """HTTP/1 without Content-Length or Transfer-Encoding has no body: the
+    server's receive is handed on, nothing waits (the kept pages' GETs)."""
+
+    async def server_receive():
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def scenario():
+        given = []
+
+        async def app(scope, receive, send):
+            given.append(receive)
+
+        get = {**scope(), "method": "GET"}
+        await BodyLimits(app)(get, server_receive, None)
+        # HTTP/2 marks a body otherwise: it is read first.
+        await BodyLimits(app)({**get, "http_version": "2"}, server_receive, None)
+        return given
+
+    given = async_to_sync(scenario)()
+    assert given[0] is server_receive
+    assert given[1] is not server_receive
+
+
+@override_settings(REQUEST_BODY_SECONDS=0.2)
+def test_a_slow_body_gets_408_and_the_connection_closes():
+    async def scenario():
+        inner = Inner()
+        talk = ApplicationCommunicator(
+            BodyLimits(inner), scope([(b"content-length", b"100")])
+        )
+        await talk.send_input({"type": "http.request", "body": b"a", "more_body": True})
+        started = asyncio.get_running_loop().time()
+        start = await talk.receive_output(timeout=5)
+        waited = asyncio.get_running_loop().time() - started
+        body = await talk.receive_output(timeout=5)
+        await talk.wait(timeout=5)
+        return inner, start, body, waited
+
+    inner, start, body, waited = async_to_sync(scenario)()
+    assert start["status"] == 408
+    assert (b"connection", b"close") in start["headers"]
+    assert "zu langsam" in body["body"].decode()
+    assert 0.15 < waited < 2
+    assert not inner.called
+
+
+def test_a_client_that_leaves_mid_body_gets_nothing_and_reaches_nobody():
+    async def scenario():
+        inner = Inner()
+        talk = ApplicationCommunicator(
+            BodyLimits(inner), scope([(b"content-length", b"100")])
+        )
+        await talk.send_input({"type": "http.request", "body": b"a", "more_body": True})
+        await talk.send_input({"type": "http.disconnect"})
+        await talk.wait(timeout=5)  # ends without an error
+        return inner, await talk.receive_nothing()
+
+    inner, nothing = async_to_sync(scenario)()
+    assert nothing and not inner.called
 
 
 @pytest.mark.django_db

@@ -1,4 +1,5 @@
-"""Limits on requests: their size (`BodySizeLimit`) and how many are in
+"""Limits on requests: their body (`BodyLimits`: read whole, in time and
+within a size, before anything else sees the request) and how many are in
 Django at once (`Lanes`).
 
 A request larger than anything the site takes is refused before its body
@@ -6,18 +7,25 @@ is read: Django's ASGI handler reads the whole body (to disk) before any
 middleware or view runs, so a 60 MB anonymous POST cost its full upload and
 disk space only to be refused by the CSRF check afterwards.
 
-`BodySizeLimit` wraps the HTTP side of the ASGI application. A declared
-Content-Length above the limit gets 413 at once; a body sent without one
-(chunked) is counted as it arrives and cut off at the limit.
+A body is read before the request takes a place in a lane, and within
+`REQUEST_BODY_SECONDS`: uvicorn has no timeout of its own for a body, and a
+few requests that declared a length and then sent a byte now and then held
+every place in Django for as long as they liked, and a referee's page
+waited behind them.
 """
 
 import asyncio
+import tempfile
+import time
 import weakref
 from collections.abc import Awaitable, Callable, Mapping
 from http.cookies import SimpleCookie
-from typing import Any
+from importlib import import_module
+from typing import IO, Any
 
+from channels.db import database_sync_to_async
 from django.conf import settings
+from django.contrib.auth import SESSION_KEY
 from django.http.cookie import parse_cookie
 from django.utils import translation
 from django.utils.html import escape
@@ -52,12 +60,21 @@ def _language(scope: Scope) -> str:
     return settings.LANGUAGE_CODE
 
 
-async def _too_large(scope: Scope, send: Send, limit: int) -> None:
+async def _refuse(scope: Scope, send: Send, status: int) -> None:
+    """A short page in the visitor's language, and the connection closes
+    (the rest of the body is not read)."""
     with translation.override(_language(scope)):
-        text = _(
-            "Diese Anfrage ist zu groß (höchstens %(max)d MB). Bitte eine kleinere "
-            "Datei wählen."
-        ) % {"max": max(1, limit // 2**20)}
+        if status == 413:
+            limit: int = settings.REQUEST_MAX_BYTES
+            text = _(
+                "Diese Anfrage ist zu groß (höchstens %(max)d MB). Bitte eine "
+                "kleinere Datei wählen."
+            ) % {"max": max(1, limit // 2**20)}
+        else:
+            text = _(
+                "Die Anfrage kam zu langsam an. Bitte die Seite neu laden und "
+                "noch einmal senden."
+            )
         language = translation.get_language() or settings.LANGUAGE_CODE
         home = _("Zur Startseite")
     body = (
@@ -67,7 +84,7 @@ async def _too_large(scope: Scope, send: Send, limit: int) -> None:
     await send(
         {
             "type": "http.response.start",
-            "status": 413,
+            "status": status,
             "headers": [
                 (b"content-type", b"text/html; charset=utf-8"),
                 (b"connection", b"close"),
@@ -77,8 +94,38 @@ async def _too_large(scope: Scope, send: Send, limit: int) -> None:
     await send({"type": "http.response.body", "body": body.encode()})
 
 
-class BodySizeLimit:
-    """Refuse HTTP request bodies above `settings.REQUEST_MAX_BYTES`."""
+class _TooLarge(Exception):
+    pass
+
+
+async def _read(receive: Receive, into: IO[bytes], limit: int) -> bool:
+    """The whole body into the file, chunk by chunk (with a length or
+    without: chunked); False if the client left before its end."""
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":  # http.disconnect
+            return False
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            raise _TooLarge
+        into.write(chunk)
+        if not message.get("more_body", False):
+            return True
+
+
+class BodyLimits:
+    """Read each HTTP request's whole body before the application sees it:
+    at most `settings.REQUEST_MAX_BYTES` (else 413: at once for a declared
+    Content-Length above it, else when the count passes it) and within
+    `settings.REQUEST_BODY_SECONDS` (else 408). Either refusal closes the
+    connection; a client that leaves gets nothing. The application then
+    gets the body as one message, and from there on the server's own
+    messages (Django listens for the client leaving while it works).
+
+    The body waits in memory, one above `FILE_UPLOAD_MAX_MEMORY_SIZE` on
+    disk, as Django's handler keeps it."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -89,41 +136,56 @@ class BodySizeLimit:
             return
         limit: int = settings.REQUEST_MAX_BYTES
         declared = _header(scope, b"content-length")
-        if declared is not None:
-            if not declared.isdigit() or int(declared) > limit:
-                await _too_large(scope, send, limit)
-                return
+        if declared is not None and (not declared.isdigit() or int(declared) > limit):
+            await _refuse(scope, send, 413)
+            return
+        if (
+            scope.get("http_version") in ("1.0", "1.1")
+            and declared in (None, b"0")
+            and _header(scope, b"transfer-encoding") is None
+        ):
+            # HTTP/1 without a length or chunks: no body (RFC 9112, 6.3), as
+            # every GET. Nothing to wait for, and the kept pages' way stays
+            # as short as it was.
             await self.app(scope, receive, send)
             return
-        # No length given (chunked): count what arrives, and stop at the limit.
-        received = 0
-        cut_off = False
-        started = False
+        with tempfile.SpooledTemporaryFile(
+            max_size=settings.FILE_UPLOAD_MAX_MEMORY_SIZE
+        ) as body:
+            try:
+                async with asyncio.timeout(settings.REQUEST_BODY_SECONDS):
+                    complete = await _read(receive, body, limit)
+            except TimeoutError:
+                await _refuse(scope, send, 408)
+                return
+            except _TooLarge:
+                await _refuse(scope, send, 413)
+                return
+            if not complete:
+                return  # nobody to answer
+            given = False
 
-        async def counting_receive() -> Message:
-            nonlocal received, cut_off
-            message = await receive()
-            if message["type"] == "http.request":
-                received += len(message.get("body", b""))
-                if received > limit:
-                    cut_off = True
-                    # Django stops reading and answers nothing.
-                    return {"type": "http.disconnect"}
-            return message
+            async def replay() -> Message:
+                nonlocal given
+                if given:
+                    return await receive()
+                given = True
+                body.seek(0)
+                return {"type": "http.request", "body": body.read(), "more_body": False}
 
-        async def watching_send(message: Message) -> None:
-            nonlocal started
-            started = True
-            await send(message)
+            await self.app(scope, replay, send)
 
-        await self.app(scope, counting_receive, watching_send)
-        if cut_off and not started:
-            await _too_large(scope, send, limit)
+
+def _signed_in_session(key: str) -> bool:
+    """Whether `key` names a live session of a signed-in user in the
+    session store (a database query with the default engine)."""
+    store = import_module(settings.SESSION_ENGINE).SessionStore(session_key=key)
+    return store.session_key is not None and SESSION_KEY in store.load()
 
 
 class Lanes:
     """At most so many requests in Django at once, in two lanes: visitors
-    without a session (the phones) and signed-in users (referees, the
+    who are not signed in (the phones) and signed-in users (referees, the
     organizer). The rest wait here, in the event loop, for a free place.
 
     Every request in Django runs in a thread of its own, and they all take
@@ -132,7 +194,21 @@ class Lanes:
     at once: each took longer, the loop's answers waited behind them, and a
     referee's page waited behind every phone's (bench/load.py: the entry
     overview's p95 was 14.8 s). A few threads get the same work done, and
-    the referees' own lane keeps the phones from ever filling it."""
+    the referees' own lane keeps the phones from ever filling it.
+
+    A request is in the signed-in lane only if its session cookie names a
+    signed-in user's session in the session store, not for having a cookie
+    of that name: anyone can send one. The store is asked in a thread, and
+    its answer is remembered for `ANSWER_SECONDS`, so a referee's next
+    requests (or a practice table's polls, with a session but not signed
+    in) do not ask again, nor wait behind the made-up cookies being asked
+    about. A session key never changes sides (signing in gives a new one,
+    signing out deletes it), except that one who signs out may stay in the
+    lane that long: he gets no more than his place in it.
+    """
+
+    ANSWER_SECONDS = 60.0
+    ANSWERS_KEPT = 10_000  # then all are forgotten (made-up keys fill it)
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -140,6 +216,8 @@ class Lanes:
         self._lanes: weakref.WeakKeyDictionary[
             asyncio.AbstractEventLoop, dict[bool, asyncio.Semaphore]
         ] = weakref.WeakKeyDictionary()
+        # Session key: when the store was asked, and whether signed in.
+        self._answers: dict[str, tuple[float, bool]] = {}
 
     def _lane(self, signed_in: bool) -> asyncio.Semaphore:
         lanes = self._lanes.setdefault(asyncio.get_running_loop(), {})
@@ -149,11 +227,23 @@ class Lanes:
             lane = lanes[signed_in] = asyncio.Semaphore(size)
         return lane
 
+    async def _is_signed_in(self, scope: Scope) -> bool:
+        cookies = parse_cookie((_header(scope, b"cookie") or b"").decode("latin-1"))
+        key = cookies.get(settings.SESSION_COOKIE_NAME)
+        if not key:
+            return False
+        now = time.monotonic()
+        answer = self._answers.get(key)
+        if answer is None or now - answer[0] >= self.ANSWER_SECONDS:
+            ask = database_sync_to_async(_signed_in_session, thread_sensitive=False)
+            if len(self._answers) >= self.ANSWERS_KEPT:
+                self._answers.clear()
+            answer = self._answers[key] = (now, await ask(key))
+        return answer[1]
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        cookies = parse_cookie((_header(scope, b"cookie") or b"").decode("latin-1"))
-        signed_in = settings.SESSION_COOKIE_NAME in cookies
-        async with self._lane(signed_in):
+        async with self._lane(await self._is_signed_in(scope)):
             await self.app(scope, receive, send)
