@@ -8,10 +8,10 @@ middleware or view runs, so a 60 MB anonymous POST cost its full upload and
 disk space only to be refused by the CSRF check afterwards.
 
 A body is read before the request takes a place in a lane, and within
-`REQUEST_BODY_SECONDS`: uvicorn has no timeout of its own for a body, and a
-few requests that declared a length and then sent a byte now and then held
-every place in Django for as long as they liked, and a referee's page
-waited behind them.
+`REQUEST_BODY_SECONDS`: uvicorn has no timeout of its own for a body, so a
+few requests that declare a length and send a byte now and then would
+otherwise hold every place in Django for as long as they like, and a
+referee's page would wait behind them.
 """
 
 import asyncio
@@ -144,9 +144,9 @@ class BodyLimits:
             and declared in (None, b"0")
             and _header(scope, b"transfer-encoding") is None
         ):
-            # HTTP/1 without a length or chunks: no body (RFC 9112, 6.3), as
-            # every GET. Nothing to wait for, and the kept pages' way stays
-            # as short as it was.
+            # HTTP/1 without a length or chunks has no body (RFC 9112, 6.3):
+            # a GET as a rule. Nothing to wait for, and the kept pages' way
+            # stays as short as it was.
             await self.app(scope, receive, send)
             return
         with tempfile.SpooledTemporaryFile(
