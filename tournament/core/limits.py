@@ -19,6 +19,7 @@ import tempfile
 import time
 import weakref
 from collections.abc import Awaitable, Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from http.cookies import SimpleCookie
 from importlib import import_module
 from typing import IO, Any
@@ -176,6 +177,12 @@ class BodyLimits:
             await self.app(scope, replay, send)
 
 
+# The session store is asked in one thread of its own: made-up cookies by
+# the thousand wait their turn there, and hold at most one database
+# connection (PostgreSQL's pool has 10 per worker, for the lanes' threads).
+_store_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lanes")
+
+
 def _signed_in_session(key: str) -> bool:
     """Whether `key` names a live session of a signed-in user in the
     session store (a database query with the default engine)."""
@@ -198,8 +205,8 @@ class Lanes:
 
     A request is in the signed-in lane only if its session cookie names a
     signed-in user's session in the session store, not for having a cookie
-    of that name: anyone can send one. The store is asked in a thread, and
-    its answer is remembered for `ANSWER_SECONDS`, so a referee's next
+    of that name: anyone can send one. The store is asked in a thread of
+    its own, and its answer is remembered for `ANSWER_SECONDS`, so a referee's next
     requests (or a practice table's polls, with a session but not signed
     in) do not ask again, nor wait behind the made-up cookies being asked
     about. A session key never changes sides (signing in gives a new one,
@@ -235,7 +242,9 @@ class Lanes:
         now = time.monotonic()
         answer = self._answers.get(key)
         if answer is None or now - answer[0] >= self.ANSWER_SECONDS:
-            ask = database_sync_to_async(_signed_in_session, thread_sensitive=False)
+            ask = database_sync_to_async(
+                _signed_in_session, thread_sensitive=False, executor=_store_thread
+            )
             if len(self._answers) >= self.ANSWERS_KEPT:
                 self._answers.clear()
             answer = self._answers[key] = (now, await ask(key))
