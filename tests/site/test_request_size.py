@@ -188,7 +188,9 @@ def test_a_slow_body_gets_408_and_the_connection_closes():
     inner, start, body, waited = async_to_sync(scenario)()
     assert start["status"] == 408
     assert (b"connection", b"close") in start["headers"]
-    assert "zu langsam" in body["body"].decode()
+    page = body["body"].decode()
+    assert "zu langsam" in page
+    assert 'name="viewport"' in page  # readable on a phone
     assert 0.15 < waited < 2
     assert not inner.called
 

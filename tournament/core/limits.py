@@ -80,6 +80,7 @@ async def _refuse(scope: Scope, send: Send, status: int) -> None:
         home = _("Zur Startseite")
     body = (
         f'<!DOCTYPE html><html lang="{language}"><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<p>{escape(text)}</p><p><a href="/">{escape(home)}</a></p></html>'
     )
     await send(
