@@ -200,5 +200,6 @@ def table_card(request: HttpRequest, slug: str, table: int) -> HttpResponse:
             "mine_url": mine_url(me) if me is not None else "",
         },
     )
-    patch_cache_control(response, private=True, no_cache=True)
+    # The phone's own player (his link) may be in it: kept by nobody.
+    patch_cache_control(response, private=True, no_cache=True, no_store=True)
     return response
