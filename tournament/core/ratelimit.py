@@ -9,10 +9,11 @@ guessed (192 random bits), but a flood of tries costs the laptop.
 Beyond its wrong links an address is slowed, not shut out: the players of
 a club share their router's address with whoever guesses. A link the phone
 opened before (`LINK_COOKIE`, signed, which a guesser cannot make for a
-link he does not know) is always looked up; any other gets one look-up per
-`PLAYER_LINK_MISS_WINDOW / PLAYER_LINK_MISSES` seconds for the address, so
-a new player's phone gets in within seconds and a guesser gets a few tries
-a minute. `Retry-After` says when the next try is taken, to the second.
+link he does not know) is always looked up. Any other waits, after each
+wrong link beyond the share, `PLAYER_LINK_MISS_WINDOW / PLAYER_LINK_MISSES`
+seconds (20): a guesser gets a few tries a minute, a new player's phone
+gets in within seconds, and a link that exists makes nobody wait.
+`Retry-After` says when the next look-up is due, to the second.
 
 Counted in Django's cache, as the practice tables' limits are: shared by the
 worker processes with Redis; a count lost with the cache only lets a visitor
@@ -82,10 +83,22 @@ def _miss_key(request: HttpRequest) -> str:
     return f"link-miss:{_address(request)}"
 
 
+def _pace_key(request: HttpRequest) -> str:
+    return f"link-pace:{_address(request)}"
+
+
 def link_missed(request: HttpRequest) -> None:
     """Count a personal link that does not exist, asked for by `request`'s
-    address (the view's 404 follows)."""
-    count_in_window(_miss_key(request), int(settings.PLAYER_LINK_MISS_WINDOW))
+    address (the view's 404 follows). Beyond the address's share, its next
+    look-up is due a pace later (MISS_WINDOW / MISSES seconds): a guesser
+    gets a few tries a minute, a link that exists costs nobody a wait.
+    (Look-ups begun in the same instant are not held back: a guesser gains
+    the few the lanes let in at once.)"""
+    window = int(settings.PLAYER_LINK_MISS_WINDOW)
+    if count_in_window(_miss_key(request), window) < int(settings.PLAYER_LINK_MISSES):
+        return
+    pace = max(1, window // int(settings.PLAYER_LINK_MISSES))
+    cache.set(_pace_key(request), time.time() + pace, timeout=pace)
 
 
 def wants_json(request: HttpRequest) -> bool:
@@ -145,30 +158,18 @@ def _opened_here(request: HttpRequest, token: str) -> bool:
 
 def link_refusal(request: HttpRequest, token: str | None) -> HttpResponse | None:
     """The 429 for a request that may not look up the personal link
-    `token` now (None: it may): its address asked too often, or named its
-    share of wrong links and its next look-up is not due yet."""
-    address = _address(request)
-    requests_key = f"link-requests:{address}"
+    `token` now (None: it may): its address asked too often, or named more
+    than its share of wrong links and its next look-up is not due yet."""
     window = int(settings.PLAYER_LINK_WINDOW)
+    requests_key = f"link-requests:{_address(request)}"
     if count_in_window(requests_key, window) > int(settings.PLAYER_LINK_REQUESTS):
         return too_many(request, retry_after=seconds_left(requests_key, window))
-    misses = int(cache.get(_miss_key(request)) or 0)
-    if misses < int(settings.PLAYER_LINK_MISSES):
-        return None
     if token and _opened_here(request, token):
         return None
-    # One look-up per pace for the address, whoever asks: the first to come
-    # takes it (atomically, in every worker), the others hear when the
-    # next is due.
-    pace = max(
-        1, int(settings.PLAYER_LINK_MISS_WINDOW) // int(settings.PLAYER_LINK_MISSES)
-    )
-    due_key = f"link-pace:{address}"
-    if cache.add(due_key, time.time() + pace, timeout=pace):
+    due = cache.get(_pace_key(request))
+    if due is None:
         return None
-    due = cache.get(due_key)
-    wait = pace if due is None else max(1, math.ceil(float(due) - time.time()))
-    return too_many(request, retry_after=wait)
+    return too_many(request, retry_after=max(1, math.ceil(float(due) - time.time())))
 
 
 def personal_link_limited(view: _View) -> _View:
