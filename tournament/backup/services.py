@@ -146,8 +146,9 @@ class Damaged(ValueError):
 
 # How deep a backup's parts lie: the document, its series, their tables,
 # a table's result versions, their games and records; an audit entry's
-# before and after a few levels more. Anything deeper is no backup, and is
-# refused before any reader (JSON's, the database's) recurses through it.
+# before and after a few levels more. Anything deeper is no backup: refused
+# before anything is written (writing a JSON field recurses through it).
+# Deeper than JSON's own reader goes ends at `backup_read`.
 MAX_DEPTH = 32
 
 
