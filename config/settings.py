@@ -74,6 +74,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "tournament.core.middleware.PrivatePagesMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "csp.middleware.CSPMiddleware",
@@ -212,7 +213,9 @@ DIGITAL_PRACTICE_IDLE_MINUTES = 30
 # each address may ask for such pages PLAYER_LINK_REQUESTS times per
 # PLAYER_LINK_WINDOW seconds (a hall's phones may share one address behind
 # the club's router: it gets many), and may name PLAYER_LINK_MISSES links
-# that do not exist within PLAYER_LINK_MISS_WINDOW seconds before it waits.
+# that do not exist within PLAYER_LINK_MISS_WINDOW seconds; after each one
+# beyond them it waits MISS_WINDOW / MISSES seconds (20 s) for its next
+# look-up, but a link its phone opened before is always answered.
 # A benchmark that plays a whole hall from one address raises them.
 PLAYER_LINK_REQUESTS = int(os.environ.get("PLAYER_LINK_REQUESTS", "600"))
 PLAYER_LINK_WINDOW = 60

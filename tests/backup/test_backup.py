@@ -77,5 +77,5 @@ def test_restore_refuses_an_existing_slug_and_bad_files(tmp_path):
         call_command("restore", str(bad), "--slug", "kaputt", stdout=StringIO())
     assert Tournament.objects.count() == before
     bad.write_text("{nonsense")
-    with pytest.raises(CommandError, match="Cannot read"):
+    with pytest.raises(CommandError, match="kein lesbares JSON"):
         call_command("restore", str(bad), stdout=StringIO())

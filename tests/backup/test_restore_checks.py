@@ -110,3 +110,48 @@ def test_the_desk_takes_a_slug_in_capitals_as_lower_case(organizer_client):
     )
     assert page.status_code == 302
     assert Tournament.objects.filter(slug="rm-2027").exists()
+
+
+def test_a_series_count_below_the_series_held_is_refused(tmp_path, backup):
+    # Series 1 holds confirmed results; a count of 0 series would leave its
+    # points in the totals but in no column of the lists.
+    backup["tournament"]["slug"] = "kopie"
+    held = max(s["number"] for s in backup["series"])
+    backup["tournament"]["series_count"] = held - 1
+    refused(
+        tmp_path,
+        backup,
+        match=f"Serie {held} passt nicht zur Anzahl Serien des Turniers",
+    )
+    assert not Tournament.objects.filter(slug="kopie").exists()
+
+
+def write_refused(tmp_path, data: bytes, *, match):
+    path = tmp_path / "backup.json"
+    path.write_bytes(data)
+    before = rows()
+    with pytest.raises(CommandError, match=match):
+        call_command("restore", str(path), stdout=StringIO())
+    assert rows() == before
+
+
+def test_a_deeply_nested_file_is_refused_without_a_traceback(tmp_path, backup):
+    write_refused(
+        tmp_path, b"[" * 200_000 + b"]" * 200_000, match="zu tief verschachtelt"
+    )
+
+
+def test_a_backup_nested_deeper_than_any_backup_is_refused(tmp_path, backup):
+    backup["tournament"]["slug"] = "kopie"
+    deep: object = "x"
+    for _level in range(200):
+        deep = {"a": deep}
+    backup["audit"][0]["before"] = deep
+    refused(tmp_path, backup, match="zu tief verschachtelt")
+
+
+@pytest.mark.parametrize(
+    "data", [b"{nonsense", b"\xff\xfe{}", b"", b'{"format": 1e999999}']
+)
+def test_a_file_that_is_no_json_is_refused_in_german(tmp_path, backup, data):
+    write_refused(tmp_path, data, match="(?i)keine Turniersicherung")

@@ -72,8 +72,9 @@ def test_the_person_api(client, anna, years):
 def test_the_persons_search_folds_like_every_player_search(client, anna, years):
     url = reverse("tournament:api_persons")
     everybody = client.get(url).json()["persons"]
+    # Anna has no result in 2026 yet: two tournaments played.
     assert {p["name"]: p["tournaments"] for p in everybody} == {
-        "Anna Jöbges": 3,
+        "Anna Jöbges": 2,
         "Bernd Thelen": 3,
     }
     for query in ("joebges", "JOBGES anna", "Daun"):
@@ -82,6 +83,23 @@ def test_the_persons_search_folds_like_every_player_search(client, anna, years):
     assert client.get(url, {"q": "!!"}).json() == {"persons": []}
     page = client.get(reverse("tournament:persons"), {"q": "mayen"})
     assert "Bernd Thelen" in page.content.decode()
+
+
+def test_the_persons_api_lists_only_persons_who_played(client, anna, years):
+    """Registered without a confirmed result anywhere is not playing: not
+    in the list (the README's "every person who played"), nor on its page."""
+    waiting = person("Carla Weiß")
+    played([(waiting, None), (anna, 80)], year=2027, finished=False)
+    names = [
+        p["name"]
+        for p in client.get(reverse("tournament:api_persons")).json()["persons"]
+    ]
+    assert names == ["Anna Jöbges", "Bernd Thelen"]
+    assert client.get(reverse("tournament:api_persons"), {"q": "Carla"}).json() == {
+        "persons": []
+    }
+    page = client.get(reverse("tournament:persons")).content.decode()
+    assert "Carla Weiß" not in page and "Anna Jöbges" in page
 
 
 def _queries(client, url):

@@ -120,17 +120,31 @@ def test_a_confirmation_repeated_is_answered_as_the_first_not_as_a_conflict(
     assert third.json()["messages"][0]["level"] == "error"
 
 
-def test_a_form_with_mistakes_comes_back_the_same_to_its_repeat(client, referee, table):
+def test_a_form_with_mistakes_keeps_no_key_and_its_repeat_gets_them_again(
+    client, referee, table
+):
     client.force_login(referee)
     form = quick_form(FIVE, revision=0)
     del form["g3_winner"]
     key = str(uuid.uuid4())
     first = client.post(urls(table)["table"], form, **keyed(key), **JSON).json()
+    assert not SubmissionKey.objects.exists()
     again = client.post(urls(table)["table"], form, **keyed(key), **JSON).json()
     assert first["ok"] is False and first["status"] == 200
-    assert 'role="alert"' in first["html"]
-    assert again["html"] == first["html"] and again["replayed"]
-    assert not ResultVersion.objects.exists()
+    assert 'role="alert"' in first["html"] and 'role="alert"' in again["html"]
+    assert not again["replayed"]
+    assert not ResultVersion.objects.exists() and not SubmissionKey.objects.exists()
+
+
+def test_a_refusal_by_message_keeps_no_key(client, referee, table):
+    """A stale confirmation: redirected with an error message, nothing
+    applied, nothing kept."""
+    version = enter(table, referee)
+    client.force_login(referee)  # his own entry: refused
+    data = {"version": version.number, "revision": 0}
+    answer = client.post(urls(table)["confirm"], data, **keyed(str(uuid.uuid4())))
+    assert answer.status_code == 302
+    assert not SubmissionKey.objects.exists()
 
 
 def test_the_same_key_with_other_content_is_refused(client, referee, table):
@@ -171,7 +185,8 @@ def test_a_key_belongs_to_its_sender(client, referee, referee2, table):
     )
     assert REPLAYED_HEADER not in other
     assert other.json()["ok"] is False  # stale revision: the conflict is theirs
-    assert SubmissionKey.objects.filter(key=key).count() == 2
+    # The first person's key stays; the refusal keeps none.
+    assert SubmissionKey.objects.filter(key=key).count() == 1
 
 
 def test_a_broken_key_is_refused_and_nothing_is_saved(client, referee, table):

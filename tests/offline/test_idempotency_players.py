@@ -11,7 +11,13 @@ from django.urls import reverse
 from tests.support.factories import make_series
 from tests.support.results import FIVE, quick_form
 from tournament.core.idempotency import REPLAYED_HEADER
-from tournament.models import AuditEvent, ResultAnswer, ResultVersion, Table
+from tournament.models import (
+    AuditEvent,
+    ResultAnswer,
+    ResultVersion,
+    SubmissionKey,
+    Table,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -117,3 +123,58 @@ def test_the_live_forms_are_the_outboxs(players):
     )
     page = Client().get(url).content.decode()
     assert page.count("data-outbox") >= 2  # Stimmt and Stimmt nicht
+
+
+def rows_written():
+    return (
+        SubmissionKey.objects.count(),
+        ResultVersion.objects.count(),
+        ResultAnswer.objects.count(),
+        AuditEvent.objects.count(),
+    )
+
+
+@pytest.mark.parametrize("accept", [JSON, {}], ids=["outbox", "form"])
+def test_refused_submissions_write_nothing_with_or_without_a_key(players, accept):
+    _table, seat = players
+    post(at("mine_enter", seat[1]), quick_form(FIVE, revision=0), str(uuid.uuid4()))
+    before = rows_written()
+    bad_game = quick_form(FIVE, revision=1)
+    bad_game["g1_marks"] = "99"
+    refusals = [
+        # The one who entered it confirms it himself: refused (403).
+        (at("mine_confirm", seat[1]), {"version": 1}),
+        # A version the table does not have: a conflict (409).
+        (at("mine_confirm", seat[2]), {"version": 7}),
+        # Stimmt nicht without a reason: invalid (400).
+        (at("mine_reject", seat[3]), {"version": 1, "reason": ""}),
+        # A game with impossible marks: invalid (400).
+        (at("mine_enter", seat[2]), bad_game),
+        # A stale revision: a conflict.
+        (at("mine_enter", seat[2]), quick_form(FIVE, revision=0)),
+    ]
+    statuses = set()
+    for n in range(20):
+        url, data = refusals[n % len(refusals)]
+        client = Client(enforce_csrf_checks=True)
+        keyed = {"HTTP_IDEMPOTENCY_KEY": str(uuid.uuid4())} if n % 2 else {}
+        answer = client.post(url, data, **keyed, **accept)
+        assert answer.status_code >= 400, (url, data)
+        statuses.add(answer.status_code)
+    assert statuses >= {400, 403, 409}
+    assert rows_written() == before
+
+
+def test_a_refused_submission_repeated_with_its_key_runs_anew(players):
+    table, seat = players
+    key = str(uuid.uuid4())
+    url = at("mine_confirm", seat[2])
+    early = post(url, {"version": 1}, key)  # nothing entered yet
+    assert early.status_code == 409 and early.json()["state"] == "conflict"
+    assert not SubmissionKey.objects.exists()
+    post(at("mine_enter", seat[1]), quick_form(FIVE, revision=0), str(uuid.uuid4()))
+    # The outbox sends it again with its key: the first applied nothing, so
+    # this one is no repeat of it.
+    again = post(url, {"version": 1}, key)
+    assert again.json()["state"] == "confirmed" and REPLAYED_HEADER not in again
+    assert ResultVersion.objects.get(table=table).status == "confirmed"

@@ -9,6 +9,7 @@ into any database.
 """
 
 import datetime
+import json
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -141,6 +142,56 @@ def _parse_when(value: str | None) -> datetime.datetime | None:
 
 class Damaged(ValueError):
     """What is wrong with a backup, and where: refused, nothing written."""
+
+
+# How deep a backup's parts lie: the document, its series, their tables,
+# a table's result versions, their games and records; an audit entry's
+# before and after a few levels more. Anything deeper is no backup: refused
+# before anything is written (writing a JSON field recurses through it).
+# Deeper than JSON's own reader goes ends at `backup_read`.
+MAX_DEPTH = 32
+
+
+def backup_read(*, data: bytes | str) -> Any:
+    """The document of a backup file (as read from disk or an upload), or
+    UserError with a sentence for the organizer: not UTF-8 text, not JSON,
+    or nested too deep for JSON's reader (`tournament_restore` refuses
+    anything deeper than a backup)."""
+    try:
+        text = data.decode("utf-8") if isinstance(data, bytes) else data
+        doc = json.loads(text)
+    except RecursionError:
+        raise _too_deep() from None
+    except ValueError as error:
+        raise UserError(
+            _("Die Datei ist keine Turniersicherung (kein lesbares JSON)."),
+            code="format",
+        ) from error
+    return doc
+
+
+def _too_deep() -> UserError:
+    return UserError(
+        _("Die Datei ist zu tief verschachtelt; so sieht keine Turniersicherung aus."),
+        code="format",
+    )
+
+
+def _check_depth(doc: Any) -> None:
+    """Refuse a document nested deeper than MAX_DEPTH (walked with a list,
+    not recursion, so no depth can end it with a traceback)."""
+    pending: list[tuple[Any, int]] = [(doc, 1)]
+    while pending:
+        value, depth = pending.pop()
+        if isinstance(value, dict):
+            children: Any = value.values()
+        elif isinstance(value, list):
+            children = value
+        else:
+            continue
+        if depth > MAX_DEPTH:
+            raise _too_deep()
+        pending.extend((child, depth + 1) for child in children)
 
 
 # A personal link's shape (registration.selectors): anything else is new.
@@ -401,6 +452,7 @@ def tournament_restore(
     existing slug unless `replace` (which deletes that tournament first)."""
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise UserError(_("Keine Turniersicherung (falsches Format)."), code="format")
+    _check_depth(doc)
     try:
         with transaction.atomic():
             return _restore(doc, slug, replace, actor)
@@ -537,6 +589,13 @@ def _restore(
             ),
             where,
         )
+        if not 1 <= series.number <= tournament.series_count:
+            # Its points would stand beside the series the tournament has,
+            # counted in no list's columns and in every total.
+            raise Damaged(
+                _("%(where)s passt nicht zur Anzahl Serien des Turniers (%(count)d).")
+                % {"where": where, "count": tournament.series_count}
+            )
         for t in _list(s["tables"], where):
             at = _("%(where)s, Tisch %(t)s") % {
                 "where": where,

@@ -18,8 +18,11 @@ view writes, under a unique constraint. On PostgreSQL the second insert
 waits for the first transaction and then finds its row (and its answer); on
 SQLite every transaction takes the write lock when it begins (IMMEDIATE, see
 config/settings.py), so the second begins only after the first committed.
-A view that fails (an exception or a 5xx) keeps nothing: the key is free for
-the next try, as nothing was applied.
+Only a submission that was applied keeps its key: its answer is a redirect
+(the page after a saved form) or JSON, with no error status and no error
+message. A refusal, a conflict, a form shown again with its mistakes or a
+failure (an exception, a 5xx) applied nothing and writes nothing, with or
+without a key: its row is rolled back with the rest, and a repeat runs anew.
 
 For the outbox, which asks for JSON, an answer that is a redirect or a page
 comes as an envelope: ``{"ok", "status", "location", "messages", "html",
@@ -169,13 +172,31 @@ def _applied(
         storage = messages.get_messages(request)
         before = len(storage)
         response = func(request, *args, **kwargs)
+        added = _added_messages(storage, before)
         if response.status_code >= 500 or response.streaming:
             # Not applied (or nothing to repeat): the next try runs anew.
             transaction.set_rollback(True)
             return response
-        _keep(record, response, _added_messages(storage, before))
+        if not _applied_answer(response, added):
+            transaction.set_rollback(True)
+            return _for_client(request, response, added, replayed=False)
+        _keep(record, response, added)
     _purge_now_and_then()
-    return _for_client(request, response, record, replayed=False)
+    return _for_client(request, response, added, replayed=False)
+
+
+def _applied_answer(
+    response: HttpResponseBase, added: list[tuple[int, str, str]]
+) -> bool:
+    """Whether the view's answer says the submission was applied: a
+    redirect or JSON, no error status, no error message."""
+    if response.status_code >= 400 or _refused(added):
+        return False
+    return bool(response.get("Location")) or _is_json(response)
+
+
+def _refused(added: list[tuple[int, str, str]]) -> bool:
+    return any(level >= messages.ERROR for level, _text, _tags in added)
 
 
 def _claim(
@@ -247,14 +268,15 @@ def _replay(
                 "Bitte die Seite neu laden und noch einmal eingeben."
             ),
         )
-    for level, text, tags in record.messages:
+    kept = [(int(level), str(text), str(tags)) for level, text, tags in record.messages]
+    for level, text, tags in kept:
         messages.add_message(request, level, text, extra_tags=tags, fail_silently=True)
     response = HttpResponse(
         bytes(record.body), status=record.status, content_type=record.content_type
     )
     if record.location:
         response["Location"] = record.location
-    return _for_client(request, response, record, replayed=True)
+    return _for_client(request, response, kept, replayed=True)
 
 
 def _is_json(response: HttpResponseBase) -> bool:
@@ -264,21 +286,21 @@ def _is_json(response: HttpResponseBase) -> bool:
 def _for_client(
     request: HttpRequest,
     response: HttpResponseBase,
-    record: SubmissionKey,
+    added: list[tuple[int, str, str]],
     *,
     replayed: bool,
 ) -> HttpResponseBase:
     """The answer as the client asked for it: as it is, or (the outbox asks
-    for JSON) a page or redirect as an envelope."""
+    for JSON) a page or redirect as an envelope; `added`: the messages the
+    view gave."""
     if wants_json(request) and not _is_json(response):
         location = str(response.get("Location", "")) or None
         shown = [
             {"level": messages.DEFAULT_TAGS.get(level, ""), "text": text}
-            for level, text, _tags in record.messages
+            for level, text, _tags in added
         ]
-        refused = any(level >= messages.ERROR for level, _t, _g in record.messages)
         envelope: dict[str, Any] = {
-            "ok": location is not None and not refused,
+            "ok": location is not None and not _refused(added),
             "status": response.status_code,
             "location": location,
             "messages": shown,

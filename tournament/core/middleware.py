@@ -1,4 +1,5 @@
-"""German unless somebody chose otherwise."""
+"""German unless somebody chose otherwise; a page of one person kept by
+nobody else."""
 
 from collections.abc import Callable
 
@@ -78,4 +79,40 @@ class LanguageMiddleware:
             samesite=settings.LANGUAGE_COOKIE_SAMESITE,
         )
         patch_cache_control(response, no_store=True)
+        return response
+
+
+# A page's address holds a personal link here: the path's `token` (a
+# player's "Mein Turnier" and his table, a digital table's seat) or the
+# `link` parameter (the link typed in, the live part of "Mein Turnier").
+LINK_KWARG = "token"
+LINK_PARAMETER = "link"
+
+
+def is_personal(request: HttpRequest) -> bool:
+    """Whether the answer to `request` is its visitor's alone: he is
+    signed in, or the address holds a personal link."""
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        return True
+    match = request.resolver_match
+    return (match is not None and LINK_KWARG in match.kwargs) or (
+        LINK_PARAMETER in request.GET
+    )
+
+
+class PrivatePagesMiddleware:
+    """`Cache-Control: private, no-store` on every signed-in and personal
+    page (`is_personal`): no cache between the phone and the laptop keeps
+    it, and no browser keeps a copy for the next person at that phone (the
+    back button after signing out). Public pages for anonymous visitors,
+    the ones the edge keeps, are left as they are."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if is_personal(request):
+            patch_cache_control(response, private=True, no_store=True)
         return response

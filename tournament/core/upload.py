@@ -81,19 +81,44 @@ def open_uploaded_workbook(upload: IO[bytes], *, size: int, filename: str) -> Wo
         raise _unreadable() from None
 
 
-def upload_rows(
-    sheet: ReadOnlyWorksheet, *, max_row: int | None = None
-) -> Iterator[tuple[Any, ...]]:
-    """The values of a sheet's rows (up to `max_row`) of a workbook opened by
-    `open_uploaded_workbook`; a damaged sheet raises UserError when the
-    reading gets there."""
-    try:
-        # types-openpyxl declares ReadOnlyWorksheet.iter_rows as Worksheet's
-        # function, whose self is a Worksheet: wrong for a read-only sheet.
-        rows = sheet.iter_rows(values_only=True, max_row=max_row)  # type: ignore[misc]
-        yield from rows
-    except DAMAGED:
-        raise _unreadable() from None
+# No import has more than a dozen columns; a club's list may carry more
+# beside them. A sheet is read this wide at most: one cell in the last of
+# Excel's 16,384 columns would make every row that wide.
+MAX_COLUMNS = 100
+
+
+def upload_rows(sheet: ReadOnlyWorksheet, *, limit: int) -> Iterator[tuple[Any, ...]]:
+    """The values of a sheet's rows of a workbook opened by
+    `open_uploaded_workbook` (MAX_COLUMNS wide at most): its header and at
+    most `limit` rows below it. Every row read counts, an empty one too (a
+    sheet of empty rows, or of values only in columns an import ignores,
+    costs as much to read as a full one), and a row beyond them ends the
+    reading with UserError; so does a damaged sheet when the reading gets
+    there."""
+    last = limit + 1  # the header's row, then the limit's
+    # types-openpyxl declares ReadOnlyWorksheet.iter_rows as Worksheet's
+    # function, whose self is a Worksheet: wrong for a read-only sheet.
+    rows = sheet.iter_rows(  # type: ignore[misc]
+        values_only=True, max_row=last + 1, max_col=MAX_COLUMNS
+    )
+    for number in range(1, last + 2):
+        try:
+            values = next(rows, None)
+        except DAMAGED:
+            raise _unreadable() from None
+        if values is None:
+            return
+        if number > last:
+            raise UserError(
+                _(
+                    "Zu viele Zeilen: höchstens %(max)d unter der Überschrift, "
+                    "leere mitgezählt. Bitte leere Zeilen am Ende löschen oder "
+                    "die Liste aufteilen."
+                )
+                % {"max": limit},
+                code="too_many_rows",
+            )
+        yield values
 
 
 def read_first_sheet(

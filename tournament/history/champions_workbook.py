@@ -23,6 +23,7 @@ from tournament.core.upload import (
 from tournament.history.services import ChampionData, champion_person_index
 from tournament.models import PastChampion, Person, Tournament
 
+# Rows below the header, empty ones too (`upload_rows`).
 MAX_ROWS = 500
 
 HEADERS = {
@@ -138,7 +139,7 @@ def _columns(header: tuple[Any, ...], preview: ChampionsPreview) -> list[str | N
 
 
 def _read_sheet(sheet: ReadOnlyWorksheet, preview: ChampionsPreview) -> None:
-    rows = upload_rows(sheet)
+    rows = upload_rows(sheet, limit=MAX_ROWS)
     header = next(rows, None)
     if header is None or not any(_text(v) for v in header):
         preview.file_errors.append(
@@ -161,11 +162,6 @@ def _read_sheet(sheet: ReadOnlyWorksheet, preview: ChampionsPreview) -> None:
         cells = row_cells(values, columns, _text)
         if not any(cells.values()):
             continue
-        if len(preview.rows) >= MAX_ROWS:
-            preview.file_errors.append(
-                _("Zu viele Zeilen: höchstens %(max)d Meister.") % {"max": MAX_ROWS}
-            )
-            return
         preview.rows.append(_read_row(line, cells, played, seen, years))
     if not preview.rows:
         preview.file_errors.append(_("Das Blatt enthält keine Meister."))

@@ -11,7 +11,7 @@ queries, however many persons and tournaments there are.
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import Count, QuerySet
+from django.db.models import Count, Q, QuerySet
 
 from tournament.core.text import fold, name_key
 from tournament.history.ranking import (
@@ -256,12 +256,18 @@ class PersonSummary:
 
 
 def persons_found(query: str = "") -> list[PersonSummary]:
-    """The persons who played (at least one registration), by name; with
-    `query`, those whose name or club has every word (folded as every
-    player search: umlauts, case, accents). One query."""
+    """The persons who played – a confirmed result in at least one
+    tournament (its standings' total) – with how many tournaments they
+    played, by name; a registration alone is not playing. With `query`,
+    those whose name or club has every word (folded as every player
+    search: umlauts, case, accents). One query."""
     persons = (
         Person.objects.annotate(
-            n=Count("players__entries", distinct=True),
+            n=Count(
+                "players__entries",
+                filter=Q(players__entries__total__isnull=False),
+                distinct=True,
+            ),
         )
         .filter(n__gt=0)
         .order_by("last_name", "first_name", "pk")

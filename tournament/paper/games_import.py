@@ -28,7 +28,9 @@ from tournament.core.upload import norm_header, open_uploaded_workbook, upload_r
 from tournament.models import ResultVersion, Series, Table, Tournament
 from tournament.results.services import GameInput, result_check, result_enter
 
-MAX_ROWS = 40_000  # 400 players × 25 games is 10,000
+# Rows below the header, empty ones too (`upload_rows`): 400 players × 25
+# games is 10,000.
+MAX_ROWS = 40_000
 
 # Accepted header spellings (lower case, letters and digits only).
 HEADERS = {
@@ -179,7 +181,7 @@ def _games_sheet(workbook: Workbook) -> ReadOnlyWorksheet | None:
         key=lambda s: 0 if norm_header(s.title) in SHEET_NAMES else 1,
     )
     for sheet in sheets:
-        header = next(upload_rows(sheet, max_row=1), ())
+        header = next(upload_rows(sheet, limit=0), ())
         keys = {HEADERS.get(norm_header(v)) for v in header}
         if all(k in keys for k in REQUIRED):
             return sheet
@@ -190,7 +192,7 @@ Row = dict[str, Any]
 
 
 def _read_rows(sheet: ReadOnlyWorksheet, preview: GamesPreview) -> list[Row]:
-    values = upload_rows(sheet)
+    values = upload_rows(sheet, limit=MAX_ROWS)
     header = next(values, ())
     columns: list[str | None] = []
     for index, value in enumerate(header, start=1):
@@ -205,11 +207,6 @@ def _read_rows(sheet: ReadOnlyWorksheet, preview: GamesPreview) -> list[Row]:
     for line, cells in enumerate(values, start=2):
         if not any(c not in (None, "") for c in cells):
             continue
-        if len(rows) >= MAX_ROWS:
-            preview.file_errors.append(
-                _("Zu viele Zeilen: höchstens %(max)d pro Import.") % {"max": MAX_ROWS}
-            )
-            break
         row: Row = {"line": line}
         for key, cell in zip(columns, cells, strict=False):
             if key is not None:

@@ -29,6 +29,7 @@ from tournament.persons.services import PersonIndex
 from tournament.registration.selectors import name_key
 from tournament.registration.services import PlayerData
 
+# Rows below the header, empty ones too (`upload_rows`).
 MAX_ROWS = 5000
 
 # Accepted header spellings (lower case, spaces and punctuation removed).
@@ -137,7 +138,7 @@ def parse_player_workbook(
 def _read_sheet(
     sheet: ReadOnlyWorksheet, preview: ImportPreview, tournament: Tournament
 ) -> None:
-    rows = upload_rows(sheet)
+    rows = upload_rows(sheet, limit=MAX_ROWS)
     header = next(rows, None)
     if header is None or not any(cell_text(v) for v in header):
         preview.file_errors.append(
@@ -193,12 +194,6 @@ def _read_sheet(
         cells = row_cells(values, columns)
         if not any(cells.values()):
             continue  # blank rows between blocks are common in club lists
-        if len(preview.rows) >= MAX_ROWS:
-            preview.file_errors.append(
-                _("Zu viele Zeilen: höchstens %(max)d Spieler pro Import.")
-                % {"max": MAX_ROWS}
-            )
-            return
         row = _read_row(line, cells, taken, known_names, seen_numbers, seen_names)
         row.shown = [_shown(key, cells.get(key, ""), row) for key in preview.columns]
         row.headings = preview.headings

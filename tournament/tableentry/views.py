@@ -14,6 +14,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from tournament.core.ratelimit import (
+    LINK_COOKIE,
+    LINK_COOKIE_SALT,
     link_missed,
     link_not_found,
     personal_link_limited,
@@ -28,15 +30,16 @@ from tournament.tableentry.selectors import MyPage, my_page
 
 # The phone remembers whose link it opened (a signed cookie per tournament,
 # only sent to the tournament's pages): the table page then offers that
-# player his entry. The cookie grants nothing: every action needs the link.
-COOKIE_SALT = "tableentry.link"
+# player his entry, and the wrong-link guard lets it through (core.
+# ratelimit). The cookie grants nothing: every action needs the link.
+COOKIE_SALT = LINK_COOKIE_SALT
 
 
 # One name; each tournament's cookie lives under its own path (/t/<slug>/),
 # so a phone may hold a player of each tournament. The pages' navigation
 # offers "Mein Turnier" where it is set (templates/tournament/
 # tournament_base.html), without asking the database.
-COOKIE_NAME = "mein"
+COOKIE_NAME = LINK_COOKIE
 
 
 def remembered_entry(request: HttpRequest, tournament: Tournament) -> Entry | None:
@@ -197,5 +200,6 @@ def table_card(request: HttpRequest, slug: str, table: int) -> HttpResponse:
             "mine_url": mine_url(me) if me is not None else "",
         },
     )
-    patch_cache_control(response, private=True, no_cache=True)
+    # The phone's own player (his link) may be in it: kept by nobody.
+    patch_cache_control(response, private=True, no_cache=True, no_store=True)
     return response

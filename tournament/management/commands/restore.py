@@ -1,10 +1,9 @@
-import json
 from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournament.backup.services import tournament_restore
+from tournament.backup.services import backup_read, tournament_restore
 from tournament.core.errors import UserError
 
 
@@ -22,12 +21,14 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
-            doc = json.loads(Path(options["file"]).read_text("utf-8"))
-        except (OSError, ValueError) as exc:
+            data = Path(options["file"]).read_bytes()
+        except OSError as exc:
             raise CommandError(f"Cannot read {options['file']}: {exc}") from exc
         try:
             tournament = tournament_restore(
-                doc=doc, slug=options["slug"], replace=options["replace"]
+                doc=backup_read(data=data),
+                slug=options["slug"],
+                replace=options["replace"],
             )
         except UserError as exc:
             raise CommandError(exc.message) from exc
