@@ -59,7 +59,7 @@ KEY_LABELS = {
     "status": gettext_lazy("Status"),
     "tournament_status": gettext_lazy("Turnier"),
     "version": gettext_lazy("Version"),
-    "seed": gettext_lazy("Los (Startwert)"),
+    "seed": gettext_lazy("Kennung der Auslosung"),
     "count": gettext_lazy("Anzahl"),
     "start_numbers": gettext_lazy("Startnummern"),
     "members": gettext_lazy("Mitglieder (Startnummern)"),
@@ -137,8 +137,13 @@ def readable_changes(*, object_type: str, before: Any, after: Any) -> list[Chang
     if isinstance(old.get("games"), list) or isinstance(new.get("games"), list):
         lines += _games(old.get("games"), new.get("games"))
         handled.add("games")
+    if isinstance(old.get("seating"), list) or isinstance(new.get("seating"), list):
+        lines += _tables(old.get("seating"), new.get("seating"))
+        handled.add("seating")
     if isinstance(old.get("tables"), list) or isinstance(new.get("tables"), list):
-        lines += _tables(old.get("tables"), new.get("tables"))
+        lines += _tables(
+            _by_size(old.get("tables")), _by_size(new.get("tables")), internal=True
+        )
         handled.add("tables")
     if object_type == "series" and ("a" in old or "a" in new):
         lines += _swap([old.get("a"), old.get("b")], [new.get("a"), new.get("b")])
@@ -195,6 +200,8 @@ def _value_text(object_type: str, key: str, value: Any) -> str:
         return _when(value)
     if isinstance(field, models.DateField) and isinstance(value, str):
         return _day(value)
+    if key == "seed" and isinstance(value, str):
+        return seed_text(value)
     if key in NUMBER_LISTS and _numbers(value):
         return number_ranges(value)
     if isinstance(value, list) and all(_plain(v) for v in value):
@@ -202,6 +209,13 @@ def _value_text(object_type: str, key: str, value: Any) -> str:
     if isinstance(value, dict | list):
         return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
     return str(value)
+
+
+def seed_text(seed: str) -> str:
+    """A draw's seed as a code read aloud and typed again: in groups of four
+    (2b88 342a 85ae a902). The seed itself is kept as drawn; with it the
+    draw can be made again."""
+    return " ".join(seed[i : i + 4] for i in range(0, len(seed), 4))
 
 
 def number_ranges(numbers: Iterable[int]) -> str:
@@ -263,14 +277,28 @@ def _games(before: Any, after: Any) -> list[ChangeLine]:
     return lines
 
 
-def _seated(numbers: Any) -> str:
+def _seated(numbers: Any, *, internal: bool = False) -> str:
     if _numbers(numbers):
-        return _("Nr. %(numbers)s") % {"numbers": ", ".join(map(str, numbers))}
+        listed = ", ".join(map(str, numbers))
+        if internal:
+            return _("interne Nr. %(numbers)s") % {"numbers": listed}
+        return _("Nr. %(numbers)s") % {"numbers": listed}
     return _cut(json.dumps(numbers, ensure_ascii=False))
 
 
-def _tables(before: Any, after: Any) -> list[ChangeLine]:
-    """A seating: the start numbers at each table, seat by seat."""
+def _by_size(tables: Any) -> Any:
+    """An older seating record (`tables`: the plan's tables of entry ids, in
+    the plan's order) in the order its tables were numbered: tables of four
+    first, otherwise as planned."""
+    if isinstance(tables, list) and all(isinstance(t, list) for t in tables):
+        return sorted(tables, key=lambda t: -len(t))
+    return tables
+
+
+def _tables(before: Any, after: Any, *, internal: bool = False) -> list[ChangeLine]:
+    """A seating (`seating`): the start numbers at each table by table
+    number, seat by seat. An older record kept the site's internal numbers
+    of the players (`internal`), which are no start numbers and say so."""
     old = before if isinstance(before, list) else []
     new = after if isinstance(after, list) else []
     lines = []
@@ -282,8 +310,8 @@ def _tables(before: Any, after: Any) -> list[ChangeLine]:
         lines.append(
             ChangeLine(
                 label=_("Tisch %(n)d") % {"n": index + 1},
-                old=None if was is None else _seated(was),
-                new=None if now is None else _seated(now),
+                old=None if was is None else _seated(was, internal=internal),
+                new=None if now is None else _seated(now, internal=internal),
             )
         )
     return lines

@@ -65,6 +65,18 @@ def series_tables(series: Series) -> list[Table]:
     return tables
 
 
+def start_number_tables(series: Series) -> list[list[int]]:
+    """The seating of a series as the hall reads it: the tables by number,
+    each one's start numbers in seat order (one query). The Protokoll keeps
+    this, not entry ids, so that it reads like the seating's page."""
+    tables: dict[int, list[int]] = {}
+    for table_number, start_number in series.seats.order_by(
+        "table__number", "number"
+    ).values_list("table__number", "entry__start_number"):
+        tables.setdefault(table_number, []).append(start_number)
+    return [tables[number] for number in sorted(tables)]
+
+
 # A table's number is a small integer column: a larger one names no table
 # (a link with one is not asked about).
 MAX_TABLE = 32767

@@ -159,7 +159,10 @@ def series_seat(
             tournament.save(update_fields=["seating_plan", "seating_seed"])
         assert plan is not None
         tables = plan["series"][series.number - 1]
-        before = {"status": series.status, "tables": adapter.stored_series(series)}
+        before = {
+            "status": series.status,
+            "seating": selectors.start_number_tables(series),
+        }
         _write_tables(series, tables)
         series.status = Series.Status.SEATED
         series.mode = Series.Mode.LOT
@@ -174,7 +177,11 @@ def series_seat(
             obj=series,
             tournament=tournament,
             before=before,
-            after={"status": series.status, "seed": series.seed, "tables": tables},
+            after={
+                "status": series.status,
+                "seed": series.seed,
+                "seating": selectors.start_number_tables(series),
+            },
         )
     return series
 
@@ -257,7 +264,10 @@ def series_seat_by_standings(
             fixed=fixed,
             totals=totals,
         )
-        before = {"status": series.status, "tables": adapter.stored_series(series)}
+        before = {
+            "status": series.status,
+            "seating": selectors.start_number_tables(series),
+        }
         _write_tables(series, tables)
         series.status = Series.Status.SEATED
         series.mode = Series.Mode.STANDINGS
@@ -275,7 +285,11 @@ def series_seat_by_standings(
             obj=series,
             tournament=tournament,
             before=before,
-            after={"status": series.status, "seed": seed, "tables": tables},
+            after={
+                "status": series.status,
+                "seed": seed,
+                "seating": selectors.start_number_tables(series),
+            },
         )
     return series
 
