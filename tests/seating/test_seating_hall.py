@@ -174,7 +174,10 @@ def test_a_late_arrival_in_a_released_series_waits_for_the_next_draw(
     late_arrival(tournament, organizer)
     page = text_of(organizer_client.get(manage_url(tournament)))
     assert "Nach der Veröffentlichung eingecheckt" in page
-    assert "Spät Kommer (Nr. 17)" in page and "Die nächste Auslosung setzt sie" in page
+    assert "Spät Kommer (Nr. 17) – an einem Dreiertisch mitspielen oder aussetzen" in (
+        page
+    )
+    assert "Wer diese Serie aussetzt, wird von der nächsten Auslosung gesetzt" in page
     second = seating_services.series_seat(
         actor=organizer, series=Series.objects.get(tournament=tournament, number=2)
     )

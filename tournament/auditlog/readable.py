@@ -1,8 +1,9 @@
 """What an audit event changed, in words people use: a line per game of a
 result ("Spiel 2: Platz 1 gewinnt, 5 Schräm übrig · 12 Punkte"), per table
-of a seating, per player of a swap, per field of a form, with the fields'
-own names and values as they are read (ja/nein, 05.12.2026, bestätigt,
-Startnummern 1–40). Pure: it reads only the event's before and after."""
+of a seating (or of the one table a late arrival joined), per player of a
+swap, per field of a form, with the fields' own names and values as they
+are read (ja/nein, 05.12.2026, bestätigt, Startnummern 1–40). Pure: it
+reads only the event's before and after."""
 
 import datetime
 import json
@@ -145,6 +146,9 @@ def readable_changes(*, object_type: str, before: Any, after: Any) -> list[Chang
             _by_size(old.get("tables")), _by_size(new.get("tables")), internal=True
         )
         handled.add("tables")
+    if object_type == "series" and ("at_table" in old or "at_table" in new):
+        lines += _at_table(old.get("at_table"), new.get("at_table"))
+        handled.add("at_table")
     if object_type == "series" and ("a" in old or "a" in new):
         lines += _swap([old.get("a"), old.get("b")], [new.get("a"), new.get("b")])
         handled |= {"a", "b"}
@@ -315,6 +319,28 @@ def _tables(before: Any, after: Any, *, internal: bool = False) -> list[ChangeLi
             )
         )
     return lines
+
+
+def _table_players(value: Any) -> tuple[int, list[int]] | None:
+    if isinstance(value, list) and len(value) == 2 and _numbers(value[1]):
+        return value[0], value[1]
+    return None
+
+
+def _at_table(before: Any, after: Any) -> list[ChangeLine]:
+    """One table's players before and after a change of that table alone (a
+    late arrival on its free seat), recorded as [table, [start numbers]]."""
+    was, now = _table_players(before), _table_players(after)
+    table = now or was
+    if table is None:
+        return []
+    return [
+        ChangeLine(
+            label=_("Tisch %(n)s") % {"n": table[0]},
+            old=None if was is None else _seated(was[1]),
+            new=None if now is None else _seated(now[1]),
+        )
+    ]
 
 
 def _place(place: Any) -> str:

@@ -18,13 +18,14 @@ from django.db.models import Count, Q, QuerySet
 from django.urls import reverse
 
 from tournament.core.text import fold, name_key
-from tournament.models import Entry, Team, Tournament
+from tournament.models import Entry, Series, Team, Tournament
 
 __all__ = [
     "PlayerQuery",
     "entries_for",
     "entry_counts",
     "fold",
+    "missed_series",
     "name_key",
     "same_name_entries",
     "teams_for",
@@ -182,3 +183,19 @@ def link_entries(
     else:
         entries = entries.filter(checked_in=True, withdrawn_at__isnull=True)
     return entries.order_by("start_number")
+
+
+def missed_series(entry: Entry) -> int | None:
+    """The number of the series being played (released, not yet complete)
+    in which `entry` has no seat: he came after its draw. None if there is
+    none (before the first release, between series, or he is seated)."""
+    return (
+        Series.objects.filter(
+            tournament_id=entry.tournament_id,
+            status__in=(Series.Status.RELEASED, Series.Status.PLAYING),
+        )
+        .exclude(seats__entry=entry)
+        .order_by("-number")
+        .values_list("number", flat=True)
+        .first()
+    )

@@ -9,7 +9,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
@@ -35,14 +35,14 @@ from tournament.registration.services import PlayerData
 from tournament.registration.tables import EntryTable
 
 
-def _back(request: HttpRequest, default: str) -> HttpResponseRedirect:
-    """Return to the page the action came from (keeps the search term)."""
+def _back_url(request: HttpRequest, default: str) -> str:
+    """The page the action came from (keeps the search term)."""
     target = request.POST.get("next") or request.GET.get("next") or ""
     if not url_has_allowed_host_and_scheme(
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):
         target = default
-    return HttpResponseRedirect(target or default)
+    return target or default
 
 
 @organizer_required
@@ -151,7 +151,17 @@ def entry_check_in(request: HttpRequest, slug: str, number: int) -> HttpResponse
         actor=request.user, entry=entry, checked_in=checked_in
     )
     default = reverse("tournament:entry_list", kwargs={"slug": slug})
-    return _back(request, f"{default}#entry-{number}")
+    back = _back_url(request, f"{default}#entry-{number}")
+    missed = selectors.missed_series(entry) if checked_in else None
+    if missed is not None:
+        # Checked in after a series was released: say at once what follows
+        # and let the desk choose (a free seat, or sitting it out).
+        late = reverse(
+            "tournament:series_late",
+            kwargs={"slug": slug, "number": missed, "start_number": number},
+        )
+        return redirect(f"{late}?{urlencode({'next': back})}")
+    return HttpResponseRedirect(back)
 
 
 @organizer_required
