@@ -12,8 +12,17 @@ from tests.support.factories import EntryFactory
 from tests.support.results import FIVE, confirm, enter, games
 from tournament.auditlog.readable import readable_changes
 from tournament.core.errors import ConflictError, UserError
-from tournament.models import AuditEvent, Entry, EntryTotal, GameScore, Seat, Series
+from tournament.models import (
+    AuditEvent,
+    DigitalTable,
+    Entry,
+    EntryTotal,
+    GameScore,
+    Seat,
+    Series,
+)
 from tournament.seating import services as seating_services
+from tournament.seating.selectors import late_choices
 
 pytestmark = pytest.mark.django_db
 
@@ -170,7 +179,10 @@ def test_a_table_whose_result_is_in_has_no_free_seat_any_more(
     enter(table, referee, games([(1, 5), (2, 3), (1, 7), (3, 1), (3, 2)]))
     check_in(organizer_client, tournament)
     page = text_of(organizer_client.get(late_url(tournament)))
-    assert "Hier wird schon gespielt: ein Ergebnis ist eingegeben." in page
+    assert (
+        "Hier wird schon gespielt: ein Ergebnis ist eingegeben oder der Tisch "
+        "spielt digital." in page
+    )
     assert "An Tisch 3 setzen" not in page and "An Tisch 4 setzen" in page
     with pytest.raises(UserError, match="An Tisch 3 wird schon gespielt") as refused:
         seating_services.series_seat_late(
@@ -183,6 +195,24 @@ def test_a_table_whose_result_is_in_has_no_free_seat_any_more(
     assert refused.value.code == "table_begun"
     assert not Seat.objects.filter(entry__start_number=15).exists()
     assert not AuditEvent.objects.filter(action="series.seat_late").exists()
+
+
+def test_a_digital_table_has_begun_as_soon_as_it_is_made(
+    organizer, tournament, released
+):
+    table = released.tables.get(number=4)
+    DigitalTable.objects.create(table=table, size=3)
+    Entry.objects.filter(start_number=15).update(checked_in=True)
+    choices = {c["table"].number: c["begun"] for c in late_choices(released)}
+    assert choices == {3: False, 4: True}
+    with pytest.raises(UserError, match="der Tisch spielt digital"):
+        seating_services.series_seat_late(
+            actor=organizer,
+            series=released,
+            entry=Entry.objects.get(start_number=15),
+            table_number=4,
+            version=released.version,
+        )
 
 
 @pytest.mark.parametrize(

@@ -455,8 +455,8 @@ def series_seat_late(
             raise UserError(
                 _(
                     "An Tisch %(t)d wird schon gespielt (ein Ergebnis ist "
-                    "eingegeben): %(name)s setzt Serie %(n)d aus, die nächste "
-                    "Auslosung setzt ihn."
+                    "eingegeben oder der Tisch spielt digital): %(name)s setzt "
+                    "Serie %(n)d aus, die nächste Auslosung setzt ihn."
                 )
                 % {"t": table.number, "name": name, "n": series.number},
                 code="table_begun",
