@@ -13,8 +13,14 @@ from tournament.seating import services as seating_services
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 PASSWORD = "nachzuegler"
-SIZES = {"phone": {"width": 360, "height": 740}, "laptop": {"width": 1366, "height": 900}}
-WIDE = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+SIZES = {
+    "phone": {"width": 360, "height": 740},
+    "laptop": {"width": 1366, "height": 900},
+}
+# How far the page scrolls sideways (0: not at all).
+WIDE = (
+    "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+)
 
 
 def _field(*, release: bool):
