@@ -75,8 +75,17 @@ def test_a_late_check_in_leads_to_the_free_seat(live_server, browser, size):
         assert page.get_by_role("button", name="Setzt Serie 1 aus").is_visible()
         assert page.evaluate(WIDE) <= 0
         _shot(page, f"late-arrival-{size}")
+        # A swap is no way in: the series page says where his way is.
+        page.goto(f"{base}/t/rm-spaet/verwaltung/serie/1/?a=15&b=5#tauschen")
+        page.get_by_text("Startnummer 15 sitzt nicht in Serie 1.").wait_for()
+        assert page.evaluate(WIDE) <= 0
+        _shot(page, f"late-arrival-swap-{size}")
+        page.get_by_role(
+            "link", name="Nr. 15 an einem Dreiertisch mitspielen lassen"
+        ).click()
+        page.wait_for_url("**/verwaltung/serie/1/nachzuegler/15/**")
         page.get_by_role("button", name="An Tisch 3 setzen").click()
-        page.wait_for_url("**/verwaltung/spieler/**")
+        page.wait_for_url("**/verwaltung/serie/1/")
         page.get_by_text("Karl Klein spielt in Serie 1 an Tisch 3 mit").wait_for()
         assert page.evaluate(WIDE) <= 0
         _shot(page, f"late-arrival-done-{size}")
