@@ -102,6 +102,45 @@ def test_checking_in_before_any_release_stays_at_the_desk(organizer_client, tour
     assert response["Location"].endswith("?q=Klein")
 
 
+def test_checking_in_after_a_draw_before_its_release_asks_for_a_new_draw(
+    organizer_client, organizer, tournament
+):
+    for n in range(1, 9):
+        EntryFactory(tournament=tournament, start_number=n, checked_in=True)
+    EntryFactory(
+        tournament=tournament,
+        start_number=15,
+        player__first_name="Karl",
+        player__last_name="Klein",
+    )
+    seating_services.series_ensure(tournament=tournament, actor=organizer)
+    seating_services.series_seat(
+        actor=organizer, series=tournament.series.get(number=1)
+    )
+    response = check_in(organizer_client, tournament, follow=True)
+    assert (
+        "Serie 1 ist schon ausgelost, aber noch nicht veröffentlicht: Nr. 15 hat "
+        "dort keinen Platz. Bitte Serie 1 neu auslosen, dann spielt er mit."
+        in text_of(response)
+    )
+    assert response.redirect_chain[-1][0].endswith("?q=Klein")
+
+
+def test_the_late_page_also_names_a_later_series_drawn_without_him(
+    organizer_client, organizer, tournament, released
+):
+    seating_services.series_seat(
+        actor=organizer, series=tournament.series.get(number=2)
+    )
+    response = check_in(organizer_client, tournament, follow=True)
+    page = text_of(response)
+    assert "Karl Klein ist jetzt anwesend, aber Serie 1 ist schon ausgelost" in page
+    assert (
+        "Serie 2 ist auch schon ausgelost, aber noch nicht veröffentlicht – ohne "
+        "ihn. Bitte Serie 2 neu auslosen, dann spielt er dort mit." in page
+    )
+
+
 def test_taking_the_free_seat_makes_a_table_of_four_and_is_audited(
     organizer_client, tournament, released
 ):

@@ -13,6 +13,7 @@ import hmac
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TypedDict
 
 from django.db.models import Count, Q, QuerySet
 from django.urls import reverse
@@ -185,17 +186,33 @@ def link_entries(
     return entries.order_by("start_number")
 
 
-def missed_series(entry: Entry) -> int | None:
-    """The number of the series being played (released, not yet complete)
-    in which `entry` has no seat: he came after its draw. None if there is
-    none (before the first release, between series, or he is seated)."""
-    return (
+class MissedSeries(TypedDict):
+    """The series drawn before a player came (`missed_series`), by number."""
+
+    # Released and not complete: being played without him.
+    running: int | None
+    # Drawn, not yet released: it would be released without him.
+    drawn: int | None
+
+
+def missed_series(entry: Entry) -> MissedSeries:
+    """The series drawn without `entry` that are not over: the one being
+    played (released, not complete) and the one drawn but not released, the
+    latest of each (one query). Both None before any draw or once he is
+    seated in them."""
+    missed: MissedSeries = {"running": None, "drawn": None}
+    for number, status in (
         Series.objects.filter(
             tournament_id=entry.tournament_id,
-            status__in=(Series.Status.RELEASED, Series.Status.PLAYING),
+            status__in=(
+                Series.Status.SEATED,
+                Series.Status.RELEASED,
+                Series.Status.PLAYING,
+            ),
         )
         .exclude(seats__entry=entry)
-        .order_by("-number")
-        .values_list("number", flat=True)
-        .first()
-    )
+        .order_by("number")
+        .values_list("number", "status")
+    ):
+        missed["drawn" if status == Series.Status.SEATED else "running"] = number
+    return missed

@@ -152,15 +152,27 @@ def entry_check_in(request: HttpRequest, slug: str, number: int) -> HttpResponse
     )
     default = reverse("tournament:entry_list", kwargs={"slug": slug})
     back = _back_url(request, f"{default}#entry-{number}")
-    missed = selectors.missed_series(entry) if checked_in else None
-    if missed is not None:
+    if not checked_in:
+        return HttpResponseRedirect(back)
+    missed = selectors.missed_series(entry)
+    if missed["running"] is not None:
         # Checked in after a series was released: say at once what follows
         # and let the desk choose (a free seat, or sitting it out).
         late = reverse(
             "tournament:series_late",
-            kwargs={"slug": slug, "number": missed, "start_number": number},
+            kwargs={"slug": slug, "number": missed["running"], "start_number": number},
         )
         return redirect(f"{late}?{urlencode({'next': back})}")
+    if missed["drawn"] is not None:
+        messages.warning(
+            request,
+            _(
+                "Serie %(n)d ist schon ausgelost, aber noch nicht veröffentlicht: "
+                "Nr. %(number)d hat dort keinen Platz. Bitte Serie %(n)d neu "
+                "auslosen, dann spielt er mit."
+            )
+            % {"n": missed["drawn"], "number": number},
+        )
     return HttpResponseRedirect(back)
 
 

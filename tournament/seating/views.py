@@ -17,6 +17,7 @@ from tournament.core.roles import organizer_required
 from tournament.live import invalidation
 from tournament.live.pages import public_page, region_or_404, render_live_page
 from tournament.models import Entry, Series, Tournament
+from tournament.registration import selectors as registration_selectors
 from tournament.seating import selectors
 from tournament.seating import services as seating_service
 
@@ -194,6 +195,7 @@ def series_late(
             "present": entry.checked_in and entry.withdrawn_at is None,
             "running": series.status in seating_service.LATE_JOINABLE,
             "choices": selectors.late_choices(series),
+            "drawn": registration_selectors.missed_series(entry)["drawn"],
             "next": back,
         },
     )
