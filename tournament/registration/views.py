@@ -9,11 +9,12 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
+from tournament.core.back import back_url
 from tournament.core.errors import UserError
 from tournament.core.roles import organizer_required
 from tournament.core.upload import take_preview
@@ -33,16 +34,6 @@ from tournament.registration.player_import import (
 )
 from tournament.registration.services import PlayerData
 from tournament.registration.tables import EntryTable
-
-
-def _back_url(request: HttpRequest, default: str) -> str:
-    """The page the action came from (keeps the search term)."""
-    target = request.POST.get("next") or request.GET.get("next") or ""
-    if not url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        target = default
-    return target or default
 
 
 @organizer_required
@@ -151,7 +142,7 @@ def entry_check_in(request: HttpRequest, slug: str, number: int) -> HttpResponse
         actor=request.user, entry=entry, checked_in=checked_in
     )
     default = reverse("tournament:entry_list", kwargs={"slug": slug})
-    back = _back_url(request, f"{default}#entry-{number}")
+    back = back_url(request, f"{default}#entry-{number}")
     if not checked_in:
         return HttpResponseRedirect(back)
     missed = selectors.missed_series(entry)

@@ -116,22 +116,6 @@ def late_choices(series: Series) -> list[LateChoice]:
     return [{"table": t, "begun": t.pk in begun} for t in tables]
 
 
-def running_series(tournament: Tournament) -> Series | None:
-    """The series being played: the latest one released whose tables are
-    not all done; None before the first release and between series."""
-    series = (
-        Series.objects.filter(
-            tournament=tournament,
-            status__in=(Series.Status.RELEASED, Series.Status.PLAYING),
-        )
-        .order_by("-number")
-        .first()
-    )
-    if series is not None:
-        series.tournament = tournament
-    return series
-
-
 # A table's number is a small integer column: a larger one names no table
 # (a link with one is not asked about).
 MAX_TABLE = 32767

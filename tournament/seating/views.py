@@ -7,11 +7,12 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
+from tournament.core.back import back_url
 from tournament.core.errors import UserError
 from tournament.core.roles import organizer_required
 from tournament.live import invalidation
@@ -120,17 +121,6 @@ def _swap_preview(series: Series, form: SwapPickForm) -> dict[str, object] | Non
     return {"a": seats[a], "b": seats[b]}
 
 
-def _next_url(request: HttpRequest, default: str) -> str:
-    """Where to go once the page is done (the page it was opened from, on
-    this site), else `default`."""
-    target = request.POST.get("next") or request.GET.get("next") or ""
-    if url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return target
-    return default
-
-
 @organizer_required
 def series_late(
     request: HttpRequest, slug: str, number: int, start_number: int
@@ -144,7 +134,7 @@ def series_late(
         tournament=series.tournament,
         start_number=start_number,
     )
-    back = _next_url(request, reverse("tournament:entry_list", kwargs={"slug": slug}))
+    back = back_url(request, reverse("tournament:entry_list", kwargs={"slug": slug}))
     name = entry.player.full_name
     if request.method == "POST":
         if request.POST.get("choice") == "sit_out":
@@ -207,7 +197,8 @@ def series_manage(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tables = selectors.series_tables(series)
     seated = series.status != Series.Status.DRAFT
     # Only a seated series can still be drawn again; a released one is
-    # played as it is (the next series seats the late arrivals).
+    # played as it is (a late arrival takes the free seat of a table of
+    # three that has not begun, or the next draw seats him).
     watch = (Series.Status.SEATED, Series.Status.RELEASED, Series.Status.PLAYING)
     changes = selectors.field_changes(series) if series.status in watch else None
     pick = SwapPickForm(request.GET if "a" in request.GET else None)
