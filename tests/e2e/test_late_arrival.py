@@ -1,10 +1,12 @@
 """The desk in a real browser, on a phone and a laptop: a player checked in
 after series 1 was released is told at once what follows and takes the free
 seat of a table of three; a previewed swap holds back "Veröffentlichen"
-until it is confirmed or cancelled. Nothing scrolls sideways."""
+until it is confirmed or cancelled. Nothing scrolls sideways, and axe finds
+nothing serious."""
 
 import pytest
 
+from tests.e2e.a11y import Audit
 from tests.support.browser import ARTIFACTS, sign_in
 from tests.support.factories import EntryFactory, make_user
 from tournament.models import Seat, Tournament
@@ -74,11 +76,15 @@ def test_a_late_check_in_leads_to_the_free_seat(live_server, browser, size):
         ).wait_for()
         assert page.get_by_role("button", name="Setzt Serie 1 aus").is_visible()
         assert page.evaluate(WIDE) <= 0
+        audit = Audit(base)
+        audit.check(page, f"late arrival at {size}")
         _shot(page, f"late-arrival-{size}")
         # A swap is no way in: the series page says where his way is.
         page.goto(f"{base}/t/rm-spaet/verwaltung/serie/1/?a=15&b=5#tauschen")
         page.get_by_text("Startnummer 15 sitzt nicht in Serie 1.").wait_for()
         assert page.evaluate(WIDE) <= 0
+        audit.check(page, f"refused swap at {size}")
+        audit.assert_clean()
         _shot(page, f"late-arrival-swap-{size}")
         page.get_by_role(
             "link", name="Nr. 15 an einem Dreiertisch mitspielen lassen"
@@ -118,6 +124,9 @@ def test_a_previewed_swap_is_decided_before_the_release(live_server, browser, si
         assert page.get_by_role("button", name="Neu auslosen").count() == 0
         page.get_by_text("Erst den Tausch von").wait_for()
         assert page.evaluate(WIDE) <= 0
+        audit = Audit(base)
+        audit.check(page, f"swap waiting at {size}")
+        audit.assert_clean()
         _shot(page, f"swap-pending-{size}")
         page.get_by_role("button", name="Abbrechen").click()
         release.wait_for()
