@@ -252,6 +252,13 @@ def test_a_draw_lists_start_numbers_by_the_seatings_table_numbers(
     # Every number is a start number of this tournament (1-14).
     for line in tables:
         assert all(1 <= int(n) <= 14 for n in line.new[4:].split(", "))
+    # Drawn again: the seating it replaced is kept the same way.
+    drawn = [line.new for line in tables]
+    seating_services.series_seat(actor=organizer, series=series, new_lot=True)
+    again = AuditEvent.objects.filter(action="series.seat").latest("id")
+    assert [
+        "Nr. " + ", ".join(map(str, numbers)) for numbers in again.before["seating"]
+    ] == drawn
 
 
 def test_an_older_draws_record_names_its_numbers_internal_in_table_order():
