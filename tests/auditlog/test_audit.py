@@ -393,7 +393,7 @@ def test_json_values_are_shown_readably(organizer_client, organizer, tournament)
         obj=entry,
         tournament=tournament,
         before=None,
-        after={"tables": [[1, 2, 3], [4, 5, 6]], "order": [3, 1], "x": None},
+        after={"seating": [[1, 2, 3], [4, 5, 6]], "order": [3, 1], "x": None},
     )
     url = reverse("tournament:audit_log", kwargs={"slug": tournament.slug})
     text = organizer_client.get(url).content.decode()

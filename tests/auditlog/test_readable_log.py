@@ -5,7 +5,7 @@ by game, field by field, never as recorded keys or JSON."""
 import pytest
 from django.urls import reverse
 
-from tests.support.factories import EntryFactory, make_series
+from tests.support.factories import EntryFactory, TournamentFactory, make_series
 from tests.support.results import FIVE, FIVE_PAIRS, confirm, enter, games
 from tournament.auditlog.readable import number_ranges, readable_changes
 from tournament.auditlog.selectors import audit_events, audit_object_labels
@@ -214,3 +214,74 @@ def test_start_numbers_read_as_ranges():
     assert number_ranges([1, 2, 3, 4, 7, 9, 10, 11]) == "1–4, 7, 9–11"
     assert number_ranges([5, 6]) == "5, 6"
     assert number_ranges([]) == ""
+
+
+def test_a_draw_lists_start_numbers_by_the_seatings_table_numbers(
+    organizer_client, organizer, tournament
+):
+    """A draw's entry lists each table as the seating page numbers it, with
+    start numbers, never the site's internal ids: other tournaments' players
+    come first, so ids and start numbers differ."""
+    EntryFactory.create_batch(30, tournament=TournamentFactory())
+    for n in range(1, 15):  # 14 players: two tables of four, two of three
+        EntryFactory(tournament=tournament, start_number=n, checked_in=True)
+    seating_services.series_ensure(tournament=tournament, actor=organizer)
+    series = seating_services.series_seat(
+        actor=organizer, series=tournament.series.get(number=1)
+    )
+    event = AuditEvent.objects.get(action="series.seat")
+    lines = readable_changes(
+        object_type="series", before=event.before, after=event.after
+    )
+    tables = [line for line in lines if line.label.startswith("Tisch")]
+    expected = [
+        (
+            f"Tisch {table.number}",
+            "Nr. "
+            + ", ".join(
+                str(seat.entry.start_number) for seat in table.seats.order_by("number")
+            ),
+        )
+        for table in Table.objects.filter(series=series).order_by("number")
+    ]
+    assert [(line.label, line.new) for line in tables] == expected
+    assert [line.new.count(",") for line in tables] == [3, 3, 2, 2]
+    text = page(organizer_client, tournament)
+    for label, numbers in expected:
+        assert f"<dt>{label}</dt><dd><ins>{numbers}</ins></dd>" in text
+    # Every number is a start number of this tournament (1-14).
+    for line in tables:
+        assert all(1 <= int(n) <= 14 for n in line.new[4:].split(", "))
+    # Drawn again: the seating it replaced is kept the same way.
+    drawn = [line.new for line in tables]
+    seating_services.series_seat(actor=organizer, series=series, new_lot=True)
+    again = AuditEvent.objects.filter(action="series.seat").latest("id")
+    assert [
+        "Nr. " + ", ".join(map(str, numbers)) for numbers in again.before["seating"]
+    ] == drawn
+
+
+def test_an_older_draws_record_names_its_numbers_internal_in_table_order():
+    """Recorded before start numbers were: the plan's tables of entry ids in
+    the plan's order. Shown in the order they were numbered (fours first),
+    and not passed off as start numbers."""
+    lines = readable_changes(
+        object_type="series",
+        before={"status": "draft", "tables": []},
+        after={"status": "seated", "tables": [[82, 92, 93], [87, 94, 83, 81]]},
+    )
+    assert [(line.label, line.new) for line in lines[:2]] == [
+        ("Tisch 1", "interne Nr. 87, 94, 83, 81"),
+        ("Tisch 2", "interne Nr. 82, 92, 93"),
+    ]
+
+
+def test_the_draws_seed_reads_as_a_code_in_groups_of_four():
+    lines = readable_changes(
+        object_type="series",
+        before={"status": "draft"},
+        after={"status": "seated", "seed": "2b88342a85aea902"},
+    )
+    assert ("Kennung der Auslosung", "2b88 342a 85ae a902") in [
+        (line.label, line.new) for line in lines
+    ]

@@ -575,6 +575,21 @@ ROUTES = [
         data={"version": 0, "a": 1, "b": 2},
         writes=True,
     ),
+    Route(
+        "tournament:series_late",
+        "GET",
+        organizer(),
+        {**S2, "start_number": 1},
+        note="a late arrival's choices",
+    ),
+    Route(
+        "tournament:series_late",
+        "POST",
+        organizer("ok"),
+        {**S2, "start_number": 1},
+        data={"choice": "sit_out"},
+        note="sitting the series out writes nothing",
+    ),
     Route("tournament:series_release", "GET", organizer("405"), S2),
     Route(
         "tournament:series_release",

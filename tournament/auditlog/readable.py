@@ -1,8 +1,9 @@
 """What an audit event changed, in words people use: a line per game of a
 result ("Spiel 2: Platz 1 gewinnt, 5 Schräm übrig · 12 Punkte"), per table
-of a seating, per player of a swap, per field of a form, with the fields'
-own names and values as they are read (ja/nein, 05.12.2026, bestätigt,
-Startnummern 1–40). Pure: it reads only the event's before and after."""
+of a seating (or of the one table a late arrival joined), per player of a
+swap, per field of a form, with the fields' own names and values as they
+are read (ja/nein, 05.12.2026, bestätigt, Startnummern 1–40). Pure: it
+reads only the event's before and after."""
 
 import datetime
 import json
@@ -59,7 +60,7 @@ KEY_LABELS = {
     "status": gettext_lazy("Status"),
     "tournament_status": gettext_lazy("Turnier"),
     "version": gettext_lazy("Version"),
-    "seed": gettext_lazy("Los (Startwert)"),
+    "seed": gettext_lazy("Kennung der Auslosung"),
     "count": gettext_lazy("Anzahl"),
     "start_numbers": gettext_lazy("Startnummern"),
     "members": gettext_lazy("Mitglieder (Startnummern)"),
@@ -137,9 +138,17 @@ def readable_changes(*, object_type: str, before: Any, after: Any) -> list[Chang
     if isinstance(old.get("games"), list) or isinstance(new.get("games"), list):
         lines += _games(old.get("games"), new.get("games"))
         handled.add("games")
+    if isinstance(old.get("seating"), list) or isinstance(new.get("seating"), list):
+        lines += _tables(old.get("seating"), new.get("seating"))
+        handled.add("seating")
     if isinstance(old.get("tables"), list) or isinstance(new.get("tables"), list):
-        lines += _tables(old.get("tables"), new.get("tables"))
+        lines += _tables(
+            _by_size(old.get("tables")), _by_size(new.get("tables")), internal=True
+        )
         handled.add("tables")
+    if object_type == "series" and ("at_table" in old or "at_table" in new):
+        lines += _at_table(old.get("at_table"), new.get("at_table"))
+        handled.add("at_table")
     if object_type == "series" and ("a" in old or "a" in new):
         lines += _swap([old.get("a"), old.get("b")], [new.get("a"), new.get("b")])
         handled |= {"a", "b"}
@@ -195,6 +204,8 @@ def _value_text(object_type: str, key: str, value: Any) -> str:
         return _when(value)
     if isinstance(field, models.DateField) and isinstance(value, str):
         return _day(value)
+    if key == "seed" and isinstance(value, str):
+        return seed_text(value)
     if key in NUMBER_LISTS and _numbers(value):
         return number_ranges(value)
     if isinstance(value, list) and all(_plain(v) for v in value):
@@ -202,6 +213,13 @@ def _value_text(object_type: str, key: str, value: Any) -> str:
     if isinstance(value, dict | list):
         return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
     return str(value)
+
+
+def seed_text(seed: str) -> str:
+    """A draw's seed as a code read aloud and typed again: in groups of four
+    (2b88 342a 85ae a902). The seed itself is kept as drawn; with it the
+    draw can be made again."""
+    return " ".join(seed[i : i + 4] for i in range(0, len(seed), 4))
 
 
 def number_ranges(numbers: Iterable[int]) -> str:
@@ -263,14 +281,28 @@ def _games(before: Any, after: Any) -> list[ChangeLine]:
     return lines
 
 
-def _seated(numbers: Any) -> str:
+def _seated(numbers: Any, *, internal: bool = False) -> str:
     if _numbers(numbers):
-        return _("Nr. %(numbers)s") % {"numbers": ", ".join(map(str, numbers))}
+        listed = ", ".join(map(str, numbers))
+        if internal:
+            return _("interne Nr. %(numbers)s") % {"numbers": listed}
+        return _("Nr. %(numbers)s") % {"numbers": listed}
     return _cut(json.dumps(numbers, ensure_ascii=False))
 
 
-def _tables(before: Any, after: Any) -> list[ChangeLine]:
-    """A seating: the start numbers at each table, seat by seat."""
+def _by_size(tables: Any) -> Any:
+    """An older seating record (`tables`: the plan's tables of entry ids, in
+    the plan's order) in the order its tables were numbered: tables of four
+    first, otherwise as planned."""
+    if isinstance(tables, list) and all(isinstance(t, list) for t in tables):
+        return sorted(tables, key=lambda t: -len(t))
+    return tables
+
+
+def _tables(before: Any, after: Any, *, internal: bool = False) -> list[ChangeLine]:
+    """A seating (`seating`): the start numbers at each table by table
+    number, seat by seat. An older record kept the site's internal numbers
+    of the players (`internal`), which are no start numbers and say so."""
     old = before if isinstance(before, list) else []
     new = after if isinstance(after, list) else []
     lines = []
@@ -282,11 +314,33 @@ def _tables(before: Any, after: Any) -> list[ChangeLine]:
         lines.append(
             ChangeLine(
                 label=_("Tisch %(n)d") % {"n": index + 1},
-                old=None if was is None else _seated(was),
-                new=None if now is None else _seated(now),
+                old=None if was is None else _seated(was, internal=internal),
+                new=None if now is None else _seated(now, internal=internal),
             )
         )
     return lines
+
+
+def _table_players(value: Any) -> tuple[int, list[int]] | None:
+    if isinstance(value, list) and len(value) == 2 and _numbers(value[1]):
+        return value[0], value[1]
+    return None
+
+
+def _at_table(before: Any, after: Any) -> list[ChangeLine]:
+    """One table's players before and after a change of that table alone (a
+    late arrival on its free seat), recorded as [table, [start numbers]]."""
+    was, now = _table_players(before), _table_players(after)
+    table = now or was
+    if table is None:
+        return []
+    return [
+        ChangeLine(
+            label=_("Tisch %(n)s") % {"n": table[0]},
+            old=None if was is None else _seated(was[1]),
+            new=None if now is None else _seated(now[1]),
+        )
+    ]
 
 
 def _place(place: Any) -> str:

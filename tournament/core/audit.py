@@ -85,6 +85,7 @@ ACTION_LABELS: dict[str, Promise] = {
     "series.seat": _("Serie ausgelost"),
     "series.seat_standings": _("Serie nach Tabelle gesetzt"),
     "series.swap": _("Zwei Spieler getauscht"),
+    "series.seat_late": _("Nachzügler an einen Dreiertisch gesetzt"),
     "series.release": _("Serie veröffentlicht"),
     "series.delete": _("Serie gelöscht"),
     "result.enter": _("Ergebnis eingegeben"),

@@ -13,18 +13,20 @@ import hmac
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TypedDict
 
 from django.db.models import Count, Q, QuerySet
 from django.urls import reverse
 
 from tournament.core.text import fold, name_key
-from tournament.models import Entry, Team, Tournament
+from tournament.models import Entry, Series, Team, Tournament
 
 __all__ = [
     "PlayerQuery",
     "entries_for",
     "entry_counts",
     "fold",
+    "missed_series",
     "name_key",
     "same_name_entries",
     "teams_for",
@@ -182,3 +184,35 @@ def link_entries(
     else:
         entries = entries.filter(checked_in=True, withdrawn_at__isnull=True)
     return entries.order_by("start_number")
+
+
+class MissedSeries(TypedDict):
+    """The series drawn before a player came (`missed_series`), by number."""
+
+    # Released and not complete: being played without him.
+    running: int | None
+    # Drawn, not yet released: it would be released without him.
+    drawn: int | None
+
+
+def missed_series(entry: Entry) -> MissedSeries:
+    """The series drawn without `entry` that are not over: the one being
+    played (released, not complete) and the one drawn but not released, the
+    latest of each (one query). Both None before any draw or once he is
+    seated in them."""
+    missed: MissedSeries = {"running": None, "drawn": None}
+    for number, status in (
+        Series.objects.filter(
+            tournament_id=entry.tournament_id,
+            status__in=(
+                Series.Status.SEATED,
+                Series.Status.RELEASED,
+                Series.Status.PLAYING,
+            ),
+        )
+        .exclude(seats__entry=entry)
+        .order_by("number")
+        .values_list("number", "status")
+    ):
+        missed["drawn" if status == Series.Status.SEATED else "running"] = number
+    return missed

@@ -9,11 +9,12 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
+from tournament.core.back import back_url
 from tournament.core.errors import UserError
 from tournament.core.roles import organizer_required
 from tournament.core.upload import take_preview
@@ -33,16 +34,6 @@ from tournament.registration.player_import import (
 )
 from tournament.registration.services import PlayerData
 from tournament.registration.tables import EntryTable
-
-
-def _back(request: HttpRequest, default: str) -> HttpResponseRedirect:
-    """Return to the page the action came from (keeps the search term)."""
-    target = request.POST.get("next") or request.GET.get("next") or ""
-    if not url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        target = default
-    return HttpResponseRedirect(target or default)
 
 
 @organizer_required
@@ -151,7 +142,29 @@ def entry_check_in(request: HttpRequest, slug: str, number: int) -> HttpResponse
         actor=request.user, entry=entry, checked_in=checked_in
     )
     default = reverse("tournament:entry_list", kwargs={"slug": slug})
-    return _back(request, f"{default}#entry-{number}")
+    back = back_url(request, f"{default}#entry-{number}")
+    if not checked_in:
+        return HttpResponseRedirect(back)
+    missed = selectors.missed_series(entry)
+    if missed["running"] is not None:
+        # Checked in after a series was released: say at once what follows
+        # and let the desk choose (a free seat, or sitting it out).
+        late = reverse(
+            "tournament:series_late",
+            kwargs={"slug": slug, "number": missed["running"], "start_number": number},
+        )
+        return redirect(f"{late}?{urlencode({'next': back})}")
+    if missed["drawn"] is not None:
+        messages.warning(
+            request,
+            _(
+                "Serie %(n)d ist schon ausgelost, aber noch nicht veröffentlicht: "
+                "Nr. %(number)d hat dort keinen Platz. Bitte Serie %(n)d neu "
+                "auslosen, dann spielt er mit."
+            )
+            % {"n": missed["drawn"], "number": number},
+        )
+    return HttpResponseRedirect(back)
 
 
 @organizer_required

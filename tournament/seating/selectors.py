@@ -6,7 +6,15 @@ from typing import TYPE_CHECKING, TypeAlias, TypedDict
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.shortcuts import get_object_or_404
 
-from tournament.models import Entry, Seat, Series, Table, Tournament
+from tournament.models import (
+    DigitalTable,
+    Entry,
+    ResultVersion,
+    Seat,
+    Series,
+    Table,
+    Tournament,
+)
 from tournament.models.seating import SeriesQuerySet
 from tournament.registration.selectors import entries_for
 
@@ -63,6 +71,49 @@ def series_tables(series: Series) -> list[Table]:
         setattr(prefetched, "_prefetch_done", True)  # noqa: B010
         setattr(table, "_prefetched_objects_cache", {"seats": prefetched})  # noqa: B010
     return tables
+
+
+def start_number_tables(series: Series) -> list[list[int]]:
+    """The seating of a series as the hall reads it: the tables by number,
+    each one's start numbers in seat order (one query). The Protokoll keeps
+    this, not entry ids, so that it reads like the seating's page."""
+    tables: dict[int, list[int]] = {}
+    for table_number, start_number in series.seats.order_by(
+        "table__number", "number"
+    ).values_list("table__number", "entry__start_number"):
+        tables.setdefault(table_number, []).append(start_number)
+    return [tables[number] for number in sorted(tables)]
+
+
+def begun_tables(tables: list[Table]) -> set[int]:
+    """The ids of those of `tables` whose games have begun as far as the
+    site knows: a result is in (entered, waiting or confirmed) or a digital
+    game started (two queries)."""
+    ids = [t.pk for t in tables]
+    return set(
+        ResultVersion.objects.filter(table_id__in=ids).values_list(
+            "table_id", flat=True
+        )
+    ) | set(
+        DigitalTable.objects.filter(table_id__in=ids).values_list("table_id", flat=True)
+    )
+
+
+class LateChoice(TypedDict):
+    """A table of three of a released series, as a late arrival's page
+    offers its free seat (`late_choices`)."""
+
+    table: Table
+    begun: bool
+
+
+def late_choices(series: Series) -> list[LateChoice]:
+    """The tables of three of `series` with their players, each with
+    whether its games have begun (then its seat is no longer free); four
+    queries."""
+    tables = [t for t in series_tables(series) if t.size == 3]
+    begun = begun_tables(tables)
+    return [{"table": t, "begun": t.pk in begun} for t in tables]
 
 
 # A table's number is a small integer column: a larger one names no table

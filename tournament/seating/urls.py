@@ -30,6 +30,11 @@ urlpatterns = [
         name="series_swap",
     ),
     path(
+        "t/<slug:slug>/verwaltung/serie/<int:number>/nachzuegler/<int:start_number>/",
+        views.series_late,
+        name="series_late",
+    ),
+    path(
         "t/<slug:slug>/verwaltung/serie/<int:number>/veroeffentlichen/",
         views.series_release,
         name="series_release",

@@ -6,15 +6,19 @@ from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
+from tournament.core.back import back_url
 from tournament.core.errors import UserError
 from tournament.core.roles import organizer_required
 from tournament.live import invalidation
 from tournament.live.pages import public_page, region_or_404, render_live_page
 from tournament.models import Entry, Series, Tournament
+from tournament.registration import selectors as registration_selectors
 from tournament.seating import selectors
 from tournament.seating import services as seating_service
 
@@ -30,6 +34,12 @@ class ReleaseForm(VersionForm):
         required=False,
         help_text=gettext_lazy("Wird im Protokoll festgehalten."),
     )
+
+
+class LateSeatForm(VersionForm):
+    """A late arrival's seat: the table of three whose free seat he takes."""
+
+    table = forms.IntegerField(min_value=1, max_value=selectors.MAX_TABLE)
 
 
 class SwapPickForm(forms.Form):
@@ -87,10 +97,15 @@ def _swap_preview(series: Series, form: SwapPickForm) -> dict[str, object] | Non
     seats = selectors.seats_of(series, [a, b])
     for number in (a, b):
         if number not in seats:
-            return {
+            missing: dict[str, object] = {
                 "error": _("Startnummer %(n)d sitzt nicht in Serie %(s)d.")
                 % {"n": number, "s": series.number}
             }
+            if series.status in seating_service.LATE_JOINABLE:
+                # Came after the release? A swap moves only the seated; his
+                # way in is the free seat of a table of three.
+                missing["late"] = number
+            return missing
     if seats[a].table_id == seats[b].table_id:
         return {
             "error": _(
@@ -107,12 +122,83 @@ def _swap_preview(series: Series, form: SwapPickForm) -> dict[str, object] | Non
 
 
 @organizer_required
+def series_late(
+    request: HttpRequest, slug: str, number: int, start_number: int
+) -> HttpResponse:
+    """A player checked in after the series was released: what follows, and
+    his choice: the free seat of a table of three that has not begun, or
+    sitting this series out (the next draw seats him)."""
+    series = _series(slug, number)
+    entry = get_object_or_404(
+        Entry.objects.select_related("player"),
+        tournament=series.tournament,
+        start_number=start_number,
+    )
+    back = back_url(request, reverse("tournament:entry_list", kwargs={"slug": slug}))
+    name = entry.player.full_name
+    if request.method == "POST":
+        if request.POST.get("choice") == "sit_out":
+            messages.info(
+                request,
+                _(
+                    "%(name)s setzt Serie %(n)d aus und bekommt für sie keine "
+                    "Punkte. Die nächste Auslosung setzt ihn."
+                )
+                % {"name": name, "n": number},
+            )
+            return redirect(back)
+        form = LateSeatForm(request.POST)
+        if not form.is_valid():
+            messages.error(request, _("Bitte einen Dreiertisch wählen."))
+        else:
+            try:
+                table = seating_service.series_seat_late(
+                    actor=request.user,
+                    series=series,
+                    entry=entry,
+                    table_number=form.cleaned_data["table"],
+                    version=form.cleaned_data["version"],
+                )
+            except UserError as error:
+                messages.error(request, error.message)
+            else:
+                messages.success(
+                    request,
+                    _(
+                        "%(name)s spielt in Serie %(n)d an Tisch %(t)d mit, auf "
+                        "Platz 4: er gibt zuerst und führt den Spielzettel. Bitte "
+                        "seinen Namen auf dem Spielzettel des Tisches ergänzen."
+                    )
+                    % {"name": name, "n": number, "t": table.number},
+                )
+                return redirect(back)
+        return redirect(f"{request.path}?{urlencode({'next': back})}")
+    seat = selectors.seats_of(series, [start_number]).get(start_number)
+    return render(
+        request,
+        "tournament/seating/late_arrival.html",
+        {
+            "tournament": series.tournament,
+            "series": series,
+            "entry": entry,
+            "seat": seat,
+            "present": entry.checked_in and entry.withdrawn_at is None,
+            "running": series.status in seating_service.LATE_JOINABLE,
+            "choices": selectors.late_choices(series),
+            "drawn": registration_selectors.missed_series(entry)["drawn"],
+            "next": back,
+        },
+    )
+
+
+@organizer_required
 def series_manage(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     series = _series(slug, number)
     tables = selectors.series_tables(series)
     seated = series.status != Series.Status.DRAFT
     # Only a seated series can still be drawn again; a released one is
-    # played as it is (the next series seats the late arrivals).
+    # played as it is (a late arrival takes the free seat of a table of
+    # three that has not begun, or the next draw seats him).
     watch = (Series.Status.SEATED, Series.Status.RELEASED, Series.Status.PLAYING)
     changes = selectors.field_changes(series) if series.status in watch else None
     pick = SwapPickForm(request.GET if "a" in request.GET else None)
