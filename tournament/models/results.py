@@ -124,8 +124,9 @@ class ResultVersion(models.Model):
 
     @property
     def entered_by_label(self) -> str:
-        """Who entered it, as the pages name him: a user's name, or a
-        player of the table with his start number; "" for the site."""
+        """Who entered it, as the pages name him: a user's full name (his
+        login if he has none), or a player of the table with his start
+        number; "" for the site."""
         return _who(self.entered_by, self.entered_by_player)
 
     @property
@@ -140,7 +141,12 @@ def _who(user: "AbstractBaseUser | None", player: Entry | None) -> str:
             _("%(name)s (Spieler %(n)d, am Tisch)")
             % {"name": player.player.full_name, "n": player.start_number}
         )
-    return user.get_username() if user is not None else ""
+    if user is None:
+        return ""
+    # A person reads it: the user's name as the accounts give it, his
+    # login only where none is given.
+    full_name = getattr(user, "get_full_name", lambda: "")()
+    return str(full_name).strip() or user.get_username()
 
 
 class ResultAnswer(models.Model):

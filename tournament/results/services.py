@@ -625,8 +625,9 @@ def _answer_refusal(
     if action == "confirm" and any(not a.agrees for a in answers):
         return TableRefused(
             _(
-                "Ein Spieler des Tisches hat widersprochen; jetzt entscheiden die "
-                "Schiedsrichter. Wer es besser weiß, gibt das Ergebnis neu ein."
+                "Ein Spieler des Tisches hat „Stimmt nicht“ gesagt; jetzt "
+                "entscheiden die Schiedsrichter, ein „Stimmt“ ist nicht mehr "
+                "möglich. Wer das richtige Ergebnis kennt, gibt es neu ein."
             ),
             code="disputed",
         )
