@@ -30,7 +30,7 @@ class DigitalTable(models.Model):
     rules = models.CharField(max_length=20, default="championship")
     start_marks = models.PositiveSmallIntegerField(default=7)
     win_bonus = models.PositiveSmallIntegerField(default=7)
-    size = models.PositiveSmallIntegerField(_("Plätze"))
+    size = models.PositiveSmallIntegerField(_("Sitze"))
     games_total = models.PositiveSmallIntegerField(default=5)
     # One game record per game started, the current one last.
     games = models.JSONField(default=list, blank=True)
@@ -89,7 +89,7 @@ class DigitalSeat(models.Model):
     table = models.ForeignKey(
         DigitalTable, on_delete=models.CASCADE, related_name="seats"
     )
-    number = models.PositiveSmallIntegerField(pgettext_lazy("seat at a table", "Platz"))
+    number = models.PositiveSmallIntegerField(pgettext_lazy("seat at a table", "Sitz"))
     entry = models.ForeignKey(
         Entry, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
@@ -109,8 +109,8 @@ class DigitalSeat(models.Model):
 
     class Meta:
         ordering = ["table", "number"]
-        verbose_name = _("Digitaler Platz")
-        verbose_name_plural = _("Digitale Plätze")
+        verbose_name = _("Digitaler Sitz")
+        verbose_name_plural = _("Digitale Sitze")
         constraints = [
             models.UniqueConstraint(
                 fields=["table", "number"], name="digital_seat_unique"

@@ -209,7 +209,7 @@ class GameScore(models.Model):  # noqa: DJ008 - an internal aggregate row
     )
     entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="scores")
     game = models.PositiveSmallIntegerField(_("Spiel"))
-    seat = models.PositiveSmallIntegerField(pgettext_lazy("seat at a table", "Platz"))
+    seat = models.PositiveSmallIntegerField(pgettext_lazy("seat at a table", "Sitz"))
     won = models.BooleanField(default=False)
     marks = models.PositiveSmallIntegerField(_("Schräm"))
     points = models.PositiveSmallIntegerField(_("Punkte"))

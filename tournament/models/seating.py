@@ -97,7 +97,7 @@ class Series(models.Model):
 class Table(models.Model):
     series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField(_("Tisch"))
-    size = models.PositiveSmallIntegerField(_("Plätze"))
+    size = models.PositiveSmallIntegerField(_("Sitze"))
     # Bumped by every change of the table's result: two people saving the
     # same table at once — the second gets a conflict, never an overwrite.
     result_revision = models.PositiveIntegerField(default=0)
@@ -126,13 +126,13 @@ class Seat(models.Model):
 
     series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="seats")
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
-    number = models.PositiveSmallIntegerField(pgettext_lazy("seat at a table", "Platz"))
+    number = models.PositiveSmallIntegerField(pgettext_lazy("seat at a table", "Sitz"))
     entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="seats")
 
     class Meta:
         ordering = ["table", "number"]
-        verbose_name = pgettext_lazy("seat at a table", "Platz")
-        verbose_name_plural = _("Plätze")
+        verbose_name = pgettext_lazy("seat at a table", "Sitz")
+        verbose_name_plural = _("Sitze")
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="seat_unique"),
             models.UniqueConstraint(
