@@ -60,8 +60,8 @@ def test_results_read_as_what_happened_to_which_table(
     assert "Ergebnisversion" not in rows(text) and "result.enter<" not in text
     # The correction, game by game: only game 1 changed.
     assert (
-        "<dt>Spiel 1</dt><dd><del>Platz 1 gewinnt, 5 Schräm übrig · 12 Punkte</del>"
-        " → <ins>Platz 2 gewinnt, 5 Schräm übrig · 12 Punkte</ins></dd>"
+        "<dt>Spiel 1</dt><dd><del>Sitz 1 gewinnt, 5 Schräm übrig · 12 Punkte</del>"
+        " → <ins>Sitz 2 gewinnt, 5 Schräm übrig · 12 Punkte</ins></dd>"
     ) in text
     assert "<dt>Spiel 2</dt><dd><del>" not in text
     assert "games." not in text and '"winner"' not in text
@@ -78,8 +78,8 @@ def test_a_new_result_lists_its_games(tournament, referee):
         object_type=event.object_type, before=event.before, after=event.after
     )
     assert [(line.label, line.old, line.new) for line in lines[:2]] == [
-        ("Spiel 1", None, "Platz 1 gewinnt, 5 Schräm übrig · 12 Punkte"),
-        ("Spiel 2", None, "Platz 2 gewinnt, 3 Schräm übrig · 10 Punkte"),
+        ("Spiel 1", None, "Sitz 1 gewinnt, 5 Schräm übrig · 12 Punkte"),
+        ("Spiel 2", None, "Sitz 2 gewinnt, 3 Schräm übrig · 10 Punkte"),
     ]
     assert lines[-1].label == "Status"
     assert audit_object_labels([event]) == {event.pk: "Serie 1, Tisch 2"}
@@ -135,8 +135,8 @@ def test_players_seatings_and_teams_read_as_people_name_them(
     assert "Serie ausgelost" in text and "<dt>Tisch 2</dt>" in text
     assert "Zwei Spieler getauscht" in text
     assert (
-        f"<dt>Nr. {a.start_number}</dt><dd><del>Tisch 1, Platz 1</del>"
-        " → <ins>Tisch 2, Platz 1</ins></dd>"
+        f"<dt>Nr. {a.start_number}</dt><dd><del>Tisch 1, Sitz 1</del>"
+        " → <ins>Tisch 2, Sitz 1</ins></dd>"
     ) in text
     assert "Serie 1" in text
     assert "entry.import" not in rows(text).replace('title="entry.import"', "")

@@ -133,7 +133,7 @@ def _at_the_table(base, world):
         audit.watch(first)
         first.goto(mine(1))
         first.wait_for_selector(".live-status[data-live-state='live']")
-        assert "Platz 1" in first.locator(".mine-seat").inner_text()
+        assert "Sitz 1" in first.locator(".mine-seat").inner_text()
         assert f"Tisch {table}" in first.locator(".mine-seat").inner_text()
         fits_the_phone(first)
         audit.check(first, "mein-turnier")

@@ -296,7 +296,7 @@ def test_releasing_a_series_reaches_where_do_i_sit_and_the_projector(
     before = {m["key"]: m["html"] for m in shown}
     assert "Noch keine veröffentlichte Setzung" in before[key.text]
     assert "Tisch" not in before["seating-names"]  # nothing released yet
-    assert "Tisch 1</strong>, Platz 1" in pushed[key.text]
+    assert "Tisch 1</strong>, Sitz 1" in pushed[key.text]
     assert "Serie 1: Wo sitze ich?" in pushed["seating-names"]
 
 
@@ -352,7 +352,7 @@ def test_where_do_i_sit_shows_the_fragment_for_the_query(client, tournament, ser
         {"q": player.last_name},
     )
     text = page.content.decode()
-    assert "Tisch 2</strong>, Platz 3" in text
+    assert "Tisch 2</strong>, Sitz 3" in text
     assert 'data-live-ws="/ws/t/rm-test/"' in text
 
 

@@ -83,7 +83,7 @@ def test_stimmt_nicht_sent_twice_is_one_dispute(players):
     _table, seat = players
     post(at("mine_enter", seat[1]), quick_form(FIVE, revision=0), str(uuid.uuid4()))
     key = str(uuid.uuid4())
-    data = {"version": 1, "reason": "Spiel 3 hat Platz 2 gewonnen"}
+    data = {"version": 1, "reason": "Spiel 3 hat Sitz 2 gewonnen"}
     first = post(at("mine_reject", seat[3]), data, key)
     again = post(at("mine_reject", seat[3]), data, key)
     assert first.json()["state"] == "disputed" and again.json() == first.json()

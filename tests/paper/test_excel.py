@@ -280,11 +280,11 @@ def _set(rows, index, **changes):
 BAD = {
     "start-number-elsewhere": (
         lambda rows: _set(rows, 0, n=99),
-        "Zeile 2: auf Serie 1, Tisch 1, Platz 1 sitzt Startnummer 1, nicht 99",
+        "Zeile 2: auf Serie 1, Tisch 1, Sitz 1 sitzt Startnummer 1, nicht 99",
     ),
     "two-winners": (
         lambda rows: _set(rows, 1, m=3, pts=10),
-        "Serie 1, Tisch 1: Spiel 1: mehrere Spieler haben noch Schräm (Plätze 1, 2)",
+        "Serie 1, Tisch 1: Spiel 1: mehrere Spieler haben noch Schräm (Sitze 1, 2)",
     ),
     "no-winner": (
         lambda rows: _set(rows, 0, m=0, pts=0),
@@ -292,7 +292,7 @@ BAD = {
     ),
     "missing-row": (
         lambda rows: rows[1:],
-        "Serie 1, Tisch 1: Spiel 1: es fehlen Zeilen für Platz 1",
+        "Serie 1, Tisch 1: Spiel 1: es fehlen Zeilen für Sitz 1",
     ),
     "eight-marks": (
         lambda rows: _set(rows, 0, m=8, pts=15),
@@ -304,7 +304,7 @@ BAD = {
     ),
     "duplicate-row": (
         lambda rows: [*rows, rows[0]],
-        "Serie 1, Tisch 1, Spiel 1, Platz 1 steht schon in Zeile 2",
+        "Serie 1, Tisch 1, Spiel 1, Sitz 1 steht schon in Zeile 2",
     ),
     "unknown-table": (
         lambda rows: _set(rows, 0, t=9),
@@ -316,7 +316,7 @@ BAD = {
     ),
     "seat-four-at-a-three": (
         lambda rows: _set(rows, 40, p=4, n=11),
-        "an Tisch 3 der Serie 1 gibt es keinen Platz 4",
+        "an Tisch 3 der Serie 1 gibt es keinen Sitz 4",
     ),
     "text-in-a-number": (
         lambda rows: _set(rows, 0, g="eins"),
@@ -393,6 +393,15 @@ def test_english_headers_and_any_column_order_are_read(scored):
         games_workbook([list(reversed(r)) for r in rows], header=header, title="Games"),
         other,
     )
+    assert preview.ok, preview.errors
+    assert len(preview.to_import) == 6
+
+
+def test_a_workbook_whose_seat_column_is_still_platz_is_read(scored):
+    """Workbooks written before the seat was called "Sitz" import alike."""
+    header = ["Platz" if h == "Sitz" else h for h in GAMES_HEADER]
+    assert header != GAMES_HEADER
+    preview = parse(games_workbook(exported_rows(scored), header=header), twin(scored))
     assert preview.ok, preview.errors
     assert len(preview.to_import) == 6
 

@@ -117,10 +117,10 @@ def test_score_sheet_text_names_tournament_series_table_seats_and_keeper(
             # shrunk or wrapped: test_long_names).
             whole = "".join(player.full_name.split())
             assert squashed.count(whole) >= 6, player.full_name
-            assert f"Platz {seat.number} · Startnr. {seat.entry.start_number}" in flat
+            assert f"Sitz {seat.number} · Startnr. {seat.entry.start_number}" in flat
         keeper = table.seats.order_by("-number").first()
         assert (
-            f"Platz {keeper.number} gibt zuerst und führt die Liste (grau unterlegt)"
+            f"Sitz {keeper.number} gibt zuerst und führt die Liste (grau unterlegt)"
             in flat
         )
         for label in ("7 SCHRÄM", "EINZELSPIELE", "PUNKTE", "SUMME UND UNTERSCHRIFT"):
@@ -295,9 +295,9 @@ def test_seating_lists_alphabetical_and_by_table(tournament):
     assert "Sitzplan Serie 1" in flat and "Alphabetisch" in flat
     # Each name on one line with its table and seat.
     lines = alpha.splitlines()
-    assert any(re.search(r"Zimmer, Anna \(1\)\s+Tisch 1 · Platz 1", x) for x in lines)
-    assert any(re.search(r"Ochs, Dieter \(4\)\s+Tisch 1 · Platz 4", x) for x in lines)
-    assert any(re.search(r"Bast, Gabi \(7\)\s+Tisch 2 · Platz 3", x) for x in lines)
+    assert any(re.search(r"Zimmer, Anna \(1\)\s+Tisch 1 · Sitz 1", x) for x in lines)
+    assert any(re.search(r"Ochs, Dieter \(4\)\s+Tisch 1 · Sitz 4", x) for x in lines)
+    assert any(re.search(r"Bast, Gabi \(7\)\s+Tisch 2 · Sitz 3", x) for x in lines)
     table_text = " ".join(by_table.split())
     assert "Nach Tischen" in table_text
     assert "Tisch 2 (Dreiertisch)" in table_text

@@ -102,7 +102,7 @@ def test_sheet_mistakes_of_every_game_at_once_in_game_and_hand_order(
     assert one[0].startswith("Einzelspiel 2 („2 G2 P2:1“): der Gewinner kann nicht")
     assert one[1].startswith("Einzelspiel 3 („xyz G1“): „xyz“ ist unverständlich")
     assert box_errors(page, 2) == [
-        "Nach 3 Einzelspielen ist das Spiel noch nicht entschieden: Plätze 1, 2, 3 "
+        "Nach 3 Einzelspielen ist das Spiel noch nicht entschieden: Sitze 1, 2, 3 "
         "und 4 haben noch Schräm."
     ]
     assert box_errors(page, 3) == ["Bitte die Einzelspiele eintragen."]

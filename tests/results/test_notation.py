@@ -44,8 +44,8 @@ def test_the_letters_are_german_and_the_old_ones_still_read(text, line):
     [
         ("3 P2:1", "der Gewinner fehlt (z. B. G1)"),
         ("G1 X2:1", "G = Gewinner, P = passt, S = Strafe"),
-        ("G1 P2", "bei „P2“ fehlt, wie viele Schräm Platz 2 bezahlt hat, z. B. P2:1"),
-        ("G1 P2:1 S2:1", "Platz 2 steht zweimal in der Zeile"),
+        ("G1 P2", "bei „P2“ fehlt, wie viele Schräm Sitz 2 bezahlt hat, z. B. P2:1"),
+        ("G1 P2:1 S2:1", "Sitz 2 steht zweimal in der Zeile"),
         ("G1:2", "beim Gewinner steht kein Betrag"),
     ],
 )

@@ -76,7 +76,7 @@ def test_without_double_entry_the_entry_counts_at_once(tournament, table, refere
     [
         (
             [GameInput(winner=5, marks=3), *FIVE[1:]],
-            "Platz 5 gibt es an diesem Tisch nicht",
+            "Sitz 5 gibt es an diesem Tisch nicht",
         ),
         ([GameInput(winner=1, marks=8), *FIVE[1:]], "höchstens 7 Schräm"),
         ([GameInput(winner=1, marks=0), *FIVE[1:]], "mindestens 1 Schräm"),
@@ -101,7 +101,7 @@ def test_bad_quick_entry_is_refused_and_nothing_saved(table, referee, games, mes
 def test_table_of_three_has_no_seat_four(series_with_three, referee):
     three = Table.objects.get(series=series_with_three, number=2)
     games = [GameInput(winner=4, marks=2)] + [GameInput(winner=1, marks=1)] * 4
-    with pytest.raises(UserError, match="Platz 4"):
+    with pytest.raises(UserError, match="Sitz 4"):
         enter(three, referee, games)
 
 

@@ -259,9 +259,9 @@ def test_the_swap_names_both_players_before_anything_changes(
     organizer_client, tournament, twice_the_same
 ):
     page = text_of(organizer_client.get(manage_url(tournament, 2), {"a": 1, "b": 5}))
-    assert "Diese beiden tauschen die Plätze" in page
-    assert "Vorname1 Name1 (Nr. 1): Tisch 1, Platz 1 → Tisch 2, Platz 1" in page
-    assert "Vorname5 Name5 (Nr. 5): Tisch 2, Platz 1 → Tisch 1, Platz 1" in page
+    assert "Diese beiden tauschen die Sitze" in page
+    assert "Vorname1 Name1 (Nr. 1): Tisch 1, Sitz 1 → Tisch 2, Sitz 1" in page
+    assert "Vorname5 Name5 (Nr. 5): Tisch 2, Sitz 1 → Tisch 1, Sitz 1" in page
     assert "Vorname1 Name1 und Vorname5 Name5 tauschen" in page
     assert (
         Seat.objects.get(series=twice_the_same, entry__start_number=1).table.number == 1
@@ -272,7 +272,7 @@ def test_the_swap_names_both_players_before_anything_changes(
     response = organizer_client.post(
         swap, {"version": twice_the_same.version, "a": 1, "b": 5}, follow=True
     )
-    assert "Vorname1 Name1 und Vorname5 Name5 haben die Plätze getauscht" in (
+    assert "Vorname1 Name1 und Vorname5 Name5 haben die Sitze getauscht" in (
         text_of(response)
     )
     assert (
@@ -323,7 +323,7 @@ def test_a_swap_within_one_table_is_refused(
 ):
     page = text_of(organizer_client.get(manage_url(tournament, 2), {"a": 1, "b": 3}))
     assert "Vorname1 Name1 und Vorname3 Name3 sitzen beide an Tisch 1" in page
-    assert "tauschen die Plätze" not in page
+    assert "tauschen die Sitze" not in page
     a, b = (Entry.objects.get(start_number=n) for n in (1, 3))
     with pytest.raises(UserError, match="sitzen beide an Tisch 1") as refused:
         seating_services.series_swap(
@@ -377,7 +377,7 @@ def where(client, tournament, query=None):
 def test_where_finds_a_player_however_the_name_is_typed(client, hall, query):
     page = where(client, hall.tournament, query)
     assert "4 · Karl Jöbges" in page
-    assert "Serie 1: Tisch 1 , Platz 4" in page
+    assert "Serie 1: Tisch 1 , Sitz 4" in page
 
 
 def test_the_highest_seat_is_told_to_deal_first_and_keep_the_sheet(client, hall):

@@ -48,3 +48,21 @@ def test_a_superusers_edit_of_a_tournament_is_refused_and_changes_nothing(
     )
     assert Tournament.objects.count() == 1
     assert AuditEvent.objects.count() == before
+
+
+def test_the_admin_names_every_model_and_field_in_german(client, admin_user):
+    """Linked as "Admin" from the organizer's pages: its lists and read-only
+    forms are in the site's language, not Django's English defaults
+    ("Entry totals", "created at")."""
+    for model in apps.get_app_config("tournament").get_models():
+        meta = model._meta
+        assert str(meta.verbose_name) != meta.model_name, model
+        assert str(meta.verbose_name_plural) != f"{meta.verbose_name}s", model
+        for field in meta.concrete_fields:
+            assert str(field.verbose_name) != field.name.replace("_", " "), (
+                f"{model.__name__}.{field.name}"
+            )
+    client.force_login(admin_user)
+    page = client.get(reverse("admin:index")).content.decode()
+    assert "Punktestände" in page
+    assert "Entry totals" not in page

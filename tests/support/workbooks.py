@@ -10,7 +10,7 @@ GAMES_HEADER = [
     "Serie",
     "Tisch",
     "Spiel",
-    "Platz",
+    "Sitz",
     "Startnummer",
     "Name",
     "Schräm übrig",

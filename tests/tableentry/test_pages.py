@@ -47,7 +47,7 @@ def test_mein_turnier_shows_table_seat_and_what_to_do(at_table, phone):
     assert response.status_code == 200
     text = response.content.decode()
     assert "Mein Turnier" in text
-    assert "Tisch 1" in text and "Platz 2" in text
+    assert "Tisch 1" in text and "Sitz 2" in text
     assert at_table.p[1].player.full_name in text  # at the table with him
     assert "Ergebnis eingeben" in text
     assert (
@@ -138,7 +138,7 @@ def test_stimmt_nicht_without_reason_is_shown_beside_the_field(at_table, phone):
     assert not ResultAnswer.objects.exists()
     response = phone.post(
         at("mine_reject", at_table.p[2]),
-        {"version": 1, "reason": "Spiel 1 hat Platz 2 gewonnen"},
+        {"version": 1, "reason": "Spiel 1 hat Sitz 2 gewonnen"},
         **JSON,
     )
     assert response.json()["state"] == "disputed"

@@ -28,7 +28,7 @@ def test_a_dispute_puts_the_table_on_the_progress_page(at_table):
     version = player_enters(at_table, 1)
     assert table_reviews(at_table.tournament) == []
     result_reject_by_player(
-        player=at_table.p[2], version=version, reason="Spiel 3 hat Platz 2 gewonnen"
+        player=at_table.p[2], version=version, reason="Spiel 3 hat Sitz 2 gewonnen"
     )
     [review] = table_reviews(at_table.tournament)
     assert review.kind == "disputed"
@@ -36,7 +36,7 @@ def test_a_dispute_puts_the_table_on_the_progress_page(at_table):
     text = progress_text(at_table.tournament)
     assert "Am Tisch zu klären: 1 Tisch" in text
     assert "Einspruch am Tisch" in text
-    assert "Spiel 3 hat Platz 2 gewonnen" in text
+    assert "Spiel 3 hat Sitz 2 gewonnen" in text
 
 
 def test_a_dispute_and_the_players_new_entry_show_both_versions(at_table):

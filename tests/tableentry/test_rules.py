@@ -180,7 +180,7 @@ def test_stimmt_nicht_needs_a_reason_and_stops_the_players(at_table):
         result_reject_by_player(player=at_table.p[2], version=version, reason=" ")
     assert missing.value.code == "reason_required"
     result_reject_by_player(
-        player=at_table.p[2], version=version, reason="Spiel 3 hat Platz 2 gewonnen"
+        player=at_table.p[2], version=version, reason="Spiel 3 hat Sitz 2 gewonnen"
     )
     version.refresh_from_db()
     assert version.status == "pending"
@@ -189,7 +189,7 @@ def test_stimmt_nicht_needs_a_reason_and_stops_the_players(at_table):
     assert refused.value.code == "disputed"
     event = AuditEvent.objects.get(action="result.table_dispute")
     assert event.player == at_table.p[2]
-    assert "Spiel 3 hat Platz 2 gewonnen" in event.note
+    assert "Spiel 3 hat Sitz 2 gewonnen" in event.note
 
 
 def test_a_player_corrects_the_waiting_entry_and_answers_start_over(at_table):

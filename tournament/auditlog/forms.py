@@ -42,7 +42,7 @@ OBJECT_TYPES = {
     "tiebreak": _("Gleichstand"),
     "job": _("Druck und Export"),
     "digitaltable": _("Digitaler Tisch"),
-    "digitalseat": _("Platz an einem digitalen Tisch"),
+    "digitalseat": _("Sitz an einem digitalen Tisch"),
     "person": _("Person"),
     "pastchampion": _("Meister"),
     "ranking": _("Wertung"),

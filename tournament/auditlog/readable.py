@@ -1,5 +1,5 @@
 """What an audit event changed, in words people use: a line per game of a
-result ("Spiel 2: Platz 1 gewinnt, 5 Schräm übrig · 12 Punkte"), per table
+result ("Spiel 2: Sitz 1 gewinnt, 5 Schräm übrig · 12 Punkte"), per table
 of a seating (or of the one table a late arrival joined), per player of a
 swap, per field of a form, with the fields' own names and values as they
 are read (ja/nein, 05.12.2026, bestätigt, Startnummern 1–40). Pure: it
@@ -70,8 +70,8 @@ KEY_LABELS = {
     "kind": gettext_lazy("Art"),
     "label": gettext_lazy("Dokument"),
     "bot": gettext_lazy("Gespielt von"),
-    "bots": gettext_lazy("Bots auf den Plätzen"),
-    "seat": gettext_lazy("Platz"),
+    "bots": gettext_lazy("Bots auf den Sitzen"),
+    "seat": gettext_lazy("Sitz"),
     "series": gettext_lazy("Serie"),
     "table": gettext_lazy("Tisch"),
     "number": gettext_lazy("Nummer"),
@@ -247,7 +247,7 @@ def game_text(game: Any) -> str:
     how many points (and, entered from the sheet, how many hands)."""
     if not isinstance(game, dict) or "winner" not in game:
         return _cut(json.dumps(game, ensure_ascii=False))
-    text = _("Platz %(seat)s gewinnt, %(marks)s Schräm übrig") % {
+    text = _("Sitz %(seat)s gewinnt, %(marks)s Schräm übrig") % {
         "seat": game["winner"],
         "marks": game.get("marks", "?"),
     }
@@ -345,7 +345,7 @@ def _at_table(before: Any, after: Any) -> list[ChangeLine]:
 
 def _place(place: Any) -> str:
     table, seat = place
-    return _("Tisch %(table)s, Platz %(seat)s") % {"table": table, "seat": seat}
+    return _("Tisch %(table)s, Sitz %(seat)s") % {"table": table, "seat": seat}
 
 
 def _swap(before: list[Any], after: list[Any]) -> list[ChangeLine]:

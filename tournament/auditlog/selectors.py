@@ -166,7 +166,7 @@ def _digital_seats(ids: list[int]) -> dict[int, str]:
         "pk", "number", "table__table__series__number", "table__table__number"
     )
     return {
-        pk: _("%(table)s, Platz %(seat)d")
+        pk: _("%(table)s, Sitz %(seat)d")
         % {"table": _table_label(series, table), "seat": seat}
         for pk, seat, series, table in rows
     }

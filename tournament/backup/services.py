@@ -617,7 +617,7 @@ def _restore(
             ]
             if len(seats) != table.size:
                 raise Damaged(
-                    _("%(where)s: die Zahl der Plätze passt nicht.") % {"where": at}
+                    _("%(where)s: die Zahl der Sitze passt nicht.") % {"where": at}
                 )
             for seat in seats:
                 _checked(seat, at)

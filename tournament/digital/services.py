@@ -44,7 +44,7 @@ PLAYABLE_SERIES = (Series.Status.RELEASED, Series.Status.PLAYING)
 # happened, and the rule behind it in words (never a paragraph number).
 ILLEGAL_MESSAGES = {
     "hand_finished": gettext_lazy("Das Einzelspiel ist schon vorbei."),
-    "unknown_seat": gettext_lazy("Diesen Platz gibt es an diesem Tisch nicht."),
+    "unknown_seat": gettext_lazy("Diesen Sitz gibt es an diesem Tisch nicht."),
     "seat_out_of_game": gettext_lazy("Sie sind in diesem Spiel schon ausgeschieden."),
     "seat_folded": gettext_lazy("Sie haben in diesem Einzelspiel gepasst."),
     "hammer_must_knock": gettext_lazy(
@@ -383,7 +383,7 @@ def digital_act(
             raise UserError(_("An diesem Tisch wird nicht mehr gespielt."), code="over")
         if seat.bot:
             raise UserError(
-                _("Auf diesem Platz spielt gerade ein Bot."), code="seat_is_bot"
+                _("Auf diesem Sitz spielt gerade ein Bot."), code="seat_is_bot"
             )
         if version != digital.version:
             raise ConflictError(

@@ -58,7 +58,7 @@ def _players(digital: DigitalTable, me: int | None) -> list[dict[str, Any]]:
         elif seat.number == me:
             name = _("Sie")
         else:
-            name = _("Platz %(n)d") % {"n": seat.number}
+            name = _("Sitz %(n)d") % {"n": seat.number}
         out.append(
             {
                 "seat": seat.number,

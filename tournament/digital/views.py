@@ -100,13 +100,13 @@ def _manage_post(
             actor=request.user, seat=digital_seat, bot=request.POST.get("bot", "")
         )
         messages.success(
-            request, _("Platz %(n)d geändert.") % {"n": digital_seat.number}
+            request, _("Sitz %(n)d geändert.") % {"n": digital_seat.number}
         )
     elif action == "link":
         service.digital_seat_new_link(actor=request.user, seat=digital_seat)
         messages.success(
             request,
-            _("Platz %(n)d hat einen neuen Link; der alte gilt nicht mehr.")
+            _("Sitz %(n)d hat einen neuen Link; der alte gilt nicht mehr.")
             % {"n": digital_seat.number},
         )
     else:
@@ -117,10 +117,10 @@ def _seat_of(digital: DigitalTable, raw: str | None) -> DigitalSeat:
     try:
         number = int(raw or "")
     except ValueError:
-        raise UserError(_("Unbekannter Platz.")) from None
+        raise UserError(_("Unbekannter Sitz.")) from None
     seat = digital.seats.filter(number=number).first()
     if seat is None:
-        raise UserError(_("Unbekannter Platz."))
+        raise UserError(_("Unbekannter Sitz."))
     return seat
 
 

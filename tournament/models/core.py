@@ -102,9 +102,15 @@ class Tournament(models.Model):
     )
     # Set by the first recorded playoff or lot: the standings skip looking
     # for decisions (a query on every cold read) while there are none.
-    has_tiebreaks = models.BooleanField(default=False, editable=False)
-    seating_seed = models.CharField(max_length=64, blank=True)
-    seating_plan = models.JSONField(null=True, blank=True, editable=False)
+    has_tiebreaks = models.BooleanField(
+        default=False, editable=False, verbose_name=_("Stechen/Los vorhanden")
+    )
+    seating_seed = models.CharField(
+        max_length=64, blank=True, verbose_name=_("Startwert der Auslosung")
+    )
+    seating_plan = models.JSONField(
+        null=True, blank=True, editable=False, verbose_name=_("Plan der Auslosung")
+    )
     # Empty: every referee may enter results here. Otherwise only these.
     referees = models.ManyToManyField(
         settings.AUTH_USER_MODEL,
@@ -116,8 +122,8 @@ class Tournament(models.Model):
             "Sonst nur die ausgewählten."
         ),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("angelegt am"))
+    updated_at = models.DateTimeField(auto_now=True, verbose_name=_("geändert am"))
 
     class Meta:
         ordering = ["-date", "name"]
@@ -174,9 +180,16 @@ class Person(models.Model):
     first_name = models.CharField(_("Vorname"), max_length=100)
     last_name = models.CharField(_("Nachname"), max_length=100)
     club = models.CharField(_("Verein"), max_length=150, blank=True)
-    key = models.CharField(max_length=210, db_index=True, editable=False)
-    loose = models.CharField(max_length=210, db_index=True, editable=False)
-    created_at = models.DateTimeField(auto_now_add=True)
+    key = models.CharField(
+        max_length=210, db_index=True, editable=False, verbose_name=_("Namensschlüssel")
+    )
+    loose = models.CharField(
+        max_length=210,
+        db_index=True,
+        editable=False,
+        verbose_name=_("Ähnlichkeitsschlüssel"),
+    )
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("angelegt am"))
 
     class Meta:
         ordering = ["last_name", "first_name", "id"]
@@ -255,7 +268,10 @@ class Team(models.Model):
     MAX_MEMBERS = 4
 
     tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="teams"
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="teams",
+        verbose_name=_("Turnier"),
     )
     name = models.CharField(_("Name"), max_length=150)
 
@@ -286,9 +302,17 @@ class Entry(models.Model):
     MAX_START_NUMBER = 99999
 
     tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="entries"
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="entries",
+        verbose_name=_("Turnier"),
     )
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    player = models.ForeignKey(
+        Player,
+        on_delete=models.PROTECT,
+        related_name="entries",
+        verbose_name=pgettext_lazy("one player", "Spieler"),
+    )
     start_number = models.PositiveIntegerField(_("Startnummer"))
     checked_in = models.BooleanField(_("anwesend"), default=False)
     withdrawn_at = models.DateTimeField(_("abgemeldet am"), null=True, blank=True)
@@ -313,7 +337,7 @@ class Entry(models.Model):
         default=new_link_token,
         editable=False,
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("angelegt am"))
 
     class Meta:
         ordering = ["start_number"]
@@ -353,6 +377,7 @@ class AuditEvent(models.Model):
         null=True,
         blank=True,
         related_name="audit_events",
+        verbose_name=_("Turnier"),
     )
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -360,6 +385,7 @@ class AuditEvent(models.Model):
         null=True,
         blank=True,
         related_name="+",
+        verbose_name=_("Benutzer"),
     )
     # A player who acted through his personal link (no user of the site):
     # entering or confirming his table's result.
@@ -371,13 +397,17 @@ class AuditEvent(models.Model):
         related_name="+",
         verbose_name=pgettext_lazy("one player", "Spieler"),
     )
-    at = models.DateTimeField(auto_now_add=True, db_index=True)
-    action = models.CharField(max_length=60, db_index=True)
-    object_type = models.CharField(max_length=60)
-    object_id = models.CharField(max_length=60, blank=True)
-    before = models.JSONField(null=True, blank=True)
-    after = models.JSONField(null=True, blank=True)
-    note = models.TextField(blank=True)
+    at = models.DateTimeField(
+        auto_now_add=True, db_index=True, verbose_name=_("Zeitpunkt")
+    )
+    action = models.CharField(max_length=60, db_index=True, verbose_name=_("Aktion"))
+    object_type = models.CharField(max_length=60, verbose_name=_("Objektart"))
+    object_id = models.CharField(
+        max_length=60, blank=True, verbose_name=_("Objekt-Nr.")
+    )
+    before = models.JSONField(null=True, blank=True, verbose_name=_("vorher"))
+    after = models.JSONField(null=True, blank=True, verbose_name=_("nachher"))
+    note = models.TextField(blank=True, verbose_name=_("Notiz"))
 
     class Meta:
         ordering = ["-at", "-id"]

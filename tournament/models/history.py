@@ -34,7 +34,7 @@ class PastChampion(models.Model):
         related_name="past_titles",
         verbose_name=_("Person"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("angelegt am"))
 
     class Meta:
         ordering = ["-year", "name"]
@@ -103,9 +103,9 @@ class Ranking(models.Model):
     )
     # Bumped by every change: a stale form gets a conflict, and the live
     # page's ETag follows it.
-    version = models.PositiveIntegerField(default=0)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    version = models.PositiveIntegerField(default=0, verbose_name=_("Version"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("angelegt am"))
+    updated_at = models.DateTimeField(auto_now=True, verbose_name=_("geändert am"))
 
     class Meta:
         ordering = ["-created_at", "name"]

@@ -23,12 +23,17 @@ class Job(models.Model):
         FAILED = "failed", _("fehlgeschlagen")
 
     # A random id: the download URL of a file is not guessable.
-    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="jobs"
+    id = models.UUIDField(
+        primary_key=True, default=uuid.uuid4, editable=False, verbose_name=_("Nr.")
     )
-    kind = models.CharField(max_length=30)
-    params = models.JSONField(default=dict, blank=True)
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="jobs",
+        verbose_name=_("Turnier"),
+    )
+    kind = models.CharField(max_length=30, verbose_name=_("Art"))
+    params = models.JSONField(default=dict, blank=True, verbose_name=_("Angaben"))
     label = models.CharField(_("Auftrag"), max_length=200)
     status = models.CharField(
         _("Status"), max_length=10, choices=Status.choices, default=Status.QUEUED
@@ -37,20 +42,29 @@ class Job(models.Model):
     message = models.CharField(
         pgettext_lazy("job message", "Meldung"), max_length=500, blank=True
     )
-    file_name = models.CharField(max_length=200, blank=True)
-    file_path = models.CharField(max_length=300, blank=True)
-    content_type = models.CharField(max_length=100, blank=True)
+    file_name = models.CharField(
+        max_length=200, blank=True, verbose_name=_("Dateiname")
+    )
+    file_path = models.CharField(
+        max_length=300, blank=True, verbose_name=_("Dateipfad")
+    )
+    content_type = models.CharField(
+        max_length=100, blank=True, verbose_name=_("Dateityp")
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
         null=True,
         blank=True,
         related_name="+",
+        verbose_name=_("angelegt von"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("angelegt am"))
     # Touched by every progress step: a job that stops moving is stale.
-    updated_at = models.DateTimeField(auto_now=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True, verbose_name=_("geändert am"))
+    finished_at = models.DateTimeField(
+        null=True, blank=True, verbose_name=_("fertig am")
+    )
 
     class Meta:
         ordering = ["-created_at"]

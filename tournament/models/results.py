@@ -33,14 +33,21 @@ class ResultVersion(models.Model):
         IMPORT = "import", _("Import")
 
     table = models.ForeignKey(
-        Table, on_delete=models.CASCADE, related_name="result_versions"
+        Table,
+        on_delete=models.CASCADE,
+        related_name="result_versions",
+        verbose_name=_("Tisch"),
     )
     number = models.PositiveIntegerField(_("Version"))
-    status = models.CharField(max_length=10, choices=Status.choices)
-    mode = models.CharField(max_length=10, choices=Mode.choices)
+    status = models.CharField(
+        max_length=10, choices=Status.choices, verbose_name=_("Status")
+    )
+    mode = models.CharField(
+        max_length=10, choices=Mode.choices, verbose_name=_("Eingabeart")
+    )
     # {"games": [{"winner": seat, "marks": n, "hands": [sheet lines]}, ...]}
     # plus, for digital tables, the game records.
-    data = models.JSONField()
+    data = models.JSONField(verbose_name=_("Spiele"))
     reason = models.CharField(_("Grund"), max_length=300, blank=True)
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -48,6 +55,7 @@ class ResultVersion(models.Model):
         null=True,
         blank=True,
         related_name="+",
+        verbose_name=_("eingegeben von"),
     )
     # Entered at the table by one of its players (his personal link), not
     # by a user of the site: then `entered_by` is empty.
@@ -57,14 +65,18 @@ class ResultVersion(models.Model):
         null=True,
         blank=True,
         related_name="+",
+        verbose_name=_("eingegeben von Spieler"),
     )
-    entered_at = models.DateTimeField(auto_now_add=True)
+    entered_at = models.DateTimeField(
+        auto_now_add=True, verbose_name=_("eingegeben am")
+    )
     decided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
         null=True,
         blank=True,
         related_name="+",
+        verbose_name=_("entschieden von"),
     )
     # The player whose confirmation made it count (or who disputed it).
     decided_by_player = models.ForeignKey(
@@ -73,11 +85,14 @@ class ResultVersion(models.Model):
         null=True,
         blank=True,
         related_name="+",
+        verbose_name=_("entschieden von Spieler"),
     )
-    decided_at = models.DateTimeField(null=True, blank=True)
+    decided_at = models.DateTimeField(
+        null=True, blank=True, verbose_name=_("entschieden am")
+    )
     # False while a digital table is still playing the series' games: the
     # games so far count, but the table is not done.
-    complete = models.BooleanField(default=True)
+    complete = models.BooleanField(default=True, verbose_name=_("vollständig"))
 
     class Meta:
         ordering = ["table", "-number"]
@@ -124,8 +139,9 @@ class ResultVersion(models.Model):
 
     @property
     def entered_by_label(self) -> str:
-        """Who entered it, as the pages name him: a user's name, or a
-        player of the table with his start number; "" for the site."""
+        """Who entered it, as the pages name him: a user's full name (his
+        login if he has none), or a player of the table with his start
+        number; "" for the site."""
         return _who(self.entered_by, self.entered_by_player)
 
     @property
@@ -140,7 +156,12 @@ def _who(user: "AbstractBaseUser | None", player: Entry | None) -> str:
             _("%(name)s (Spieler %(n)d, am Tisch)")
             % {"name": player.player.full_name, "n": player.start_number}
         )
-    return user.get_username() if user is not None else ""
+    if user is None:
+        return ""
+    # A person reads it: the user's name as the accounts give it, his
+    # login only where none is given.
+    full_name = getattr(user, "get_full_name", lambda: "")()
+    return str(full_name).strip() or user.get_username()
 
 
 class ResultAnswer(models.Model):
@@ -152,7 +173,10 @@ class ResultAnswer(models.Model):
         DISAGREE = "disagree", _("Stimmt nicht")
 
     version = models.ForeignKey(
-        ResultVersion, on_delete=models.CASCADE, related_name="answers"
+        ResultVersion,
+        on_delete=models.CASCADE,
+        related_name="answers",
+        verbose_name=_("Ergebnisversion"),
     )
     entry = models.ForeignKey(
         Entry,
@@ -162,7 +186,9 @@ class ResultAnswer(models.Model):
     )
     answer = models.CharField(_("Antwort"), max_length=10, choices=Answer.choices)
     reason = models.CharField(_("Grund"), max_length=300, blank=True)
-    answered_at = models.DateTimeField(auto_now_add=True)
+    answered_at = models.DateTimeField(
+        auto_now_add=True, verbose_name=_("geantwortet am")
+    )
 
     class Meta:
         ordering = ["version", "answered_at", "id"]
@@ -195,19 +221,32 @@ class GameScore(models.Model):  # noqa: DJ008 - an internal aggregate row
     result (rebuilt from the confirmed version, never edited by hand)."""
 
     series = models.ForeignKey(
-        Series, on_delete=models.CASCADE, related_name="game_scores"
+        Series,
+        on_delete=models.CASCADE,
+        related_name="game_scores",
+        verbose_name=_("Serie"),
     )
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="scores")
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="scores", verbose_name=_("Tisch")
+    )
     version = models.ForeignKey(
-        ResultVersion, on_delete=models.CASCADE, related_name="scores"
+        ResultVersion,
+        on_delete=models.CASCADE,
+        related_name="scores",
+        verbose_name=_("Ergebnisversion"),
     )
-    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="scores")
+    entry = models.ForeignKey(
+        Entry,
+        on_delete=models.PROTECT,
+        related_name="scores",
+        verbose_name=_("Meldung"),
+    )
     game = models.PositiveSmallIntegerField(_("Spiel"))
-    seat = models.PositiveSmallIntegerField(pgettext_lazy("seat at a table", "Platz"))
-    won = models.BooleanField(default=False)
+    seat = models.PositiveSmallIntegerField(pgettext_lazy("seat at a table", "Sitz"))
+    won = models.BooleanField(default=False, verbose_name=_("gewonnen"))
     marks = models.PositiveSmallIntegerField(_("Schräm"))
     points = models.PositiveSmallIntegerField(_("Punkte"))
-    three_table = models.BooleanField(default=False)
+    three_table = models.BooleanField(default=False, verbose_name=_("am Dreiertisch"))
 
     class Meta:
         ordering = ["series", "table", "game", "seat"]
@@ -237,17 +276,26 @@ class TieBreak(models.Model):  # noqa: DJ008 - shown through its tournament
         LOT = "lot", _("Los")
 
     tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="tiebreaks"
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="tiebreaks",
+        verbose_name=_("Turnier"),
     )
-    method = models.CharField(max_length=10, choices=Method.choices)
+    method = models.CharField(
+        max_length=10, choices=Method.choices, verbose_name=_("Verfahren")
+    )
     # Start numbers, best first.
-    order = models.JSONField()
-    seed = models.CharField(max_length=64, blank=True)
-    note = models.CharField(max_length=300, blank=True)
+    order = models.JSONField(verbose_name=_("Reihenfolge"))
+    seed = models.CharField(max_length=64, blank=True, verbose_name=_("Startwert"))
+    note = models.CharField(max_length=300, blank=True, verbose_name=_("Notiz"))
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        related_name="+",
+        verbose_name=_("angelegt von"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("angelegt am"))
 
     class Meta:
         ordering = ["-created_at"]
@@ -266,12 +314,28 @@ class EntryTotal(models.Model):  # noqa: DJ008 - an internal aggregate row
     are one plain read however many games were played."""
 
     entry = models.OneToOneField(
-        Entry, on_delete=models.CASCADE, primary_key=True, related_name="total"
+        Entry,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="total",
+        verbose_name=_("Meldung"),
     )
-    points = models.PositiveIntegerField(default=0)
-    games_won = models.PositiveSmallIntegerField(default=0)
-    best_game = models.PositiveSmallIntegerField(default=0)
-    three_table_games = models.PositiveSmallIntegerField(default=0)
+    points = models.PositiveIntegerField(default=0, verbose_name=_("Punkte"))
+    games_won = models.PositiveSmallIntegerField(
+        default=0, verbose_name=_("Spiele gewonnen")
+    )
+    best_game = models.PositiveSmallIntegerField(
+        default=0, verbose_name=_("bestes Spiel")
+    )
+    three_table_games = models.PositiveSmallIntegerField(
+        default=0, verbose_name=_("Spiele am Dreiertisch")
+    )
     # Points per series as "26,0,14,0,0": a plain string, because decoding
     # JSON for every row was the larger part of a cold standings read.
-    series_points = models.CharField(max_length=60, default="")
+    series_points = models.CharField(
+        max_length=60, default="", verbose_name=_("Punkte je Serie")
+    )
+
+    class Meta:
+        verbose_name = _("Punktestand")
+        verbose_name_plural = _("Punktestände")

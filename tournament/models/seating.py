@@ -39,7 +39,10 @@ class Series(models.Model):
     PUBLIC_STATUSES = (Status.RELEASED, Status.PLAYING, Status.COMPLETE)
 
     tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="series"
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="series",
+        verbose_name=_("Turnier"),
     )
     number = models.PositiveSmallIntegerField(_("Serie"))
     status = models.CharField(
@@ -47,10 +50,14 @@ class Series(models.Model):
     )
     seed = models.CharField(_("Los (Startwert)"), max_length=64, blank=True)
     quality = models.JSONField(_("Güte der Setzung"), null=True, blank=True)
-    seated_at = models.DateTimeField(null=True, blank=True)
-    released_at = models.DateTimeField(null=True, blank=True)
+    seated_at = models.DateTimeField(
+        null=True, blank=True, verbose_name=_("ausgelost am")
+    )
+    released_at = models.DateTimeField(
+        null=True, blank=True, verbose_name=_("veröffentlicht am")
+    )
     # Bumped by every change of the seating: a stale form is refused.
-    version = models.PositiveIntegerField(default=0)
+    version = models.PositiveIntegerField(default=0, verbose_name=_("Version"))
 
     class Mode(models.TextChoices):
         LOT = "lot", _("ausgelost")
@@ -95,12 +102,16 @@ class Series(models.Model):
 
 
 class Table(models.Model):
-    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="tables")
+    series = models.ForeignKey(
+        Series, on_delete=models.CASCADE, related_name="tables", verbose_name=_("Serie")
+    )
     number = models.PositiveSmallIntegerField(_("Tisch"))
-    size = models.PositiveSmallIntegerField(_("Plätze"))
+    size = models.PositiveSmallIntegerField(_("Sitze"))
     # Bumped by every change of the table's result: two people saving the
     # same table at once — the second gets a conflict, never an overwrite.
-    result_revision = models.PositiveIntegerField(default=0)
+    result_revision = models.PositiveIntegerField(
+        default=0, verbose_name=_("Stand des Ergebnisses")
+    )
 
     class Meta:
         ordering = ["series", "number"]
@@ -124,15 +135,21 @@ class Seat(models.Model):
     """A player at a table. Seat 1 leads the first hand; the highest seat
     deals first and keeps the score sheet (RULES.md §2)."""
 
-    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="seats")
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
-    number = models.PositiveSmallIntegerField(pgettext_lazy("seat at a table", "Platz"))
-    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="seats")
+    series = models.ForeignKey(
+        Series, on_delete=models.CASCADE, related_name="seats", verbose_name=_("Serie")
+    )
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="seats", verbose_name=_("Tisch")
+    )
+    number = models.PositiveSmallIntegerField(pgettext_lazy("seat at a table", "Sitz"))
+    entry = models.ForeignKey(
+        Entry, on_delete=models.PROTECT, related_name="seats", verbose_name=_("Meldung")
+    )
 
     class Meta:
         ordering = ["table", "number"]
-        verbose_name = pgettext_lazy("seat at a table", "Platz")
-        verbose_name_plural = _("Plätze")
+        verbose_name = pgettext_lazy("seat at a table", "Sitz")
+        verbose_name_plural = _("Sitze")
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="seat_unique"),
             models.UniqueConstraint(

@@ -25,12 +25,14 @@ class SubmissionKey(models.Model):
     path = models.CharField(_("Adresse"), max_length=255)
     # What was sent (its fields, without the CSRF token): the same key with
     # other content is refused instead of answered with another's answer.
-    fingerprint = models.CharField(max_length=64)
+    fingerprint = models.CharField(max_length=64, verbose_name=_("Fingerabdruck"))
     status = models.PositiveSmallIntegerField(_("Antwortstatus"), default=0)
-    location = models.CharField(max_length=500, blank=True)
-    content_type = models.CharField(max_length=100, blank=True)
-    body = models.BinaryField(blank=True, default=b"")
-    messages = models.JSONField(default=list, blank=True)
+    location = models.CharField(max_length=500, blank=True, verbose_name=_("Ziel"))
+    content_type = models.CharField(
+        max_length=100, blank=True, verbose_name=_("Inhaltsart")
+    )
+    body = models.BinaryField(blank=True, default=b"", verbose_name=_("Antwort"))
+    messages = models.JSONField(default=list, blank=True, verbose_name=_("Meldungen"))
     created_at = models.DateTimeField(_("angenommen"), default=timezone.now)
 
     class Meta:

@@ -40,7 +40,8 @@ HEADERS = {
     "table": "table",
     "spiel": "game",
     "game": "game",
-    "platz": "seat",
+    "sitz": "seat",
+    "platz": "seat",  # the workbooks written before the seat was a "Sitz"
     "seat": "seat",
     "startnummer": "start_number",
     "startnr": "start_number",
@@ -157,7 +158,7 @@ def parse_games_workbook(
             preview.file_errors.append(
                 _(
                     "Kein Blatt „Spiele“ gefunden: erwartet werden die Spalten "
-                    "Serie, Tisch, Spiel, Platz, Startnummer, Schräm übrig "
+                    "Serie, Tisch, Spiel, Sitz, Startnummer, Schräm übrig "
                     "(wie in der Ergebnis-Arbeitsmappe)."
                 )
             )
@@ -274,7 +275,7 @@ def _check(rows: list[Row], preview: GamesPreview, tournament: Tournament) -> No
             preview.row_errors.append(
                 _(
                     "Zeile %(line)d: an Tisch %(t)d der Serie %(s)d gibt es keinen "
-                    "Platz %(p)d."
+                    "Sitz %(p)d."
                 )
                 % {"line": line, "s": s, "t": t, "p": p}
             )
@@ -282,7 +283,7 @@ def _check(rows: list[Row], preview: GamesPreview, tournament: Tournament) -> No
         if numbers["start_number"] != expected:
             preview.row_errors.append(
                 _(
-                    "Zeile %(line)d: auf Serie %(s)d, Tisch %(t)d, Platz %(p)d sitzt "
+                    "Zeile %(line)d: auf Serie %(s)d, Tisch %(t)d, Sitz %(p)d sitzt "
                     "Startnummer %(e)d, nicht %(n)d. Die Setzung der Datei muss "
                     "der des Turniers entsprechen."
                 )
@@ -316,7 +317,7 @@ def _check(rows: list[Row], preview: GamesPreview, tournament: Tournament) -> No
         if p in game:
             preview.row_errors.append(
                 _(
-                    "Zeile %(line)d: Serie %(s)d, Tisch %(t)d, Spiel %(g)d, Platz "
+                    "Zeile %(line)d: Serie %(s)d, Tisch %(t)d, Spiel %(g)d, Sitz "
                     "%(p)d steht schon in Zeile %(other)d."
                 )
                 % {"line": line, "s": s, "t": t, "g": g, "p": p, "other": game[p][1]}
@@ -343,7 +344,7 @@ def _column_names(keys: Sequence[str]) -> list[str]:
         "series": _("Serie"),
         "table": _("Tisch"),
         "game": _("Spiel"),
-        "seat": _("Platz"),
+        "seat": _("Sitz"),
         "start_number": _("Startnummer"),
         "marks": _("Schräm übrig"),
     }
@@ -368,7 +369,7 @@ def _table_import(
         missing = [p for p in range(1, table.size + 1) if p not in seats]
         if missing:
             item.errors.append(
-                _("Spiel %(g)d: es fehlen Zeilen für Platz %(p)s.")
+                _("Spiel %(g)d: es fehlen Zeilen für Sitz %(p)s.")
                 % {"g": number, "p": ", ".join(map(str, missing))}
             )
             continue
@@ -378,7 +379,7 @@ def _table_import(
                 _("Spiel %(g)d: niemand hat noch Schräm – es braucht einen Gewinner.")
                 if not winners
                 else _(
-                    "Spiel %(g)d: mehrere Spieler haben noch Schräm (Plätze "
+                    "Spiel %(g)d: mehrere Spieler haben noch Schräm (Sitze "
                     "%(p)s); nur der Gewinner behält welche."
                 )
             )

@@ -140,7 +140,7 @@ class GamesImportForm(forms.Form):
     file = forms.FileField(
         label=gettext_lazy("Excel-Datei (.xlsx)"),
         help_text=gettext_lazy(
-            "Ein Blatt „Spiele“ mit den Spalten Serie, Tisch, Spiel, Platz, "
+            "Ein Blatt „Spiele“ mit den Spalten Serie, Tisch, Spiel, Sitz, "
             "Startnummer, Name, Schräm übrig, Punkte – wie in der "
             "Ergebnis-Arbeitsmappe."
         ),

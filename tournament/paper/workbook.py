@@ -45,7 +45,7 @@ def games_headers() -> list[str]:
         _("Serie"),
         _("Tisch"),
         _("Spiel"),
-        _("Platz"),
+        _("Sitz"),
         _("Startnummer"),
         _("Name"),
         _("Schräm übrig"),
@@ -118,7 +118,7 @@ def _seating(workbook: Workbook, tournament: Tournament, played: Played) -> None
         sheet = workbook.create_sheet((_("Setzung Serie %(n)d") % {"n": number})[:31])
         write_table(
             sheet,
-            [_("Tisch"), _("Platz"), _("Startnummer"), _("Name"), _("Verein")],
+            [_("Tisch"), _("Sitz"), _("Startnummer"), _("Name"), _("Verein")],
             rows,
             number_formats={1: INTEGER, 2: INTEGER, 3: INTEGER},
         )

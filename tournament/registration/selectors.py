@@ -23,6 +23,7 @@ from tournament.models import Entry, Series, Team, Tournament
 
 __all__ = [
     "PlayerQuery",
+    "earlier_tournaments",
     "entries_for",
     "entry_counts",
     "fold",
@@ -125,6 +126,18 @@ def same_name_entries(
         .order_by("start_number")
         if name_key(entry.player.first_name, entry.player.last_name) == key
     ]
+
+
+def earlier_tournaments(entry: Entry) -> int:
+    """In how many other tournaments the person of `entry` played: a known
+    person, as the player import says it ("Bekannt: 2 Turniere bisher")."""
+    return (
+        Entry.objects.filter(player__person_id=entry.player.person_id)
+        .exclude(tournament_id=entry.tournament_id)
+        .values("tournament_id")
+        .distinct()
+        .count()
+    )
 
 
 def teams_for(tournament: Tournament) -> QuerySet[Team]:

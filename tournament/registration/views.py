@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
@@ -81,6 +82,17 @@ def entry_create(request: HttpRequest, slug: str) -> HttpResponse:
                     _("%(name)s ist mit Startnummer %(number)d gemeldet.")
                     % {"name": entry.player.full_name, "number": entry.start_number},
                 )
+                earlier = selectors.earlier_tournaments(entry)
+                if earlier:
+                    messages.info(
+                        request,
+                        ngettext(
+                            "%(name)s ist bekannt: %(n)d Turnier bisher.",
+                            "%(name)s ist bekannt: %(n)d Turniere bisher.",
+                            earlier,
+                        )
+                        % {"name": entry.player.full_name, "n": earlier},
+                    )
                 if entry.player.person_review:
                     messages.warning(
                         request,

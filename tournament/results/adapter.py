@@ -99,7 +99,7 @@ def _quick_game(
         errors.append(
             GameError(
                 number,
-                _("Platz %(s)d gibt es an diesem Tisch nicht") % {"s": winner},
+                _("Sitz %(s)d gibt es an diesem Tisch nicht") % {"s": winner},
                 "winner",
                 code="unknown_seat",
             )
@@ -196,7 +196,7 @@ def table_result_data(
 # %(seats)d (seats at the table) and %(max_value)d.
 SHEET_RULE_MESSAGES: dict[str, Promise] = {
     "sheet_unknown_seat": gettext_lazy(
-        "einen solchen Platz gibt es an diesem Tisch nicht (Plätze 1 bis %(seats)d)"
+        "einen solchen Sitz gibt es an diesem Tisch nicht (Sitze 1 bis %(seats)d)"
     ),
     "sheet_seat_out": gettext_lazy(
         "ein hier genannter Spieler ist schon ausgeschieden (0 Schräm)"
@@ -348,9 +348,9 @@ def sheet_game(
                     number,
                     ngettext(
                         "nach %(h)d Einzelspiel ist das Spiel noch nicht "
-                        "entschieden: Plätze %(seats)s haben noch Schräm",
+                        "entschieden: Sitze %(seats)s haben noch Schräm",
                         "nach %(h)d Einzelspielen ist das Spiel noch nicht "
-                        "entschieden: Plätze %(seats)s haben noch Schräm",
+                        "entschieden: Sitze %(seats)s haben noch Schräm",
                         len(hands),
                     )
                     % {"h": len(hands), "seats": seats_text(left)},

@@ -75,7 +75,7 @@ class ResultForm(forms.Form):
                 required=False,
                 widget=forms.RadioSelect,
                 error_messages={
-                    "invalid_choice": _("Diesen Platz gibt es an diesem Tisch nicht.")
+                    "invalid_choice": _("Diesen Sitz gibt es an diesem Tisch nicht.")
                 },
             )
             # Big tap targets 1..7 instead of a number field: one thumb.

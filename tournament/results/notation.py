@@ -86,7 +86,7 @@ def parse_hand(text: str) -> dict[str, Any]:
             if amount is None:
                 raise NotationError(
                     _(
-                        "bei „%(t)s“ fehlt, wie viele Schräm Platz %(s)d bezahlt "
+                        "bei „%(t)s“ fehlt, wie viele Schräm Sitz %(s)d bezahlt "
                         "hat, z. B. %(l)s%(s)d:1"
                     )
                     % {"t": quote(token), "s": int(seat), "l": letter}
@@ -94,7 +94,7 @@ def parse_hand(text: str) -> dict[str, Any]:
             key = str(int(seat))
             if key in folded or key in penalty:
                 raise NotationError(
-                    _("Platz %(s)s steht zweimal in der Zeile") % {"s": key}
+                    _("Sitz %(s)s steht zweimal in der Zeile") % {"s": key}
                 )
             target[key] = int(amount)
         else:

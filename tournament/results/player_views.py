@@ -294,7 +294,7 @@ class RejectForm(AnswerForm):
         max_length=300,
         error_messages={
             "required": gettext_lazy(
-                "Bitte kurz sagen, was nicht stimmt (z. B. „Spiel 3 hat Platz 2 "
+                "Bitte kurz sagen, was nicht stimmt (z. B. „Spiel 3 hat Sitz 2 "
                 "gewonnen“)."
             ),
             "max_length": gettext_lazy("Bitte höchstens 300 Zeichen."),

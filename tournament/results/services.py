@@ -625,8 +625,9 @@ def _answer_refusal(
     if action == "confirm" and any(not a.agrees for a in answers):
         return TableRefused(
             _(
-                "Ein Spieler des Tisches hat widersprochen; jetzt entscheiden die "
-                "Schiedsrichter. Wer es besser weiß, gibt das Ergebnis neu ein."
+                "Ein Spieler des Tisches hat „Stimmt nicht“ gesagt; jetzt "
+                "entscheiden die Schiedsrichter, ein „Stimmt“ ist nicht mehr "
+                "möglich. Wer das richtige Ergebnis kennt, gibt es neu ein."
             ),
             code="disputed",
         )
@@ -649,7 +650,7 @@ def _refuse_unless_allowed(
 
 def _seat_text(player: Entry, table: Table) -> str:
     seat = next((s.number for s in table.seats.all() if s.entry_id == player.pk), 0)
-    return _("Spieler %(p)s, Serie %(s)d, Tisch %(t)d, Platz %(seat)d") % {
+    return _("Spieler %(p)s, Serie %(s)d, Tisch %(t)d, Sitz %(seat)d") % {
         "p": _player_name(player),
         "s": table.series.number,
         "t": table.number,
@@ -796,7 +797,7 @@ def result_reject_by_player(
     if not reason:
         raise UserError(
             _(
-                "Bitte kurz sagen, was nicht stimmt (z. B. „Spiel 3 hat Platz 2 "
+                "Bitte kurz sagen, was nicht stimmt (z. B. „Spiel 3 hat Sitz 2 "
                 "gewonnen“)."
             ),
             code="reason_required",

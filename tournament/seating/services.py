@@ -346,7 +346,7 @@ def series_swap(
             raise UserError(
                 _(
                     "%(a)s und %(b)s sitzen beide an Tisch %(t)d: ein Tausch am "
-                    "selben Tisch änderte nur die Plätze, nicht die Gegner."
+                    "selben Tisch änderte nur die Sitze, nicht die Gegner."
                 )
                 % {
                     "a": entry_a.player.full_name,

@@ -110,7 +110,7 @@ def _swap_preview(series: Series, form: SwapPickForm) -> dict[str, object] | Non
         return {
             "error": _(
                 "%(a)s und %(b)s sitzen beide an Tisch %(t)d: ein Tausch am "
-                "selben Tisch änderte nur die Plätze, nicht die Gegner."
+                "selben Tisch änderte nur die Sitze, nicht die Gegner."
             )
             % {
                 "a": seats[a].entry.player.full_name,
@@ -287,7 +287,7 @@ def series_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             entry_b=b,
             version=form.cleaned_data["version"],
         ),
-        _("%(a)s und %(b)s haben die Plätze getauscht.")
+        _("%(a)s und %(b)s haben die Sitze getauscht.")
         % {"a": a.player.full_name, "b": b.player.full_name},
     )
     series.refresh_from_db()

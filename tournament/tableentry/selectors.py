@@ -3,7 +3,7 @@ the current series and that table's result, its place and its series."""
 
 from dataclasses import dataclass
 
-from tournament.models import Entry, Seat, Series, Table, Tournament
+from tournament.models import Entry, ResultAnswer, Seat, Series, Table, Tournament
 from tournament.results import selectors as results_selectors
 from tournament.results import services as results_services
 from tournament.results.selectors import PlayerPoints, TableEntryState
@@ -27,12 +27,32 @@ class MyTable:
     # Why he may not enter (shown only where it helps: "table_entry_off"
     # is the tournament's, not his).
     enter_refusal: str
-    # The players whose *Stimmt* the waiting entry still waits for.
+    # The players whose *Stimmt* the waiting entry still waits for; nobody
+    # once a player said *Stimmt nicht* (then the referees decide).
     waiting_for: list[Seat]
 
     @property
     def others(self) -> list[Seat]:
         return [s for s in self.table.seats.all() if s.pk != self.seat.pk]
+
+    @property
+    def objections(self) -> list[ResultAnswer]:
+        """The *Stimmt nicht* answers to the waiting entry."""
+        return [a for a in self.result.answers if not a.agrees]
+
+    @property
+    def objectors(self) -> list[str]:
+        """The names of the others who said *Stimmt nicht*."""
+        return [
+            a.entry.player.full_name
+            for a in self.objections
+            if a.entry_id != self.seat.entry_id
+        ]
+
+    @property
+    def objected(self) -> bool:
+        """This player said *Stimmt nicht* to the waiting entry."""
+        return any(a.entry_id == self.seat.entry_id for a in self.objections)
 
 
 @dataclass(frozen=True)
@@ -80,7 +100,7 @@ def _my_table(entry: Entry, series: Series) -> MyTable | None:
         player=entry, table=table, version=result.pending
     )
     waiting_for: list[Seat] = []
-    if result.pending is not None and result.pending.at_table:
+    if result.pending is not None and result.pending.at_table and not result.disputed:
         needed = results_services.needed_answers(table, result.pending)
         agreed = {a.entry_id for a in result.answers if a.agrees}
         waiting_for = [s for s in table.seats.all() if s.entry_id in needed - agreed]

@@ -24,7 +24,7 @@ from tournament.core.ratelimit import (
 from tournament.live.fragments import FRAGMENTS, FragmentKey, region
 from tournament.models import Entry, Table, Tournament
 from tournament.registration.selectors import entry_by_link, mine_url
-from tournament.results.selectors import table_for_entry
+from tournament.results.selectors import table_entry_state, table_for_entry
 from tournament.seating.selectors import MAX_TABLE, current_series
 from tournament.tableentry.selectors import MyPage, my_page
 
@@ -165,7 +165,7 @@ def mine_start(request: HttpRequest, slug: str) -> HttpResponse:
 def table_card(request: HttpRequest, slug: str, table: int) -> HttpResponse:
     """What a table card's QR code opens (one address for every series):
     the table in the series now played. With entry at the table on, its
-    page: who sits there, its confirmed result, and the way to enter it –
+    page: who sits there, where its result stands, and the way to enter it –
     through the personal link (the phone that opened one is offered it).
     Otherwise, and before any series is released, as before: the series'
     results at that table, or the tournament's page."""
@@ -195,6 +195,7 @@ def table_card(request: HttpRequest, slug: str, table: int) -> HttpResponse:
             "tournament": tournament,
             "series": series,
             "table": table_obj,
+            "result": table_entry_state(table_obj),
             "me": me,
             "seated": seated,
             "mine_url": mine_url(me) if me is not None else "",

@@ -67,7 +67,9 @@ def _read_worker() -> str:
 
 def _config() -> dict[str, Any]:
     assets = [static(name) for name in ASSETS]
-    static_url = static("")
+    # The folder itself has no entry in collectstatic's manifest (static("")
+    # fails there): its address is the setting, with the script's prefix.
+    static_url = settings.STATIC_URL
     source = _worker_source()
     version = hashlib.sha256(json.dumps([assets, source]).encode("utf-8")).hexdigest()[
         :16
