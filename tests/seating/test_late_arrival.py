@@ -85,7 +85,7 @@ def test_checking_in_after_the_release_says_what_follows_and_offers_both_choices
     page = text_of(organizer_client.get(response["Location"]))
     assert (
         "Karl Klein ist jetzt anwesend, aber Serie 1 ist schon ausgelost und "
-        "veröffentlicht: er hat dort keinen Platz." in page
+        "veröffentlicht: er hat dort keinen Sitz." in page
     )
     assert "An einem Dreiertisch mitspielen" in page
     assert "nur solange dort noch nicht gespielt wird" in page
@@ -120,7 +120,7 @@ def test_checking_in_after_a_draw_before_its_release_asks_for_a_new_draw(
     response = check_in(organizer_client, tournament, follow=True)
     assert (
         "Serie 1 ist schon ausgelost, aber noch nicht veröffentlicht: Nr. 15 hat "
-        "dort keinen Platz. Bitte Serie 1 neu auslosen, dann spielt er mit."
+        "dort keinen Sitz. Bitte Serie 1 neu auslosen, dann spielt er mit."
         in text_of(response)
     )
     assert response.redirect_chain[-1][0].endswith("?q=Klein")
@@ -158,7 +158,7 @@ def test_taking_the_free_seat_makes_a_table_of_four_and_is_audited(
     )
     page = text_of(response)
     assert (
-        "Karl Klein spielt in Serie 1 an Tisch 3 mit, auf Platz 4: er gibt zuerst "
+        "Karl Klein spielt in Serie 1 an Tisch 3 mit, auf Sitz 4: er gibt zuerst "
         "und führt den Spielzettel." in page
     )
     assert response.redirect_chain[-1][0] == back

@@ -171,7 +171,7 @@ def entry_check_in(request: HttpRequest, slug: str, number: int) -> HttpResponse
             request,
             _(
                 "Serie %(n)d ist schon ausgelost, aber noch nicht veröffentlicht: "
-                "Nr. %(number)d hat dort keinen Platz. Bitte Serie %(n)d neu "
+                "Nr. %(number)d hat dort keinen Sitz. Bitte Serie %(n)d neu "
                 "auslosen, dann spielt er mit."
             )
             % {"n": missed["drawn"], "number": number},

@@ -418,7 +418,7 @@ def series_seat_late(
             raise UserError(
                 _(
                     "Serie %(n)d wird nicht gerade gespielt: nur in einer "
-                    "veröffentlichten Serie nimmt ein Nachzügler einen freien Platz."
+                    "veröffentlichten Serie nimmt ein Nachzügler einen freien Sitz."
                 )
                 % {"n": series.number},
                 code="not_running",

@@ -166,7 +166,7 @@ def series_late(
                     request,
                     _(
                         "%(name)s spielt in Serie %(n)d an Tisch %(t)d mit, auf "
-                        "Platz 4: er gibt zuerst und führt den Spielzettel. Bitte "
+                        "Sitz 4: er gibt zuerst und führt den Spielzettel. Bitte "
                         "seinen Namen auf dem Spielzettel des Tisches ergänzen."
                     )
                     % {"name": name, "n": number, "t": table.number},
