@@ -50,7 +50,14 @@ async def get(app, path, query=None, headers=()):
         "raw_path": path.encode(),
         "query_string": urlencode(query or {}).encode(),
         "root_path": "",
-        "headers": [(b"host", b"testserver"), *headers],
+        "headers": [
+            *(
+                []
+                if any(n == b"host" for n, _ in headers)
+                else [(b"host", b"testserver")]
+            ),
+            *headers,
+        ],
         "client": ("127.0.0.1", 50000),
         "server": ("testserver", 80),
     }
@@ -178,6 +185,23 @@ def test_languages_and_unknown_parameters_are_kept_apart(site, tournament, serie
     assert 'lang="de"' in de[2].decode() and 'lang="en"' in en[2].decode()
     assert en_again[2] == en[2] and en_again[1]["content-language"] == ["en"]
     assert django.calls == 3  # German, English, and the junk parameter
+
+
+def test_ports_and_values_not_allowed_are_the_kept_default_page(
+    site, tournament, series
+):
+    app, django = site
+    url = reverse("tournament:standings", kwargs={"slug": tournament.slug})
+    (first,) = gets(app, (url,))
+    hosts = [(url, None, [(b"host", f"127.0.0.1:{p}".encode())]) for p in (1, 2, 3)]
+    sorts = [(url, {"sort": f"junk{n}"}) for n in range(3)]
+    answers = gets(app, *hosts, *sorts)
+    assert all(status == 200 for status, _, _ in answers)
+    assert answers[0][2] == answers[1][2] == answers[2][2]
+    assert all(body == first[2] for _, _, body in answers[3:])
+    # Django once for the page, and once for the other host name (whose
+    # page the edge had not seen), nothing for the rest.
+    assert django.calls == 2
 
 
 def test_a_post_is_always_djangos(site, tournament, series):

@@ -187,6 +187,9 @@ class KeptPages:
             return None
         sharing = pages.sharing_of(match.func, request, match.kwargs)
         if sharing is None or any(p not in sharing.params for p in request.GET):
+            return None  # a parameter the middleware may act on (`?lang=`)
+        query = sharing.query(request)
+        if query is None:
             return None
         store = self.store
         slug = str(match.kwargs.get("slug", ""))
@@ -194,7 +197,7 @@ class KeptPages:
         if known is None:
             # Django reads the state (and marks the page).
             return _Unknown(secure, f"known:{slug}:{sharing.source}")
-        tag = sharing.tag(request, known, language_of(request))
+        tag = sharing.tag(request, known, language_of(request), query)
         gzipped = pages.accepts_gzip(request)
         header = sharing.header(tag, gzipped)
         kept, headers = _get_two(store, pages.page_key(tag), headers_key(tag, secure))

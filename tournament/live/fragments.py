@@ -34,12 +34,32 @@ Context = dict[str, Any]
 # a searched variant is not worth keeping long.
 FRAGMENT_TIMEOUT = 15 * 60
 SEARCH_TIMEOUT = 60
+# Variants (searches, sort orders, …) kept per page or fragment and state
+# beside its default: junk must not push the real pages out of the cache.
+MAX_VARIANTS = 50
+
+
+def may_keep_variant(page: str, timeout: int) -> bool:
+    """Whether one more variant of `page` (a page or fragment in one state,
+    as named by the caller) may be kept, for `timeout` seconds: at most
+    MAX_VARIANTS within the window the first one starts. A variant not
+    kept is still served, rendered for its visitor."""
+    key = f"live-variants:{page}"
+    cache.add(key, 0, timeout=timeout)
+    try:
+        return int(cache.incr(key)) <= MAX_VARIANTS
+    except ValueError:  # the window ended between the two calls
+        return cache.add(key, 1, timeout=timeout)
 
 
 # --- Parameter validators, for the features' fragments ---------------------
 
+# A parameter's check: its value as the page shows it, or None for a value
+# not allowed (the parameter is then left out).
+Check = Callable[[str], str | None]
 
-def choice(*allowed: str) -> Callable[[str], str | None]:
+
+def choice(*allowed: str) -> Check:
     return lambda value: value if value in allowed else None
 
 
@@ -66,7 +86,7 @@ class Fragment:
     parts: frozenset[str]
     # Allowed parameters, in key order, with their validators; a parameter
     # equal to its default is left out of the key.
-    params: dict[str, Callable[[str], str | None]] = field(default_factory=dict)
+    params: dict[str, Check] = field(default_factory=dict)
     defaults: dict[str, str] = field(default_factory=dict)
     required: tuple[str, ...] = ()
     staff: bool = False
@@ -156,6 +176,9 @@ class Region:
     language: str
     etag: str
     modified: float
+    # The state its ETag follows (`state.source_token`, and the fragment's
+    # own token).
+    token: str = ""
 
     @property
     def url(self) -> str:
@@ -187,8 +210,13 @@ class Region:
             html = render_to_string(
                 self.key.fragment.template, context, request=request
             )
-        timeout = SEARCH_TIMEOUT if "q" in self.key.params else FRAGMENT_TIMEOUT
-        cache.set(cache_key, html, timeout=timeout)
+        if "q" in self.key.params:
+            name = self.key.fragment.name
+            variants = invalidation.etag(self.tournament.pk, name, self.token)
+            if may_keep_variant(variants, SEARCH_TIMEOUT):
+                cache.set(cache_key, html, timeout=SEARCH_TIMEOUT)
+        else:
+            cache.set(cache_key, html, timeout=FRAGMENT_TIMEOUT)
         return html
 
 
@@ -206,7 +234,7 @@ def region(tournament: Tournament, key: FragmentKey, language: str = "") -> Regi
         seen_scope = f"{scope}:{key.text}"
     seen = state.first_seen(tournament.pk, seen_scope, token)
     tag = region_etag(tournament.pk, key, language, token)
-    return Region(tournament, key, language, tag, seen)
+    return Region(tournament, key, language, tag, seen, token)
 
 
 def region_etag(tournament_id: int, key: FragmentKey, language: str, token: str) -> str:

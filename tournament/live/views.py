@@ -60,7 +60,7 @@ def _fragment_sharing(request: HttpRequest, kwargs: dict[str, Any]) -> Sharing |
 def _key_sharing(key: FragmentKey) -> Sharing | None:
     if key.fragment.staff or key.fragment.token is not None:
         return None
-    return Sharing(key.fragment.source, frozenset(key.fragment.params), fragment=key)
+    return Sharing(key.fragment.source, dict(key.fragment.params), fragment=key)
 
 
 live_fragment.sharing = _fragment_sharing  # type: ignore[attr-defined]
@@ -71,10 +71,24 @@ def _fragment(slug: str, key: FragmentKey) -> HttpResponse:
     return HttpResponse(region(tournament, key).html)
 
 
+def _speed(value: str) -> str | None:
+    """Pixels per second the projector scrolls (static/js/projector.js)."""
+    ok = value.isdecimal() and len(value) <= 3 and 1 <= int(value) <= 500
+    return str(int(value)) if ok else None
+
+
 # A beamer may keep one slide (?slide=seating), scroll at its own speed
 # (?speed=N) and take large print (?schrift=gross): its scripts read them.
 # Kept a minute at most: its clock, filled on the server, stays right.
-@public_page(invalidation.CONFIRMED, params=("slide", "speed", "schrift"), timeout=60)
+@public_page(
+    invalidation.CONFIRMED,
+    params={
+        "slide": ("standings", "seating", "progress"),
+        "speed": _speed,
+        "schrift": ("gross", "normal"),
+    },
+    timeout=60,
+)
 def projector(request: HttpRequest, slug: str) -> HttpResponse:
     """For the hall's beamer: standings, the seating of the released series
     and the progress of the current one, in turn, in large type."""

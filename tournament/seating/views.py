@@ -13,7 +13,12 @@ from django.views.decorators.http import require_POST
 from tournament.core.errors import UserError
 from tournament.core.roles import organizer_required
 from tournament.live import invalidation
-from tournament.live.pages import public_page, region_or_404, render_live_page
+from tournament.live.pages import (
+    fragment_params,
+    public_page,
+    region_or_404,
+    render_live_page,
+)
 from tournament.models import Entry, Series, Tournament
 from tournament.seating import selectors
 from tournament.seating import services as seating_service
@@ -250,7 +255,7 @@ def series_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     )
 
 
-@public_page(invalidation.SEATING, params=("q",))
+@public_page(invalidation.SEATING, params=fragment_params("where", "q"))
 def where_do_i_sit(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     page_region = region_or_404(tournament, "where", {"q": request.GET.get("q", "")})
