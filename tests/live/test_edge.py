@@ -204,6 +204,34 @@ def test_ports_and_values_not_allowed_are_the_kept_default_page(
     assert django.calls == 2
 
 
+class VisitorHeader:
+    """A middleware that puts something of its visitor in a header."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        response["X-Visitor"] = request.COOKIES.get("visitor", "")
+        return response
+
+
+def test_the_edge_replays_only_its_list_of_headers(
+    settings, tournament, series, caplog
+):
+    """A header not on the list (`edge.REPLAYED`) is never replayed to
+    everybody: the page is Django's each time, with its visitor's own."""
+    settings.MIDDLEWARE = [*settings.MIDDLEWARE, f"{__name__}.VisitorHeader"]
+    django = Django()
+    app = KeptPages(django)
+    url = reverse("tournament:standings", kwargs={"slug": tournament.slug})
+    answers = gets(
+        app, *((url, None, [(b"cookie", f"visitor={n}".encode())]) for n in range(3))
+    )
+    assert [a[1]["x-visitor"] for a in answers] == [["0"], ["1"], ["2"]]
+    assert django.calls == 3 and "x-visitor" in caplog.text
+
+
 def test_a_post_is_always_djangos(site, tournament, series):
     app, django = site
     url = reverse("tournament:standings", kwargs={"slug": tournament.slug})
