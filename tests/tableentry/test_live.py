@@ -5,12 +5,16 @@ nothing changed."""
 
 import pytest
 from channels.db import database_sync_to_async
+from django.test import Client
 from django.urls import reverse
 
+from tests.support import edge
+from tests.support.edge import gets
 from tests.support.results import FIVE
 from tests.support.threads import run_async
 from tests.support.websockets import MEMORY_LAYER, layer_release, ws_connect
 from tournament.live.fragments import FRAGMENTS, FragmentKey, region
+from tournament.registration.services import entry_link_renew, entry_withdraw
 from tournament.results.services import (
     result_confirm_by_player,
     result_enter_by_player,
@@ -96,3 +100,115 @@ def test_the_poll_answers_304_until_the_table_changes(
     assert "Stimmt das Ergebnis?" in changed.content.decode()
     wrong = client.get(url, {"link": "x" * 32})
     assert wrong.status_code == 404
+
+
+def poll_url(tournament):
+    return reverse(
+        "tournament:live_fragment", kwargs={"slug": tournament.slug, "name": "mein"}
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_renewed_card_ends_the_old_links_live_part_at_once(at_table, organizer):
+    """Answered before (through the edge, as a server does, and through
+    Django alike), the old link's live part is gone the moment the card is
+    renewed: no table, no tablemates; the new link works."""
+    me = at_table.p[3]
+    old = me.link_token
+    app, _ = edge.site()
+    path = poll_url(at_table.tournament)
+    before = gets(app, (path, {"link": old}), (path, {"link": old}))
+    assert [status for status, _, _ in before] == [200, 200]
+    assert "Tisch 1" in before[1][2].decode()
+    renewed = entry_link_renew(actor=organizer, entry=me)
+    phone = Client()
+    for status, headers, body in gets(
+        app, (path, {"link": old}), (path, {"link": old})
+    ):
+        assert status == 404 and "Tisch 1" not in body.decode()
+        assert headers["x-live-gone"] == ["1"]
+        assert "gibt es nicht (mehr)" in body.decode()
+    assert phone.get(path, {"link": old}).status_code == 404
+    assert phone.get(path, {"link": renewed.link_token}).status_code == 200
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("where", ["page", "live"])
+def test_the_live_address_counts_wrong_links_like_the_page(at_table, settings, where):
+    settings.PLAYER_LINK_MISSES = 3
+    phone = Client()
+    path = poll_url(at_table.tournament)
+    page = reverse("tournament:mine", args=[at_table.tournament.slug, "y" * 32])
+    for n in range(3):
+        wrong = f"{n}" * 32
+        if where == "page":
+            url = reverse("tournament:mine", args=[at_table.tournament.slug, wrong])
+            assert phone.get(url).status_code == 404
+        else:
+            assert phone.get(path, {"link": wrong}).status_code == 404
+    assert phone.get(page).status_code == 429
+    assert phone.get(path, {"link": "z" * 32}).status_code == 429
+
+
+async def _subscribe(socket, entry, etag=""):
+    await socket.send_json_to(
+        {"type": "subscribe", "regions": [{"key": key(entry).text, "etag": etag}]}
+    )
+    return await socket.receive_json_from(timeout=5)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_renewed_card_ends_the_old_links_sockets(at_table, organizer):
+    me = at_table.p[3]
+    shown = region(at_table.tournament, key(me), "de")
+    old_key = key(me).text
+
+    async def scenario():
+        path = f"/ws/t/{at_table.tournament.slug}/?lang=de"
+        socket, connected, _ = await ws_connect(path)
+        assert connected
+        ack = await _subscribe(socket, me, shown.etag)
+        assert ack["type"] == "subscribed" and ack["keys"] == [old_key]
+        await database_sync_to_async(entry_link_renew)(actor=organizer, entry=me)
+        gone = await socket.receive_json_from(timeout=5)
+        closed = await socket.receive_output(timeout=5)
+        # A page that opens a socket with the old link again gets the same.
+        again, connected, _ = await ws_connect(path)
+        assert connected
+        refused = await _subscribe(again, me)
+        closed_again = await again.receive_output(timeout=5)
+        return gone, closed, refused, closed_again
+
+    gone, closed, refused, closed_again = run_async(scenario)
+    for message in (gone, refused):
+        assert message["type"] == "gone" and message["key"] == old_key
+        assert "gibt es nicht (mehr)" in message["html"]
+        assert "Tisch" not in message["html"]
+    assert closed == closed_again == {"type": "websocket.close", "code": 4410}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_withdrawal_reaches_his_own_live_part_at_once(at_table, organizer):
+    me = at_table.p[3]
+    shown = region(at_table.tournament, key(me), "de")
+
+    async def scenario():
+        path = f"/ws/t/{at_table.tournament.slug}/?lang=de"
+        socket, connected, _ = await ws_connect(path)
+        assert connected
+        await _subscribe(socket, me, shown.etag)
+        await database_sync_to_async(entry_withdraw)(
+            actor=organizer, entry=me, reason="krank"
+        )
+        pushed = await socket.receive_json_from(timeout=5)
+        await socket.disconnect()
+        return pushed
+
+    pushed = run_async(scenario)
+    assert pushed["type"] == "fragment" and "abgemeldet" in pushed["html"]
+    poll = Client().get(
+        poll_url(at_table.tournament),
+        {"link": me.link_token},
+        HTTP_IF_NONE_MATCH=f'"{shown.etag}"',
+    )
+    assert poll.status_code == 200 and "abgemeldet" in poll.content.decode()

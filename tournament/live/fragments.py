@@ -78,6 +78,16 @@ def search(value: str) -> str | None:
 
 
 @dataclass(frozen=True)
+class PersonalLink:
+    """What makes a fragment a player's own: the parameter that holds his
+    personal link (the secret of his page), and whether a link is valid
+    now (read from the rows: a replaced or wrong one is not)."""
+
+    param: str
+    valid: Callable[[Tournament, str], bool]
+
+
+@dataclass(frozen=True)
 class Fragment:
     name: str
     template: str
@@ -101,6 +111,11 @@ class Fragment:
     # tournament (a season ranking over several): a token of its own that
     # changes whenever that changes (read from the rows, like `source`).
     token: Callable[[Tournament, Params], str] | None = None
+    # A fragment behind a personal link: never kept for everybody, answered
+    # only while its link is valid (a poll or a socket naming another link
+    # is counted as the personal-link pages count it), and its ETag follows
+    # the link's version too (`invalidation.link_changed`).
+    personal: PersonalLink | None = None
 
 
 # Filled by the features' `fragments` modules (imported when the app is
@@ -143,6 +158,25 @@ def fragment_key(name: str, given: dict[str, str]) -> FragmentKey | None:
     if any(p not in params for p in fragment.required):
         return None
     return FragmentKey(fragment, params)
+
+
+# What a region behind a personal link shows once the link is gone
+# (replaced, or never valid), over the socket and the poll alike.
+LINK_GONE_TEMPLATE = "tournament/live/partials/link_gone.html"
+
+
+def link_valid(tournament: Tournament, key: FragmentKey) -> bool:
+    """Whether the region of `key` may be shown: a fragment behind a
+    personal link only while the link is valid."""
+    personal = key.fragment.personal
+    link = key.params.get(personal.param, "") if personal else ""
+    return personal is None or personal.valid(tournament, link)
+
+
+def link_of(key: FragmentKey) -> str | None:
+    """The personal link `key` names, or None for a fragment not behind one."""
+    personal = key.fragment.personal
+    return None if personal is None else key.params.get(personal.param, "")
 
 
 def parse_key(text: str) -> FragmentKey | None:
@@ -227,11 +261,18 @@ def region(tournament: Tournament, key: FragmentKey, language: str = "") -> Regi
     scope = state.scope_of(key.fragment.source, tournament.show_provisional)
     token = state.source_token(tournament.pk, scope, state.settings_token(tournament))
     seen_scope = scope
+    # A fragment with a token of its own (a season ranking over several
+    # tournaments) or behind a personal link follows that too, and is first
+    # seen per key.
+    own = []
     if key.fragment.token is not None:
-        # A fragment with a token of its own (a season ranking over several
-        # tournaments, a player's own page) is first seen per key.
-        token = f"{token}.{key.fragment.token(tournament, key.params)}"
-        seen_scope = f"{scope}:{key.text}"
+        own.append(key.fragment.token(tournament, key.params))
+    link = link_of(key)
+    if link is not None:
+        own.append(str(invalidation.link_version(link)))
+    if own:
+        token = ".".join([token, *own])
+        seen_scope = f"{scope}:{invalidation.etag(key.text)}"
     seen = state.first_seen(tournament.pk, seen_scope, token)
     tag = region_etag(tournament.pk, key, language, token)
     return Region(tournament, key, language, tag, seen, token)

@@ -5,15 +5,24 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.utils.cache import get_conditional_response
+from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.http import quote_etag
 
+from tournament.core.ratelimit import (
+    link_missed,
+    link_not_found,
+    personal_link_limited,
+    wants_json,
+)
 from tournament.core.roles import may_referee
 from tournament.live import invalidation
 from tournament.live.fragments import (
     FRAGMENTS,
+    LINK_GONE_TEMPLATE,
     FragmentKey,
+    Region,
     fragment_key,
+    link_valid,
     region,
 )
 from tournament.live.pages import (
@@ -24,11 +33,18 @@ from tournament.live.pages import (
 )
 from tournament.models import Tournament
 
+# The poll's answer for a region behind a personal link that is gone: the
+# page's script shows the note (`fragments.LINK_GONE_TEMPLATE`) and stops.
+GONE_HEADER = "X-Live-Gone"
+
 
 def live_fragment(request: HttpRequest, slug: str, name: str) -> HttpResponse:
     """A fragment alone, for the page's poll while its socket is down. The
     public ones are served as public pages are (`serve_public`), under the
     region's own ETag, so a page's poll is answered 304 without a query."""
+    fragment = FRAGMENTS.get(name)
+    if fragment is not None and fragment.personal is not None:
+        return _personal(request, slug, name)
     key = fragment_key(name, request.GET.dict())
     if key is None:
         raise Http404
@@ -38,7 +54,30 @@ def live_fragment(request: HttpRequest, slug: str, name: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     if key.fragment.staff and not may_referee(request.user, tournament):
         raise Http404
-    page_region = region(tournament, key)
+    return _conditional(request, region(tournament, key))
+
+
+@personal_link_limited
+def _personal(request: HttpRequest, slug: str, name: str) -> HttpResponse:
+    """A fragment behind a personal link (a player's own page), as his page
+    is answered: never kept for everybody, and a link that is wrong or was
+    replaced is counted (`core.ratelimit`) and gets only the note that it
+    is gone (marked GONE_HEADER for the page's script)."""
+    tournament = Tournament.objects.filter(slug=slug).first()
+    key = fragment_key(name, request.GET.dict())
+    if tournament is None or key is None or not link_valid(tournament, key):
+        link_missed(request)
+        if wants_json(request):
+            return link_not_found(request)
+        response = render(request, LINK_GONE_TEMPLATE, status=404)
+        response[GONE_HEADER] = "1"
+        patch_cache_control(response, private=True, no_store=True)
+        return response
+    return _conditional(request, region(tournament, key))
+
+
+def _conditional(request: HttpRequest, page_region: Region) -> HttpResponse:
+    """A region for its visitor alone: 304 if his browser has it."""
     tag = quote_etag(page_region.etag)
     unchanged = get_conditional_response(
         request, etag=tag, last_modified=int(page_region.modified)
@@ -58,7 +97,8 @@ def _fragment_sharing(request: HttpRequest, kwargs: dict[str, Any]) -> Sharing |
 
 
 def _key_sharing(key: FragmentKey) -> Sharing | None:
-    if key.fragment.staff or key.fragment.token is not None:
+    fragment = key.fragment
+    if fragment.staff or fragment.token is not None or fragment.personal is not None:
         return None
     return Sharing(key.fragment.source, dict(key.fragment.params), fragment=key)
 
