@@ -248,8 +248,10 @@ def _canonical_path(request: HttpRequest) -> str:
     match = request.resolver_match
     if match is None or not match.view_name:
         return request.path
+    # The URL's own arguments, without those its pattern adds (Django 4.1+).
+    captured: dict[str, Any] = getattr(match, "captured_kwargs", match.kwargs)
     try:
-        return reverse(match.view_name, args=match.args, kwargs=match.captured_kwargs)
+        return reverse(match.view_name, args=match.args, kwargs=captured)
     except NoReverseMatch:
         return request.path
 

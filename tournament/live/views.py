@@ -3,7 +3,7 @@ down) and the projector."""
 
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, render
 from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.http import quote_etag
@@ -38,7 +38,7 @@ from tournament.models import Tournament
 GONE_HEADER = "X-Live-Gone"
 
 
-def live_fragment(request: HttpRequest, slug: str, name: str) -> HttpResponse:
+def live_fragment(request: HttpRequest, slug: str, name: str) -> HttpResponseBase:
     """A fragment alone, for the page's poll while its socket is down. The
     public ones are served as public pages are (`serve_public`), under the
     region's own ETag, so a page's poll is answered 304 without a query."""
