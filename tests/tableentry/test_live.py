@@ -212,3 +212,29 @@ def test_a_withdrawal_reaches_his_own_live_part_at_once(at_table, organizer):
         HTTP_IF_NONE_MATCH=f'"{shown.etag}"',
     )
     assert poll.status_code == 200 and "abgemeldet" in poll.content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_socket_counts_wrong_links_like_the_page(at_table, settings):
+    """Wrong links named over the socket count as the page counts them:
+    once too many, the address gets no player's region there either."""
+    settings.PLAYER_LINK_MISSES = 2
+    me = at_table.p[3]
+    wrong = FragmentKey(FRAGMENTS["mein"], {"link": "w" * 32})
+
+    async def scenario():
+        path = f"/ws/t/{at_table.tournament.slug}/?lang=de"
+        answers = []
+        for entry_key in (wrong, wrong, key(me)):
+            socket, connected, _ = await ws_connect(path)
+            assert connected
+            await socket.send_json_to(
+                {"type": "subscribe", "regions": [{"key": entry_key.text, "etag": ""}]}
+            )
+            answers.append(await socket.receive_json_from(timeout=5))
+            await socket.disconnect()
+        return answers
+
+    first, second, locked = run_async(scenario)
+    assert first["type"] == second["type"] == "gone"
+    assert locked == {"type": "subscribed", "keys": []}
