@@ -187,6 +187,16 @@ def test_the_registry_holds_the_public_pages():
     assert "tournament:live_fragment" in names and "tournament:mine" not in names
 
 
+def test_every_declared_parameter_has_its_allowed_values():
+    """A page's parameter named without its values is never kept (junk
+    would fill the cache): declare them (`pages.public_page`)."""
+    for name, pattern in _patterns(get_resolver()):
+        sharing = getattr(pattern.callback, "sharing", None)
+        if isinstance(sharing, pages.Sharing):
+            unchecked = [p for p, check in sharing.params.items() if check is None]
+            assert not unchecked, f"{name}: allowed values of {unchecked}?"
+
+
 def test_every_public_page_is_the_same_bytes_whoever_came_first(world):
     """For each page: whoever asked first (each of the cookies above), the
     German and the English visitor without cookies then get the same bytes
