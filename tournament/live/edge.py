@@ -8,7 +8,9 @@ referees' pages wait seconds. `KeptPages` wraps the ASGI application and
 answers those requests in the event loop itself, no thread: a GET without
 a session or message cookie, for a view that shares its page (`Sharing`),
 whose state the cache remembers (`state.remembered`), gets 304 or the
-kept gzipped bytes with the headers Django's middleware gave that page.
+kept gzipped bytes with the headers Django's middleware gave that page (of
+its list only, `REPLAYED`). The page is the one its address shows
+(`Sharing.query`): a value not allowed gets the default page here too.
 
 Anything else goes to Django unchanged, and so does a page the edge does
 not know yet: Django renders (or reads) it and marks its answer
