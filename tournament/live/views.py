@@ -41,7 +41,8 @@ GONE_HEADER = "X-Live-Gone"
 def live_fragment(request: HttpRequest, slug: str, name: str) -> HttpResponseBase:
     """A fragment alone, for the page's poll while its socket is down. The
     public ones are served as public pages are (`serve_public`), under the
-    region's own ETag, so a page's poll is answered 304 without a query."""
+    region's own ETag, so a page's poll is answered 304 without a query; a
+    player's own as his page is (`_personal`)."""
     fragment = FRAGMENTS.get(name)
     if fragment is not None and fragment.personal is not None:
         return _personal(request, slug, name)
@@ -73,7 +74,11 @@ def _personal(request: HttpRequest, slug: str, name: str) -> HttpResponse:
         response[GONE_HEADER] = "1"
         patch_cache_control(response, private=True, no_store=True)
         return response
-    return _conditional(request, region(tournament, key))
+    response = _conditional(request, region(tournament, key))
+    # His alone: no cache between him and us keeps it (the page's script
+    # asks with the ETag it shows).
+    patch_cache_control(response, no_store=True)
+    return response
 
 
 def _conditional(request: HttpRequest, page_region: Region) -> HttpResponse:
@@ -90,8 +95,9 @@ def _conditional(request: HttpRequest, page_region: Region) -> HttpResponse:
 def _fragment_sharing(request: HttpRequest, kwargs: dict[str, Any]) -> Sharing | None:
     """A public fragment is shared like a page (`pages.Sharing`): its
     source, its parameters, its region's ETag. One with a token of its own
-    (a player's own page, a season ranking over several tournaments)
-    follows more than its source's state: each request asks its region."""
+    (a season ranking over several tournaments) follows more than its
+    source's state: each request asks its region; one behind a personal
+    link is its player's alone."""
     key = fragment_key(str(kwargs.get("name", "")), request.GET.dict())
     return None if key is None else _key_sharing(key)
 
