@@ -5,6 +5,11 @@
 // exponential backoff and, meanwhile, polls each region's fragment URL with
 // If-None-Match (304 while nothing changed). A slow poll also runs while the
 // socket is up, as a safety net. No inline scripts (CSP-friendly).
+//
+// A region behind a personal link that is gone (a renewed player card) gets
+// the server's note instead ("gone" over the socket, or a poll answered 404
+// with X-Live-Gone): the page shows it and stops asking for that region; a
+// page with no region left stops altogether.
 "use strict";
 (() => {
   const BACKOFF_MIN_MS = 1000;
@@ -26,6 +31,7 @@
     let reconnectTimer = 0;
     let pollTimer = 0;
     let updatedAt = "";
+    let stopped = false;
 
     function setState(state) {
       status.dataset.liveState = state;
@@ -57,6 +63,19 @@
       setState(status.dataset.liveState);
     }
 
+    // The region's link is gone: show the note (if any), ask no more.
+    function end(region, html) {
+      if (html !== null) region.innerHTML = html;
+      const index = regions.indexOf(region);
+      if (index >= 0) regions.splice(index, 1);
+      if (regions.length > 0) return;
+      stopped = true;
+      window.clearTimeout(pollTimer);
+      window.clearTimeout(reconnectTimer);
+      status.hidden = true;
+      if (socket) socket.close();
+    }
+
     async function pollRegion(region) {
       const etag = region.dataset.liveEtag;
       const response = await fetch(region.dataset.liveUrl, {
@@ -64,6 +83,10 @@
         credentials: "same-origin",
         headers: etag ? { "If-None-Match": `"${etag}"` } : {},
       });
+      if (response.status === 404) {
+        end(region, response.headers.get("X-Live-Gone") ? await response.text() : null);
+        return;
+      }
       if (response.status !== 200) return;
       const html = await response.text();
       const tag = (response.headers.get("ETag") || "").replace(/^W\//, "").replace(/"/g, "");
@@ -71,7 +94,7 @@
     }
 
     async function pollAll() {
-      for (const region of regions) {
+      for (const region of regions.slice()) {
         try {
           await pollRegion(region);
         } catch (error) {
@@ -99,7 +122,7 @@
       const delay = base * (0.75 + Math.random() * 0.5);
       pollTimer = window.setTimeout(async () => {
         if (!document.hidden) await pollAll();
-        schedulePoll();
+        if (!stopped) schedulePoll();
       }, delay);
     }
 
@@ -135,6 +158,9 @@
       if (message.type === "fragment") {
         const region = byKey(message.key);
         if (region) swap(region, message.html, message.etag);
+      } else if (message.type === "gone") {
+        const region = byKey(message.key);
+        if (region) end(region, message.html);
       } else if (message.type === "subscribed") {
         subscribed = true;
         backoff = BACKOFF_MIN_MS;
@@ -145,7 +171,7 @@
 
     function connect() {
       window.clearTimeout(reconnectTimer);
-      if (socket) return;
+      if (socket || stopped) return;
       const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
       const url = `${scheme}//${window.location.host}${status.dataset.liveWs}?lang=${encodeURIComponent(lang)}`;
       let ws;
@@ -170,6 +196,7 @@
         if (socket !== ws) return;
         socket = null;
         subscribed = false;
+        if (stopped) return;
         setState("offline");
         pollFor("offline");
         scheduleReconnect();

@@ -4,15 +4,15 @@ thread or a query; anything the edge cannot be sure of goes to Django."""
 
 import asyncio
 import gzip
-from urllib.parse import urlencode
 
 import pytest
 from django.core.cache import cache
 from django.urls import reverse
 
+from tests.support import edge
+from tests.support.edge import Django, get, gets
 from tests.support.results import confirm, enter
 from tests.support.threads import run_async
-from tournament.core.handler import OneThreadASGIHandler
 from tournament.live import invalidation, state
 from tournament.live.edge import KeptPages
 from tournament.models import Table
@@ -20,66 +20,9 @@ from tournament.models import Table
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-class Django:
-    """Django's handler, counting the requests that reach it."""
-
-    def __init__(self):
-        self.app = OneThreadASGIHandler()
-        self.calls = 0
-
-    async def __call__(self, scope, receive, send):
-        self.calls += 1
-        await self.app(scope, receive, send)
-
-
 @pytest.fixture
 def site():
-    django = Django()
-    return KeptPages(django), django
-
-
-async def get(app, path, query=None, headers=()):
-    """One GET through `app`: status, headers (lower-case names), body."""
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "GET",
-        "scheme": "http",
-        "path": path,
-        "raw_path": path.encode(),
-        "query_string": urlencode(query or {}).encode(),
-        "root_path": "",
-        "headers": [(b"host", b"testserver"), *headers],
-        "client": ("127.0.0.1", 50000),
-        "server": ("testserver", 80),
-    }
-    sent = []
-    asked = False
-
-    async def receive():
-        nonlocal asked
-        if not asked:
-            asked = True
-            return {"type": "http.request", "body": b"", "more_body": False}
-        await asyncio.Event().wait()  # no disconnect until Django is done
-
-    async def send(message):
-        sent.append(message)
-
-    await app(scope, receive, send)
-    start = sent[0]
-    found = {}
-    for name, value in start["headers"]:
-        found.setdefault(name.decode().lower(), []).append(value.decode("latin-1"))
-    return start["status"], found, b"".join(m.get("body", b"") for m in sent[1:])
-
-
-def gets(app, *requests):
-    async def scenario():
-        return [await get(app, *r) for r in requests]
-
-    return run_async(scenario)
+    return edge.site()
 
 
 GZIP = [(b"accept-encoding", b"gzip")]
@@ -178,6 +121,51 @@ def test_languages_and_unknown_parameters_are_kept_apart(site, tournament, serie
     assert 'lang="de"' in de[2].decode() and 'lang="en"' in en[2].decode()
     assert en_again[2] == en[2] and en_again[1]["content-language"] == ["en"]
     assert django.calls == 3  # German, English, and the junk parameter
+
+
+def test_ports_and_values_not_allowed_are_the_kept_default_page(
+    site, tournament, series
+):
+    app, django = site
+    url = reverse("tournament:standings", kwargs={"slug": tournament.slug})
+    (first,) = gets(app, (url,))
+    hosts = [(url, None, [(b"host", f"127.0.0.1:{p}".encode())]) for p in (1, 2, 3)]
+    sorts = [(url, {"sort": f"junk{n}"}) for n in range(3)]
+    answers = gets(app, *hosts, *sorts)
+    assert all(status == 200 for status, _, _ in answers)
+    assert answers[0][2] == answers[1][2] == answers[2][2]
+    assert all(body == first[2] for _, _, body in answers[3:])
+    # Django once for the page, and once for the other host name (whose
+    # page the edge had not seen), nothing for the rest.
+    assert django.calls == 2
+
+
+class VisitorHeader:
+    """A middleware that puts something of its visitor in a header."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        response["X-Visitor"] = request.COOKIES.get("visitor", "")
+        return response
+
+
+def test_the_edge_replays_only_its_list_of_headers(
+    settings, tournament, series, caplog
+):
+    """A header not on the list (`edge.REPLAYED`) is never replayed to
+    everybody: the page is Django's each time, with its visitor's own."""
+    settings.MIDDLEWARE = [*settings.MIDDLEWARE, f"{__name__}.VisitorHeader"]
+    django = Django()
+    app = KeptPages(django)
+    url = reverse("tournament:standings", kwargs={"slug": tournament.slug})
+    answers = gets(
+        app, *((url, None, [(b"cookie", f"visitor={n}".encode())]) for n in range(3))
+    )
+    assert [a[1]["x-visitor"] for a in answers] == [["0"], ["1"], ["2"]]
+    assert django.calls == 3 and "x-visitor" in caplog.text
 
 
 def test_a_post_is_always_djangos(site, tournament, series):

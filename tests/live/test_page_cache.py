@@ -13,7 +13,7 @@ from django.test.signals import template_rendered
 from django.urls import reverse
 
 from tests.support.results import confirm, enter
-from tournament.live import state
+from tournament.live import fragments, state
 from tournament.models import Table
 
 
@@ -214,15 +214,75 @@ def test_a_kept_page_holds_nothing_of_its_first_visitor(client, tournament, seri
 
 
 @pytest.mark.django_db
-def test_junk_parameters_are_rendered_for_their_visitor_alone(
-    client, tournament, series, renders
+@pytest.mark.parametrize(
+    ("name", "kwargs", "junk"),
+    [
+        ("standings", {}, {"utm_source": "poster"}),
+        ("standings", {}, {"sort": "junk"}),
+        ("standings", {}, {"sort": "x" * 500}),
+        ("standings", {}, {"q": "   "}),
+        ("projector", {}, {"slide": "junk", "speed": "fast"}),
+        ("series_results", {"number": 1}, {"series": "2"}),
+    ],
+)
+def test_junk_parameters_get_the_default_page_and_keep_nothing_new(
+    client, tournament, series, renders, name, kwargs, junk
 ):
-    address = url(tournament, "standings")
-    client.get(address, {"utm_source": "poster"})
+    """A parameter the page does not show, or a value it does not allow,
+    is the default page: served as kept, never rendered and kept anew."""
+    address = url(tournament, name, **kwargs)
+    default = client.get(address)
     renders.clear()
-    page = client.get(address, {"utm_source": "poster"})
-    assert page.status_code == 200 and renders  # rendered again, not kept
-    assert "ETag" not in page
+    for _ in range(2):
+        page = Client().get(address, junk)
+        assert page.status_code == 200 and page.content == default.content
+        assert page["ETag"] == default["ETag"]
+    assert renders == []
+
+
+@pytest.mark.django_db
+def test_the_hosts_port_is_not_a_page_of_its_own(client, tournament, series, renders):
+    address = url(tournament, "standings")
+    first = client.get(address, HTTP_HOST="127.0.0.1:8000")
+    renders.clear()
+    for port in (1, 2, 65000):
+        page = Client().get(address, HTTP_HOST=f"127.0.0.1:{port}")
+        assert page.content == first.content and page["ETag"] == first["ETag"]
+    assert renders == []
+    assert client.get(address, HTTP_HOST="evil.example:80").status_code == 400
+
+
+@pytest.mark.django_db
+def test_another_spelling_of_a_pages_address_is_sent_to_the_page(
+    client, tournament, series
+):
+    address = url(tournament, "series_results", number=1)
+    other = address.replace("/1/", "/0001/")
+    page = client.get(other, {"sort": "x"})
+    assert page.status_code == 301 and page["Location"] == f"{address}?sort=x"
+
+
+@pytest.mark.django_db
+def test_searches_kept_per_page_are_bounded_and_the_default_page_stays(
+    client, tournament, series, renders, monkeypatch
+):
+    monkeypatch.setattr(fragments, "MAX_VARIANTS", 3)
+    address = url(tournament, "standings")
+    searches = [str(n) for n in range(1, 6)]
+    for q in searches:
+        client.get(address, {"q": q})
+    renders.clear()
+    again = {}
+    for q in searches:
+        before = len(renders)
+        page = Client().get(address, {"q": q})
+        assert page.status_code == 200
+        again[q] = len(renders) > before
+    assert again == {"1": False, "2": False, "3": False, "4": True, "5": True}
+    client.get(address)
+    renders.clear()
+    Client().get(address)
+    assert renders == []  # the default page is kept all the same
 
 
 @pytest.mark.django_db

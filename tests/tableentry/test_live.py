@@ -5,12 +5,17 @@ nothing changed."""
 
 import pytest
 from channels.db import database_sync_to_async
+from django.core.cache import cache
+from django.test import Client
 from django.urls import reverse
 
+from tests.support import edge
+from tests.support.edge import gets
 from tests.support.results import FIVE
 from tests.support.threads import run_async
 from tests.support.websockets import MEMORY_LAYER, layer_release, ws_connect
 from tournament.live.fragments import FRAGMENTS, FragmentKey, region
+from tournament.registration.services import entry_link_renew, entry_withdraw
 from tournament.results.services import (
     result_confirm_by_player,
     result_enter_by_player,
@@ -96,3 +101,154 @@ def test_the_poll_answers_304_until_the_table_changes(
     assert "Stimmt das Ergebnis?" in changed.content.decode()
     wrong = client.get(url, {"link": "x" * 32})
     assert wrong.status_code == 404
+
+
+def poll_url(tournament):
+    return reverse(
+        "tournament:live_fragment", kwargs={"slug": tournament.slug, "name": "mein"}
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_renewed_card_ends_the_old_links_live_part_at_once(at_table, organizer):
+    """Answered before (through the edge, as a server does, and through
+    Django alike), the old link's live part is gone the moment the card is
+    renewed: no table, no tablemates; the new link works."""
+    me = at_table.p[3]
+    old = me.link_token
+    app, _ = edge.site()
+    path = poll_url(at_table.tournament)
+    before = gets(app, (path, {"link": old}), (path, {"link": old}))
+    assert [status for status, _, _ in before] == [200, 200]
+    assert "Tisch 1" in before[1][2].decode()
+    renewed = entry_link_renew(actor=organizer, entry=me)
+    phone = Client()
+    for status, headers, body in gets(
+        app, (path, {"link": old}), (path, {"link": old})
+    ):
+        assert status == 404 and "Tisch 1" not in body.decode()
+        assert headers["x-live-gone"] == ["1"]
+        assert "gibt es nicht (mehr)" in body.decode()
+    assert phone.get(path, {"link": old}).status_code == 404
+    assert phone.get(path, {"link": renewed.link_token}).status_code == 200
+
+
+@pytest.mark.django_db
+def test_the_live_address_counts_wrong_links_like_the_page(at_table, settings):
+    """Wrong links named on the live address count exactly as those named
+    on the page: after as many of either, the page and the live address
+    answer a wrong link alike, and no longer as a fresh address (whatever
+    the guard then does: `core.ratelimit`)."""
+    settings.PLAYER_LINK_MISSES = 3
+    slug = at_table.tournament.slug
+    path = poll_url(at_table.tournament)
+
+    def on_page(phone, link):
+        return phone.get(reverse("tournament:mine", args=[slug, link])).status_code
+
+    def on_live(phone, link):
+        return phone.get(path, {"link": link}).status_code
+
+    def answers_after(miss):
+        cache.clear()
+        phone = Client()
+        for n in range(3):
+            miss(phone, f"{n}" * 32)
+        return on_page(phone, "y" * 32), on_live(phone, "z" * 32)
+
+    cache.clear()
+    fresh = Client()
+    fresh_answers = on_page(fresh, "y" * 32), on_live(fresh, "z" * 32)
+    after_page = answers_after(on_page)
+    assert after_page != fresh_answers  # the guard counts the page's misses
+    assert answers_after(on_live) == after_page
+
+
+async def _subscribe(socket, entry, etag=""):
+    await socket.send_json_to(
+        {"type": "subscribe", "regions": [{"key": key(entry).text, "etag": etag}]}
+    )
+    return await socket.receive_json_from(timeout=5)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_renewed_card_ends_the_old_links_sockets(at_table, organizer):
+    me = at_table.p[3]
+    shown = region(at_table.tournament, key(me), "de")
+    old_key = key(me).text
+
+    async def scenario():
+        path = f"/ws/t/{at_table.tournament.slug}/?lang=de"
+        socket, connected, _ = await ws_connect(path)
+        assert connected
+        ack = await _subscribe(socket, me, shown.etag)
+        assert ack["type"] == "subscribed" and ack["keys"] == [old_key]
+        await database_sync_to_async(entry_link_renew)(actor=organizer, entry=me)
+        gone = await socket.receive_json_from(timeout=5)
+        closed = await socket.receive_output(timeout=5)
+        # A page that opens a socket with the old link again gets the same.
+        again, connected, _ = await ws_connect(path)
+        assert connected
+        refused = await _subscribe(again, me)
+        closed_again = await again.receive_output(timeout=5)
+        return gone, closed, refused, closed_again
+
+    gone, closed, refused, closed_again = run_async(scenario)
+    for message in (gone, refused):
+        assert message["type"] == "gone" and message["key"] == old_key
+        assert "gibt es nicht (mehr)" in message["html"]
+        assert "Tisch" not in message["html"]
+    assert closed == closed_again == {"type": "websocket.close", "code": 4410}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_withdrawal_reaches_his_own_live_part_at_once(at_table, organizer):
+    me = at_table.p[3]
+    shown = region(at_table.tournament, key(me), "de")
+
+    async def scenario():
+        path = f"/ws/t/{at_table.tournament.slug}/?lang=de"
+        socket, connected, _ = await ws_connect(path)
+        assert connected
+        await _subscribe(socket, me, shown.etag)
+        await database_sync_to_async(entry_withdraw)(
+            actor=organizer, entry=me, reason="krank"
+        )
+        pushed = await socket.receive_json_from(timeout=5)
+        await socket.disconnect()
+        return pushed
+
+    pushed = run_async(scenario)
+    assert pushed["type"] == "fragment" and "abgemeldet" in pushed["html"]
+    poll = Client().get(
+        poll_url(at_table.tournament),
+        {"link": me.link_token},
+        HTTP_IF_NONE_MATCH=f'"{shown.etag}"',
+    )
+    assert poll.status_code == 200 and "abgemeldet" in poll.content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_socket_counts_wrong_links_like_the_page(at_table, settings):
+    """Wrong links named over the socket count as the page counts them:
+    once too many, the address gets no player's region there either."""
+    settings.PLAYER_LINK_MISSES = 2
+    me = at_table.p[3]
+    wrong = FragmentKey(FRAGMENTS["mein"], {"link": "w" * 32})
+
+    async def scenario():
+        path = f"/ws/t/{at_table.tournament.slug}/?lang=de"
+        answers = []
+        for entry_key in (wrong, wrong, key(me)):
+            socket, connected, _ = await ws_connect(path)
+            assert connected
+            await socket.send_json_to(
+                {"type": "subscribe", "regions": [{"key": entry_key.text, "etag": ""}]}
+            )
+            answers.append(await socket.receive_json_from(timeout=5))
+            await socket.disconnect()
+        return answers
+
+    first, second, locked = run_async(scenario)
+    assert first["type"] == second["type"] == "gone"
+    assert locked == {"type": "subscribed", "keys": []}

@@ -10,6 +10,13 @@ A page opens ``/ws/t/<slug>/?lang=de`` and subscribes to its regions::
 With ``"gzip": true`` a large fragment message comes as a binary message:
 the same JSON, gzipped (browsers unpack it with DecompressionStream).
 
+A region behind a personal link (a player's own page) is subscribed only as
+its poll is answered: the socket's address counted like the personal-link
+pages (`core.ratelimit`), a wrong link counted as one. Once its link is
+gone (a renewed card: `invalidation.link_changed`), the page gets
+``{"type": "gone", "key": "…", "html": "…"}`` instead of the region, no
+more pushes for it, and a socket left without regions is closed.
+
 A region whose ETag is out of date (the page was rendered before a change,
 or the socket was down) gets its fragment at once. After that, every
 `live.update` that names one of a region's parts sends the region's new
@@ -41,12 +48,23 @@ from channels.generic.websocket import (
 )
 from channels.layers import BaseChannelLayer, get_channel_layer
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import ImproperlyConfigured
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse
+from django.template.loader import render_to_string
+from django.utils import translation
 
+from tournament.core.ratelimit import link_missed, personal_link_limited
 from tournament.core.roles import may_referee, signed_in_user
 from tournament.live import invalidation
-from tournament.live.fragments import parse_key, region
+from tournament.live.fragments import (
+    FRAGMENTS,
+    LINK_GONE_TEMPLATE,
+    link_of,
+    link_valid,
+    parse_key,
+    region,
+)
 from tournament.models import Tournament
 
 logger = logging.getLogger(__name__)
@@ -67,6 +85,21 @@ class Frame(NamedTuple):
     # Wi-Fi carries an eighth of the bytes, and the server compresses once per
     # update instead of once per socket (permessage-deflate).
     packed: bytes = b""
+    # The region's personal link is gone: the message says so, and the
+    # region is dropped once it is sent.
+    gone: bool = False
+
+
+# A socket whose regions are all gone is closed with this code.
+CLOSE_GONE = 4410
+
+
+def _gone_frame(key_text: str, language: str) -> Frame:
+    """The message for a region behind a personal link that is gone."""
+    with translation.override(language):
+        html = render_to_string(LINK_GONE_TEMPLATE)
+    message = {"type": "gone", "key": key_text, "html": html}
+    return Frame("", "gone", json.dumps(message, ensure_ascii=False), gone=True)
 
 
 def _frame_sync(
@@ -78,6 +111,8 @@ def _frame_sync(
     if key is None:
         raise Http404
     tournament = Tournament.objects.get(pk=tournament_id)
+    if not link_valid(tournament, key):
+        return _gone_frame(key_text, language)
     current = region(tournament, key, language)
     if current.etag == known:
         return Frame(current.etag, "", "")
@@ -171,11 +206,13 @@ class _Room:
                 with contextlib.suppress(Exception):
                     await layer.group_add(group, self._channel)
                 continue
-            if message.get("type") == "live.update":
-                try:
+            try:
+                if message.get("type") == "live.update":
                     await self._update(set(message.get("parts", ())))
-                except Exception:  # one bad update must not end the room
-                    logger.exception("live update of %s failed", self.tournament_id)
+                elif message.get("type") == "live.link":
+                    await self._link(str(message.get("link", "")))
+            except Exception:  # one bad update must not end the room
+                logger.exception("live update of %s failed", self.tournament_id)
 
     async def _update(self, parts: set[str]) -> None:
         wanted: dict[tuple[str, str], list[LiveConsumer]] = {}
@@ -196,6 +233,22 @@ class _Room:
                 raise frame
             for member in wanted[slot]:
                 member.offer(slot[0], frame)
+
+    async def _link(self, digest: str) -> None:
+        """A personal link changed (`invalidation.link_changed`): each
+        region behind it gets its fragment anew, or the note that it is
+        gone."""
+        for member in list(self.members):
+            for key_text in list(member.regions):
+                key = parse_key(key_text)
+                link = None if key is None else link_of(key)
+                if link is None or invalidation.link_digest(link) != digest:
+                    continue
+                try:
+                    frame = await _render(self.tournament_id, key_text, member.language)
+                except (Http404, Tournament.DoesNotExist):
+                    continue
+                member.offer(key_text, frame)
 
 
 class _Rooms:
@@ -253,6 +306,36 @@ def _is_staff(user: object, tournament_id: int) -> bool:
     return tournament is not None and may_referee(member, tournament)
 
 
+@_in_live_thread
+def _personal_status(address: str, tournament_id: int, key_text: str) -> int:
+    """What a poll of the region `key_text` behind a personal link would be
+    answered from `address` (`views.live_fragment`): 200, 404 for a wrong or
+    replaced link (counted as one), 429 for an address that asked too
+    often."""
+    request = HttpRequest()
+    request.method = "GET"
+    request.META["REMOTE_ADDR"] = address
+    request.user = AnonymousUser()
+
+    @personal_link_limited
+    def check(request: HttpRequest) -> HttpResponse:
+        tournament = Tournament.objects.filter(pk=tournament_id).first()
+        key = parse_key(key_text)
+        if tournament is None or key is None or not link_valid(tournament, key):
+            link_missed(request)
+            return HttpResponse(status=404)
+        return HttpResponse()
+
+    return check(request).status_code
+
+
+def _personal(key_text: str) -> bool:
+    """Whether `key_text` names a fragment behind a personal link (valid or
+    not)."""
+    fragment = FRAGMENTS.get(key_text[:300].partition("?")[0])
+    return fragment is not None and fragment.personal is not None
+
+
 def _language(scope: Mapping[str, Any]) -> str:
     query = parse_qs(scope.get("query_string", b"").decode("latin1"))
     wanted = (query.get("lang") or [""])[0]
@@ -271,6 +354,9 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         self.outbox: dict[str, Frame] = {}
         self.sender: asyncio.Task[None] | None = None
         self.gzip = False  # the page unpacks gzipped binary messages
+        self.ended = False  # closed: its regions were all gone
+        client = self.scope.get("client") or ("",)
+        self.address = str(client[0])
         slug = self.scope["url_route"]["kwargs"]["slug"]
         tournament_id = await _tournament_id(slug)
         if tournament_id is None:
@@ -315,6 +401,7 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         if not isinstance(wanted, list) or self.tournament_id is None:
             return
         self.gzip = content.get("gzip") is True
+        gone: list[str] = []
         for item in wanted[:MAX_REGIONS]:
             if not isinstance(item, dict):
                 continue
@@ -325,12 +412,22 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
                 continue
             if not (isinstance(etag, str) and etag.isascii()):
                 continue
+            if _personal(key_text):
+                status = await _personal_status(
+                    self.address, self.tournament_id, key_text
+                )
+                if status == 404:
+                    gone.append(key_text)
+                if status != 200:
+                    continue
             key = parse_key(key_text)
             if key is None or (key.fragment.staff and not self.staff):
                 continue
             if key.text not in self.regions and len(self.regions) >= MAX_REGIONS:
                 continue  # a page has a handful; more is not a page
             self.regions[key.text] = etag[:64]
+        for key_text in gone:
+            self.offer(key_text, _gone_frame(key_text, self.language))
         # Catch up: whatever changed since the page was rendered.
         for key_text, known in list(self.regions.items()):
             try:
@@ -342,7 +439,8 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             self.offer(key_text, frame)
         if self.sender is not None:
             await asyncio.shield(self.sender)
-        await self.send_json({"type": "subscribed", "keys": sorted(self.regions)})
+        if not self.ended:
+            await self.send_json({"type": "subscribed", "keys": sorted(self.regions)})
 
     def offer(self, key_text: str, frame: Frame) -> None:
         """Queue a region's fragment (replacing an unsent older one)."""
@@ -357,13 +455,20 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
         while self.outbox:
             key_text = next(iter(self.outbox))
             frame = self.outbox.pop(key_text)
-            self.regions[key_text] = frame.etag
+            if frame.gone:
+                self.regions.pop(key_text, None)
+            else:
+                self.regions[key_text] = frame.etag
             self.sent[key_text] = frame.digest
             try:
                 if self.gzip and frame.packed:
                     await self.send(bytes_data=frame.packed)
                 else:
                     await self.send(text_data=frame.text)
+                if frame.gone and not self.regions and not self.ended:
+                    # Nothing left to keep current: no more pushes.
+                    self.ended = True
+                    await self.close(code=CLOSE_GONE)
             except Exception:  # the socket went away meanwhile; the page
                 self.outbox.clear()  # catches up when it reconnects
                 return

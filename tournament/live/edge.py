@@ -8,12 +8,15 @@ referees' pages wait seconds. `KeptPages` wraps the ASGI application and
 answers those requests in the event loop itself, no thread: a GET without
 a session or message cookie, for a view that shares its page (`Sharing`),
 whose state the cache remembers (`state.remembered`), gets 304 or the
-kept gzipped bytes with the headers Django's middleware gave that page.
+kept gzipped bytes with the headers Django's middleware gave that page (of
+its list only, `REPLAYED`). The page is the one its address shows
+(`Sharing.query`): a value not allowed gets the default page here too.
 
 Anything else goes to Django unchanged, and so does a page the edge does
 not know yet: Django renders (or reads) it and marks its answer
-(`pages.EDGE_HEADER`); the edge keeps the headers of that answer (unless it
-sets a cookie) beside the page, and serves it itself from then on. While
+(`pages.EDGE_HEADER`); the edge keeps the headers of that answer beside the
+page if they are all on its list (`REPLAYED`: no cookie, nothing of one
+visitor), and serves it itself from then on. While
 one request is in Django for such a page (or for a source's state), the
 others asking for the same wait for it here in the loop and are then
 answered from the cache: after a change, the phones that ask at once cost
@@ -58,10 +61,8 @@ Headers = list[tuple[bytes, bytes]]
 # it goes to Django itself).
 FLIGHT_WAIT = 10.0
 
-# What the edge sets itself, per answer; everything else Django gave the
-# page (language, Vary, Cache-Control, CSP, X-Frame-Options, …) is kept,
-# from a 200 or a 304 alike. The type comes with the kept page (a 304 has
-# none).
+# What the edge sets itself, per answer. The type comes with the kept page
+# (a 304 has none).
 _PER_ANSWER = {
     b"content-type",
     b"etag",
@@ -72,6 +73,39 @@ _PER_ANSWER = {
     b"server",
     pages.EDGE_HEADER.lower().encode(),
 }
+
+# What the edge replays of the headers Django gave a kept page, to everybody
+# (from a 200 or a 304 alike): the language, caching and security headers,
+# the same for every visitor. A page whose answer has any other header (a
+# cookie, a middleware's header of one visitor) is not taken by the edge:
+# Django answers it each time, and a warning names the header.
+REPLAYED = frozenset(
+    {
+        b"content-language",
+        b"vary",
+        b"cache-control",
+        b"content-security-policy",
+        b"content-security-policy-report-only",
+        b"x-frame-options",
+        b"x-content-type-options",
+        b"referrer-policy",
+        b"cross-origin-opener-policy",
+        b"cross-origin-resource-policy",
+        b"strict-transport-security",
+        b"permissions-policy",
+    }
+)
+
+
+def replayable(headers: Headers) -> Headers | None:
+    """The headers of a kept page's answer the edge replays, or None if it
+    has one it must not replay to everybody (`REPLAYED`)."""
+    own = [(k.lower(), v) for k, v in headers if k.lower() not in _PER_ANSWER]
+    other = sorted({k for k, _ in own} - REPLAYED)
+    if other:
+        logger.warning("kept page not taken by the edge: header %s", other)
+        return None
+    return own
 
 
 def headers_key(tag: str, secure: bool) -> str:
@@ -187,6 +221,9 @@ class KeptPages:
             return None
         sharing = pages.sharing_of(match.func, request, match.kwargs)
         if sharing is None or any(p not in sharing.params for p in request.GET):
+            return None  # a parameter the middleware may act on (`?lang=`)
+        query = sharing.query(request)
+        if query is None:
             return None
         store = self.store
         slug = str(match.kwargs.get("slug", ""))
@@ -194,7 +231,7 @@ class KeptPages:
         if known is None:
             # Django reads the state (and marks the page).
             return _Unknown(secure, f"known:{slug}:{sharing.source}")
-        tag = sharing.tag(request, known, language_of(request))
+        tag = sharing.tag(request, known, language_of(request), query)
         gzipped = pages.accepts_gzip(request)
         header = sharing.header(tag, gzipped)
         kept, headers = _get_two(store, pages.page_key(tag), headers_key(tag, secure))
@@ -224,7 +261,7 @@ class KeptPages:
 
     def _keeping(self, send: Send, secure: bool) -> Send:
         """`send`, keeping the headers of Django's answer if it is a kept
-        page (marked) that sets no cookie."""
+        page (marked) with no header but those replayed (`replayable`)."""
 
         async def keeping(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -234,11 +271,8 @@ class KeptPages:
                 if tags:
                     headers = [(k, v) for k, v in headers if k.lower() != marker]
                     message = {**message, "headers": headers}
-                    cookies = any(k.lower() == b"set-cookie" for k, _ in headers)
-                    if message["status"] in (200, 304) and not cookies:
-                        own = [
-                            (k, v) for k, v in headers if k.lower() not in _PER_ANSWER
-                        ]
+                    own = replayable(headers)
+                    if message["status"] in (200, 304) and own is not None:
                         key = headers_key(tags[0].decode("latin-1"), secure)
                         self.store.set(key, own, timeout=pages.PAGE_TIMEOUT)
             await send(message)

@@ -34,12 +34,32 @@ Context = dict[str, Any]
 # a searched variant is not worth keeping long.
 FRAGMENT_TIMEOUT = 15 * 60
 SEARCH_TIMEOUT = 60
+# Variants (searches, sort orders, …) kept per page or fragment and state
+# beside its default: junk must not push the real pages out of the cache.
+MAX_VARIANTS = 50
+
+
+def may_keep_variant(page: str, timeout: int) -> bool:
+    """Whether one more variant of `page` (a page or fragment in one state,
+    as named by the caller) may be kept, for `timeout` seconds: at most
+    MAX_VARIANTS within the window the first one starts. A variant not
+    kept is still served, rendered for its visitor."""
+    key = f"live-variants:{page}"
+    cache.add(key, 0, timeout=timeout)
+    try:
+        return int(cache.incr(key)) <= MAX_VARIANTS
+    except ValueError:  # the window ended between the two calls
+        return cache.add(key, 1, timeout=timeout)
 
 
 # --- Parameter validators, for the features' fragments ---------------------
 
+# A parameter's check: its value as the page shows it, or None for a value
+# not allowed (the parameter is then left out).
+Check = Callable[[str], str | None]
 
-def choice(*allowed: str) -> Callable[[str], str | None]:
+
+def choice(*allowed: str) -> Check:
     return lambda value: value if value in allowed else None
 
 
@@ -58,6 +78,16 @@ def search(value: str) -> str | None:
 
 
 @dataclass(frozen=True)
+class PersonalLink:
+    """What makes a fragment a player's own: the parameter that holds his
+    personal link (the secret of his page), and whether a link is valid
+    now (read from the rows: a replaced or wrong one is not)."""
+
+    param: str
+    valid: Callable[[Tournament, str], bool]
+
+
+@dataclass(frozen=True)
 class Fragment:
     name: str
     template: str
@@ -66,7 +96,7 @@ class Fragment:
     parts: frozenset[str]
     # Allowed parameters, in key order, with their validators; a parameter
     # equal to its default is left out of the key.
-    params: dict[str, Callable[[str], str | None]] = field(default_factory=dict)
+    params: dict[str, Check] = field(default_factory=dict)
     defaults: dict[str, str] = field(default_factory=dict)
     required: tuple[str, ...] = ()
     staff: bool = False
@@ -81,6 +111,11 @@ class Fragment:
     # tournament (a season ranking over several): a token of its own that
     # changes whenever that changes (read from the rows, like `source`).
     token: Callable[[Tournament, Params], str] | None = None
+    # A fragment behind a personal link: never kept for everybody, answered
+    # only while its link is valid (a poll or a socket naming another link
+    # is counted as the personal-link pages count it), and its ETag follows
+    # the link's version too (`invalidation.link_changed`).
+    personal: PersonalLink | None = None
 
 
 # Filled by the features' `fragments` modules (imported when the app is
@@ -125,6 +160,25 @@ def fragment_key(name: str, given: dict[str, str]) -> FragmentKey | None:
     return FragmentKey(fragment, params)
 
 
+# What a region behind a personal link shows once the link is gone
+# (replaced, or never valid), over the socket and the poll alike.
+LINK_GONE_TEMPLATE = "tournament/live/partials/link_gone.html"
+
+
+def link_valid(tournament: Tournament, key: FragmentKey) -> bool:
+    """Whether the region of `key` may be shown: a fragment behind a
+    personal link only while the link is valid."""
+    personal = key.fragment.personal
+    link = key.params.get(personal.param, "") if personal else ""
+    return personal is None or personal.valid(tournament, link)
+
+
+def link_of(key: FragmentKey) -> str | None:
+    """The personal link `key` names, or None for a fragment not behind one."""
+    personal = key.fragment.personal
+    return None if personal is None else key.params.get(personal.param, "")
+
+
 def parse_key(text: str) -> FragmentKey | None:
     """A key as a page sent it back (``name?a=1``), validated again."""
     name, _, query = str(text)[:300].partition("?")
@@ -156,6 +210,9 @@ class Region:
     language: str
     etag: str
     modified: float
+    # The state its ETag follows (`state.source_token`, and the fragment's
+    # own token).
+    token: str = ""
 
     @property
     def url(self) -> str:
@@ -187,8 +244,13 @@ class Region:
             html = render_to_string(
                 self.key.fragment.template, context, request=request
             )
-        timeout = SEARCH_TIMEOUT if "q" in self.key.params else FRAGMENT_TIMEOUT
-        cache.set(cache_key, html, timeout=timeout)
+        if "q" in self.key.params:
+            name = self.key.fragment.name
+            variants = invalidation.etag(self.tournament.pk, name, self.token)
+            if may_keep_variant(variants, SEARCH_TIMEOUT):
+                cache.set(cache_key, html, timeout=SEARCH_TIMEOUT)
+        else:
+            cache.set(cache_key, html, timeout=FRAGMENT_TIMEOUT)
         return html
 
 
@@ -199,14 +261,21 @@ def region(tournament: Tournament, key: FragmentKey, language: str = "") -> Regi
     scope = state.scope_of(key.fragment.source, tournament.show_provisional)
     token = state.source_token(tournament.pk, scope, state.settings_token(tournament))
     seen_scope = scope
+    # A fragment with a token of its own (a season ranking over several
+    # tournaments) or behind a personal link follows that too, and is first
+    # seen per key.
+    own = []
     if key.fragment.token is not None:
-        # A fragment with a token of its own (a season ranking over several
-        # tournaments, a player's own page) is first seen per key.
-        token = f"{token}.{key.fragment.token(tournament, key.params)}"
-        seen_scope = f"{scope}:{key.text}"
+        own.append(key.fragment.token(tournament, key.params))
+    link = link_of(key)
+    if link is not None:
+        own.append(str(invalidation.link_version(link)))
+    if own:
+        token = ".".join([token, *own])
+        seen_scope = f"{scope}:{invalidation.etag(key.text)}"
     seen = state.first_seen(tournament.pk, seen_scope, token)
     tag = region_etag(tournament.pk, key, language, token)
-    return Region(tournament, key, language, tag, seen)
+    return Region(tournament, key, language, tag, seen, token)
 
 
 def region_etag(tournament_id: int, key: FragmentKey, language: str, token: str) -> str:

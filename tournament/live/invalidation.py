@@ -10,6 +10,9 @@ that show one of those parts (`tournament/live/fragments.py`).
 
 Part names: ``standings`` (ranks and totals), ``results`` (a series' score
 grids), ``progress`` (which tables are done), ``seating`` (who sits where).
+
+A player's personal link that is replaced (or whose player withdrew) is
+announced by `link_changed`: ``{"type": "live.link", "link": <digest>}``.
 """
 
 import hashlib
@@ -148,6 +151,42 @@ def entries_changed(tournament_id: int) -> None:
 def seating_changed(tournament_id: int) -> None:
     """A series was released, or two players swapped in a released one."""
     _on_commit(tournament_id, ("seating", "progress", "results"), bump=False)
+
+
+def link_digest(link: str) -> str:
+    """A personal link as the cache and the channel layer name it: never
+    the secret itself."""
+    return etag("personal-link", link)
+
+
+def _link_key(link: str) -> str:
+    return f"live-link:{link_digest(link)}"
+
+
+def link_version(link: str) -> int:
+    """A counter that changes whenever `link_changed` names the link: part
+    of the ETag of every page behind it."""
+    return _counter(_link_key(link))
+
+
+def link_changed(tournament_id: int, link: str) -> None:
+    """A player's personal link `link` was replaced by a new one (the old
+    one stops), or what his own pages show changed beyond the tournament's
+    state (he withdrew). After the commit the link's version is bumped, so
+    no answer kept for it is given again, and the tournament's sockets are
+    told (`live.link`): each showing a region behind the link gets it anew,
+    or is told that the link is gone and ended."""
+    key, digest = _link_key(link), link_digest(link)
+
+    def done() -> None:
+        _bump(key)
+        layer = get_channel_layer()
+        if layer is not None:
+            async_to_sync(layer.group_send)(
+                group_name(tournament_id), {"type": "live.link", "link": digest}
+            )
+
+    transaction.on_commit(done, robust=True)
 
 
 # What a fragment's ETag follows (`state_token`): each scope changes whenever

@@ -16,20 +16,37 @@ him, as does a visitor with a message waiting; a page that turned out
 personal all the same (it used a CSRF token, set a cookie, changed the
 session) is served to its visitor but not kept. The language switch is a
 link and large print is applied by a script, for this.
+
+A page is kept under what it shows and nothing else a visitor can vary:
+the host without its port, the path as the site writes it (another
+spelling, `/serie/01/`, is sent there), and of the query only the declared
+parameters with an allowed value, as the page reads them; the view sees
+just those (any other value shows the default page). However many
+searches there are, at most MAX_VARIANTS variants of a page beside its
+default are kept per state, so junk cannot push the real pages out.
 """
 
 import gzip
 import re
 import time
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from functools import wraps
 from typing import Any
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.core.cache import cache
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponsePermanentRedirect,
+    QueryDict,
+)
+from django.http.request import split_domain_port
 from django.shortcuts import render
+from django.urls import NoReverseMatch, reverse
 from django.utils import translation
 from django.utils.cache import (
     get_conditional_response,
@@ -41,10 +58,14 @@ from django.utils.http import http_date
 from tournament.live import invalidation, state
 from tournament.live.flight import single_flight
 from tournament.live.fragments import (
+    FRAGMENTS,
+    Check,
     Context,
     FragmentKey,
     Region,
+    choice,
     fragment_key,
+    may_keep_variant,
     region,
     region_etag,
 )
@@ -79,28 +100,55 @@ class Kept:
 @dataclass(frozen=True)
 class Sharing:
     """How a view's page is shared by every anonymous visitor: the state
-    its ETag follows (`source`), the query parameters it knows (an address
-    with another one is rendered for its visitor alone: junk must not fill
-    the cache) and how long it is kept at most. A polled fragment
-    (`fragment`) keeps its region's own ETag, strong but for gzip."""
+    its ETag follows (`source`), the query parameters it shows with the
+    check of their values (`fragments.choice`, `fragments.search`; None:
+    values not declared, so a request with it is its visitor's alone) and
+    how long it is kept at most. A polled fragment (`fragment`) keeps its
+    region's own ETag, strong but for gzip."""
 
     source: str
-    params: frozenset[str]
+    params: Mapping[str, Check | None]
     timeout: int = PAGE_TIMEOUT
     fragment: FragmentKey | None = None
 
-    def tag(self, request: HttpRequest, known: state.Known, language: str) -> str:
+    def query(self, request: HttpRequest) -> dict[str, str] | None:
+        """What the page shows of `request`'s query: each declared
+        parameter with an allowed value, as the check gives it (a value
+        not allowed, or a parameter not declared, is not shown: the
+        default page); None if a parameter's values are not declared."""
+        shown: dict[str, str] = {}
+        for name in sorted(self.params):
+            if name not in request.GET:
+                continue
+            check = self.params[name]
+            if check is None:
+                return None
+            value = check(str(request.GET[name]))
+            if value is not None:
+                shown[name] = value
+        return shown
+
+    def tag(
+        self,
+        request: HttpRequest,
+        known: state.Known,
+        language: str,
+        query: Mapping[str, str],
+    ) -> str:
         """The ETag (unquoted) of the page `request` asks for in `language`
-        while its state is `known`."""
+        while its state is `known`, showing `query` (`Sharing.query`): its
+        host without the port, its path, the query as shown."""
         if self.fragment is not None:
             tournament_id, token = known.tournament_id, known.token
             return region_etag(tournament_id, self.fragment, language, token)
+        host, _port = split_domain_port(request.get_host())
         return invalidation.etag(
             known.tournament_id,
             known.token,
             language,
-            request.get_host(),
-            request.get_full_path(),
+            host,
+            request.path,
+            urlencode(query),
         )
 
     def header(self, tag: str, gzipped: bool) -> str:
@@ -109,6 +157,12 @@ class Sharing:
 
     def keep_for(self, request: HttpRequest) -> int:
         return SEARCH_TIMEOUT if "q" in request.GET else self.timeout
+
+    def variants(self, known: state.Known, request: HttpRequest) -> str:
+        """The name the variants of this page in this state are counted
+        under (`fragments.may_keep_variant`)."""
+        page = self.fragment.fragment.name if self.fragment else request.path
+        return invalidation.etag(known.tournament_id, known.token, page)
 
 
 def sharing_of(
@@ -123,18 +177,41 @@ def sharing_of(
     return sharing if isinstance(sharing, Sharing) else None
 
 
+Allowed = Check | Collection[str] | None
+
+
 def public_page(
-    source: str, *, params: Collection[str] = (), timeout: int = PAGE_TIMEOUT
+    source: str,
+    *,
+    params: Mapping[str, Allowed] | Collection[str] = (),
+    timeout: int = PAGE_TIMEOUT,
 ) -> Callable[[View], View]:
     """A tournament's public page (a view taking `slug`), rendered once per
     state of `source` (`state.SOURCES` or "results"), language and address,
-    and kept `timeout` seconds at most (a search SEARCH_TIMEOUT); `params`:
-    the query parameters it knows (`Sharing`)."""
-    sharing = Sharing(source, frozenset(params), timeout)
+    and kept `timeout` seconds at most (a search SEARCH_TIMEOUT). `params`:
+    the query parameters it shows, each with its allowed values (a check
+    as `fragments.search`, or the values themselves); the view sees only
+    those, and a value not allowed is the default page. A parameter named
+    without values (a plain list of names) is never kept."""
+    if isinstance(params, Mapping):
+        checks = {name: _check_of(allowed) for name, allowed in params.items()}
+    else:
+        checks = dict.fromkeys(params)
+    sharing = Sharing(source, checks, timeout)
 
     def decorate(view: View) -> View:
         @wraps(view)
         def page(request: HttpRequest, slug: str, **kwargs: Any) -> HttpResponse:
+            if request.method in ("GET", "HEAD"):
+                canonical = _canonical_path(request)
+                if canonical != request.path:
+                    query = request.META.get("QUERY_STRING", "")
+                    return HttpResponsePermanentRedirect(
+                        f"{canonical}?{query}" if query else canonical
+                    )
+            query = sharing.query(request)
+            if query is not None:
+                _show_only(request, query)
             return serve_public(
                 request, slug, sharing, lambda: view(request, slug, **kwargs)
             )
@@ -145,6 +222,48 @@ def public_page(
     return decorate
 
 
+def fragment_params(name: str, *params: str) -> dict[str, Check]:
+    """The checks of `params` of the live fragment `name`, for a page that
+    hands them on to its region: the page shows what the region shows.
+    Looked up when a request comes (fragments register when the app is
+    ready)."""
+
+    def check_of(param: str) -> Check:
+        return lambda value: FRAGMENTS[name].params[param](value)
+
+    return {param: check_of(param) for param in params}
+
+
+def _check_of(allowed: Allowed) -> Check | None:
+    if allowed is None or callable(allowed):
+        return allowed
+    if isinstance(allowed, str):
+        raise TypeError(f"allowed values of a parameter, not one string: {allowed!r}")
+    return choice(*allowed)
+
+
+def _canonical_path(request: HttpRequest) -> str:
+    """The path of the page `request` resolved to, as the site writes it
+    (`/serie/1/` for `/serie/01/`); the request's own if unknown."""
+    match = request.resolver_match
+    if match is None or not match.view_name:
+        return request.path
+    # The URL's own arguments, without those its pattern adds (Django 4.1+).
+    captured: dict[str, Any] = getattr(match, "captured_kwargs", match.kwargs)
+    try:
+        return reverse(match.view_name, args=match.args, kwargs=captured)
+    except NoReverseMatch:
+        return request.path
+
+
+def _show_only(request: HttpRequest, query: Mapping[str, str]) -> None:
+    """Let the view (and the page's links to its own address) see only
+    `query`: what the kept page is keyed under is all it can show."""
+    text = urlencode(query)
+    request.GET = QueryDict(text)
+    request.META["QUERY_STRING"] = text
+
+
 def serve_public(
     request: HttpRequest,
     slug: str,
@@ -153,13 +272,16 @@ def serve_public(
 ) -> HttpResponse:
     """The page everybody gets (`serve_shared`) if `request` may get it,
     else what `build` renders for its visitor alone."""
-    known = shareable(request, sharing.params) and state.known(slug, sharing.source)
+    query = sharing.query(request)
+    if query is None or not shareable(request, sharing.params):
+        return build()
+    known = state.known(slug, sharing.source)
     if not known:
         return build()
     language = translation.get_language() or settings.LANGUAGE_CODE
-    return serve_shared(
-        request, sharing, sharing.tag(request, known, language), known.modified, build
-    )
+    tag = sharing.tag(request, known, language, query)
+    variants = sharing.variants(known, request) if query else None
+    return serve_shared(request, sharing, tag, known.modified, build, variants)
 
 
 def shareable(request: HttpRequest, params: Collection[str]) -> bool:
@@ -189,10 +311,12 @@ def serve_shared(
     tag: str,
     modified: float,
     build: Callable[[], HttpResponse],
+    variants: str | None = None,
 ) -> HttpResponse:
     """Answer with the page of ETag `tag` (unquoted): 304 if the browser has
     it, else kept bytes, else what `build` renders (kept if it is the same
-    for everybody)."""
+    for everybody and, for a variant of a page counted under `variants`,
+    if there is room for one more: `fragments.may_keep_variant`)."""
     gzipped = accepts_gzip(request)
     header = sharing.header(tag, gzipped)
     unchanged = get_conditional_response(
@@ -211,9 +335,12 @@ def serve_shared(
                 try:
                     response = build()
                     kept = _keepable(request, response)
-                    if kept is None:
+                    timeout = sharing.keep_for(request)
+                    if kept is None or (
+                        variants is not None and not may_keep_variant(variants, timeout)
+                    ):
                         return response
-                    cache.set(key, kept, timeout=sharing.keep_for(request))
+                    cache.set(key, kept, timeout=timeout)
                 finally:
                     cache.delete(f"{key}:making")
     if gzipped:

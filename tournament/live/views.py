@@ -3,17 +3,26 @@ down) and the projector."""
 
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import get_object_or_404, render
-from django.utils.cache import get_conditional_response
+from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.http import quote_etag
 
+from tournament.core.ratelimit import (
+    link_missed,
+    link_not_found,
+    personal_link_limited,
+    wants_json,
+)
 from tournament.core.roles import may_referee
 from tournament.live import invalidation
 from tournament.live.fragments import (
     FRAGMENTS,
+    LINK_GONE_TEMPLATE,
     FragmentKey,
+    Region,
     fragment_key,
+    link_valid,
     region,
 )
 from tournament.live.pages import (
@@ -24,11 +33,19 @@ from tournament.live.pages import (
 )
 from tournament.models import Tournament
 
+# The poll's answer for a region behind a personal link that is gone: the
+# page's script shows the note (`fragments.LINK_GONE_TEMPLATE`) and stops.
+GONE_HEADER = "X-Live-Gone"
 
-def live_fragment(request: HttpRequest, slug: str, name: str) -> HttpResponse:
+
+def live_fragment(request: HttpRequest, slug: str, name: str) -> HttpResponseBase:
     """A fragment alone, for the page's poll while its socket is down. The
     public ones are served as public pages are (`serve_public`), under the
-    region's own ETag, so a page's poll is answered 304 without a query."""
+    region's own ETag, so a page's poll is answered 304 without a query; a
+    player's own as his page is (`_personal`)."""
+    fragment = FRAGMENTS.get(name)
+    if fragment is not None and fragment.personal is not None:
+        return _personal(request, slug, name)
     key = fragment_key(name, request.GET.dict())
     if key is None:
         raise Http404
@@ -38,7 +55,34 @@ def live_fragment(request: HttpRequest, slug: str, name: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     if key.fragment.staff and not may_referee(request.user, tournament):
         raise Http404
-    page_region = region(tournament, key)
+    return _conditional(request, region(tournament, key))
+
+
+@personal_link_limited
+def _personal(request: HttpRequest, slug: str, name: str) -> HttpResponse:
+    """A fragment behind a personal link (a player's own page), as his page
+    is answered: never kept for everybody, and a link that is wrong or was
+    replaced is counted (`core.ratelimit`) and gets only the note that it
+    is gone (marked GONE_HEADER for the page's script)."""
+    tournament = Tournament.objects.filter(slug=slug).first()
+    key = fragment_key(name, request.GET.dict())
+    if tournament is None or key is None or not link_valid(tournament, key):
+        link_missed(request)
+        if wants_json(request):
+            return link_not_found(request)
+        response = render(request, LINK_GONE_TEMPLATE, status=404)
+        response[GONE_HEADER] = "1"
+        patch_cache_control(response, private=True, no_store=True)
+        return response
+    response = _conditional(request, region(tournament, key))
+    # His alone: no cache between him and us keeps it (the page's script
+    # asks with the ETag it shows).
+    patch_cache_control(response, no_store=True)
+    return response
+
+
+def _conditional(request: HttpRequest, page_region: Region) -> HttpResponse:
+    """A region for its visitor alone: 304 if his browser has it."""
     tag = quote_etag(page_region.etag)
     unchanged = get_conditional_response(
         request, etag=tag, last_modified=int(page_region.modified)
@@ -51,16 +95,18 @@ def live_fragment(request: HttpRequest, slug: str, name: str) -> HttpResponse:
 def _fragment_sharing(request: HttpRequest, kwargs: dict[str, Any]) -> Sharing | None:
     """A public fragment is shared like a page (`pages.Sharing`): its
     source, its parameters, its region's ETag. One with a token of its own
-    (a player's own page, a season ranking over several tournaments)
-    follows more than its source's state: each request asks its region."""
+    (a season ranking over several tournaments) follows more than its
+    source's state: each request asks its region; one behind a personal
+    link is its player's alone."""
     key = fragment_key(str(kwargs.get("name", "")), request.GET.dict())
     return None if key is None else _key_sharing(key)
 
 
 def _key_sharing(key: FragmentKey) -> Sharing | None:
-    if key.fragment.staff or key.fragment.token is not None:
+    fragment = key.fragment
+    if fragment.staff or fragment.token is not None or fragment.personal is not None:
         return None
-    return Sharing(key.fragment.source, frozenset(key.fragment.params), fragment=key)
+    return Sharing(key.fragment.source, dict(key.fragment.params), fragment=key)
 
 
 live_fragment.sharing = _fragment_sharing  # type: ignore[attr-defined]
@@ -71,10 +117,24 @@ def _fragment(slug: str, key: FragmentKey) -> HttpResponse:
     return HttpResponse(region(tournament, key).html)
 
 
+def _speed(value: str) -> str | None:
+    """Pixels per second the projector scrolls (static/js/projector.js)."""
+    ok = value.isdecimal() and len(value) <= 3 and 1 <= int(value) <= 500
+    return str(int(value)) if ok else None
+
+
 # A beamer may keep one slide (?slide=seating), scroll at its own speed
 # (?speed=N) and take large print (?schrift=gross): its scripts read them.
 # Kept a minute at most: its clock, filled on the server, stays right.
-@public_page(invalidation.CONFIRMED, params=("slide", "speed", "schrift"), timeout=60)
+@public_page(
+    invalidation.CONFIRMED,
+    params={
+        "slide": ("standings", "seating", "progress"),
+        "speed": _speed,
+        "schrift": ("gross", "normal"),
+    },
+    timeout=60,
+)
 def projector(request: HttpRequest, slug: str) -> HttpResponse:
     """For the hall's beamer: standings, the seating of the released series
     and the progress of the current one, in turn, in large type."""

@@ -230,6 +230,7 @@ def entry_withdraw(*, actor: Actor, entry: Entry, reason: str) -> Entry:
         entry.withdrawn_at = timezone.now()
         entry.withdrawal_reason = reason[:200]
         entry.save(update_fields=["withdrawn_at", "withdrawal_reason"])
+        invalidation.link_changed(entry.tournament_id, entry.link_token)
         audit_record(
             actor=actor,
             action="entry.withdraw",
@@ -345,6 +346,7 @@ def entry_link_renew(*, actor: Actor, entry: Entry) -> Entry:
     it happened, never a link itself."""
     with transaction.atomic():
         entry = Entry.objects.select_for_update().get(pk=entry.pk)
+        invalidation.link_changed(entry.tournament_id, entry.link_token)  # it ends
         entry.link_token = new_link_token()
         entry.save(update_fields=["link_token"])
         audit_record(

@@ -16,7 +16,12 @@ from tournament.core.back import back_url
 from tournament.core.errors import UserError
 from tournament.core.roles import organizer_required
 from tournament.live import invalidation
-from tournament.live.pages import public_page, region_or_404, render_live_page
+from tournament.live.pages import (
+    fragment_params,
+    public_page,
+    region_or_404,
+    render_live_page,
+)
 from tournament.models import Entry, Series, Tournament
 from tournament.registration import selectors as registration_selectors
 from tournament.seating import selectors
@@ -336,7 +341,7 @@ def series_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     )
 
 
-@public_page(invalidation.SEATING, params=("q",))
+@public_page(invalidation.SEATING, params=fragment_params("where", "q"))
 def where_do_i_sit(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     page_region = region_or_404(tournament, "where", {"q": request.GET.get("q", "")})

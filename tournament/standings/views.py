@@ -11,13 +11,18 @@ from django.utils.translation import gettext_lazy
 from tournament.core.errors import UserError
 from tournament.core.roles import organizer_required
 from tournament.live import invalidation
-from tournament.live.pages import public_page, region_or_404, render_live_page
+from tournament.live.pages import (
+    fragment_params,
+    public_page,
+    region_or_404,
+    render_live_page,
+)
 from tournament.models import Entry, TieBreak, Tournament
 from tournament.standings import selectors, tiebreaks
 from tournament.standings.selectors import standings_rows
 
 
-@public_page("standings", params=("sort", "q"))
+@public_page("standings", params=fragment_params("standings", "sort", "q"))
 def standings(request: HttpRequest, slug: str, view: str = "overall") -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     page_region = region_or_404(

@@ -3,16 +3,23 @@ what he may do with it, his place and his series, kept current like the
 public pages (pushed over the page's socket, or polled).
 
 Its key holds the player's link (``mein?link=…``): rendered for him alone,
-with his forms. It follows every change of a table's result and of the
-seating (`invalidation.ALL`), and is rendered only for the phones that
-show it."""
+with his forms, never kept for everybody, and answered only while the link
+is valid (`fragments.PersonalLink`): a renewed card ends it at once. It
+follows every change of a table's result and of the seating
+(`invalidation.ALL`), and is rendered only for the phones that show it."""
 
 import re
 
 from django.http import Http404, HttpRequest
 
 from tournament.live import invalidation
-from tournament.live.fragments import Context, Fragment, Params, register
+from tournament.live.fragments import (
+    Context,
+    Fragment,
+    Params,
+    PersonalLink,
+    register,
+)
 from tournament.models import Tournament
 from tournament.registration.selectors import entry_by_link
 from tournament.tableentry.selectors import my_page
@@ -22,6 +29,11 @@ _TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,64}\Z")
 
 def link_token(value: str) -> str | None:
     return value if _TOKEN.match(value) else None
+
+
+def link_valid(tournament: Tournament, link: str) -> bool:
+    """Whether `link` is a player's personal link now (not replaced)."""
+    return entry_by_link(tournament.slug, link) is not None
 
 
 def mine_context(
@@ -42,5 +54,6 @@ register(
         params={"link": link_token},
         required=("link",),
         source=invalidation.ALL,
+        personal=PersonalLink("link", link_valid),
     )
 )
