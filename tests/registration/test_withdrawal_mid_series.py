@@ -186,3 +186,40 @@ def test_the_referees_form_offers_only_the_players_left(
     answer = client.post(url, posted).content.decode()
     assert "Platz 3 ist abgemeldet und spielt dieses Spiel nicht mehr mit" in answer
     assert not ResultVersion.objects.exists()
+
+
+def test_the_withdrawal_page_says_what_follows_and_takes_the_game(
+    tournament, organizer_client, running
+):
+    url = f"/t/{tournament.slug}/verwaltung/spieler/3/abmelden/"
+    page = organizer_client.get(url).content.decode()
+    assert "Er sitzt in Serie 2 an Tisch 1, und die Serie läuft" in page
+    assert "Tisch 1 spielt die übrigen Spiele der Serie mit 3 Spielern weiter." in page
+    assert "Ab der nächsten Serie wird er nicht mehr ausgelost." in page
+    # Without a game chosen nothing happens.
+    answer = organizer_client.post(url, {"reason": "krank", "series": 2})
+    assert "Bitte wählen, nach welchem Spiel." in answer.content.decode()
+    assert _entry(tournament, 3).withdrawn_at is None
+    answer = organizer_client.post(
+        url, {"reason": "krank", "series": 2, "after_game": 2}, follow=True
+    )
+    assert "ist abgemeldet (nach Serie 2, Spiel 2)." in answer.content.decode()
+    assert _entry(tournament, 3).withdrawn_after_game == 2
+
+
+def test_the_withdrawal_page_of_a_table_of_three(tournament, organizer_client, running):
+    page = organizer_client.get(f"/t/{tournament.slug}/verwaltung/spieler/10/abmelden/")
+    text = page.content.decode()
+    assert "An Tisch 3 bleiben nur 2 Spieler: zu wenige für ein Spiel." in text
+    assert "werden dort nicht gespielt und zählen für niemanden" in text
+
+
+def test_a_stale_withdrawal_page_is_refused_beside_the_form(
+    tournament, organizer_client, running
+):
+    answer = organizer_client.post(
+        f"/t/{tournament.slug}/verwaltung/spieler/3/abmelden/",
+        {"reason": "krank", "series": 1, "after_game": 2},
+    )
+    assert "Inzwischen läuft Serie 2" in answer.content.decode()
+    assert _entry(tournament, 3).withdrawn_at is None

@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament.core.forms import IdsChoiceField, NameField
 from tournament.models import Entry, Player, Tournament
+from tournament.registration.selectors import WithdrawalMoment
 from tournament.registration.services import PlayerData
 
 
@@ -61,9 +62,43 @@ class EntryForm(forms.Form):
 
 
 class WithdrawForm(forms.Form):
+    """The reason, and in a series he is seated in, after which of its
+    games he left (`moment`: his series and table; see
+    `selectors.withdrawal_moment`)."""
+
     reason = forms.CharField(
         label=_("Grund der Abmeldung"), max_length=200, initial=_("abgemeldet")
     )
+    series = forms.IntegerField(min_value=1, required=False, widget=forms.HiddenInput)
+
+    def __init__(
+        self, *args: Any, moment: WithdrawalMoment | None = None, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.moment = moment or WithdrawalMoment()
+        if not self.moment.running:
+            return
+        n, games = self.moment.series, self.moment.games
+        choices = [("0", _("vor Spiel 1 – er spielt Serie %(s)d nicht mit") % {"s": n})]
+        if self.moment.released:
+            choices += [
+                (str(g), _("nach Spiel %(g)d") % {"g": g}) for g in range(1, games)
+            ]
+            choices.append(
+                (
+                    str(games),
+                    _("nach der Serie – alle %(n)d Spiele zählen") % {"n": games},
+                )
+            )
+        self.fields["after_game"] = forms.TypedChoiceField(
+            label=_("Wann ist er gegangen? (Serie %(s)d, Tisch %(t)d)")
+            % {"s": n, "t": self.moment.table},
+            choices=choices,
+            coerce=int,
+            widget=forms.RadioSelect,
+            error_messages={"required": _("Bitte wählen, nach welchem Spiel.")},
+        )
+        self.fields["series"].initial = n
 
 
 class TeamForm(forms.Form):
