@@ -223,3 +223,21 @@ def test_a_stale_withdrawal_page_is_refused_beside_the_form(
     )
     assert "Inzwischen läuft Serie 2" in answer.content.decode()
     assert _entry(tournament, 3).withdrawn_at is None
+
+
+def test_a_backup_keeps_the_moment_and_the_scores_without_him(
+    tournament, organizer, running
+):
+    from tournament.backup.services import tournament_backup, tournament_restore
+
+    withdraw(tournament, organizer, 3, 2)
+    table = running.tables.get(number=1)
+    confirm(
+        enter(table, organizer, games([(3, 5), (2, 3), (1, 7), (4, 1), (2, 2)])), None
+    )
+    doc = tournament_backup(tournament=tournament)
+    copy = tournament_restore(doc=doc, slug="copy")
+    entry = copy.entries.get(start_number=3)
+    assert (entry.withdrawn_after_series, entry.withdrawn_after_game) == (2, 2)
+    scores = GameScore.objects.filter(series__tournament=copy, entry=entry)
+    assert sorted(scores.values_list("game", "points")) == [(1, 12), (2, 0)]
