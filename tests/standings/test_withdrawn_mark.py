@@ -105,4 +105,4 @@ def test_the_series_page_says_what_follows(
     page = organizer_client.get(f"/t/{tournament.slug}/verwaltung/serie/1/")
     text = page.content.decode()
     assert MARK in text
-    assert "Sein Tisch spielt die übrigen Spiele ohne ihn weiter" in text
+    assert "sein Tisch spielt die übrigen Spiele ohne ihn weiter" in text
