@@ -248,10 +248,10 @@ def withdrawal_moment(entry: Entry) -> WithdrawalMoment:
         series=seat.series.number,
         table=seat.table.number,
         games=tournament.games_per_series,
-        others=seat.others - 1,  # type: ignore[attr-defined]
+        others=seat.others - 1,
         min_seats=tournament_rules(tournament).min_seats,
         released=seat.series.is_public,
-        result_entered=seat.entered > 0,  # type: ignore[attr-defined]
+        result_entered=seat.entered > 0,
     )
 
 
