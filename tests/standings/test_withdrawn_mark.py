@@ -106,3 +106,8 @@ def test_the_series_page_says_what_follows(
     text = page.content.decode()
     assert MARK in text
     assert "sein Tisch spielt die übrigen Spiele ohne ihn weiter" in text
+
+
+def test_his_person_page_marks_the_tournament_he_left(withdrawn, client):
+    page = client.get(f"/personen/{withdrawn.player.person_id}/").content.decode()
+    assert f'<small class="withdrawn-mark">{MARK}</small>' in page
