@@ -111,3 +111,23 @@ def test_the_series_page_says_what_follows(
 def test_his_person_page_marks_the_tournament_he_left(withdrawn, client):
     page = client.get(f"/personen/{withdrawn.player.person_id}/").content.decode()
     assert f'<small class="withdrawn-mark">{MARK}</small>' in page
+
+
+def test_the_series_results_mark_him_and_the_games_he_did_not_play(
+    tournament, withdrawn, client
+):
+    page = client.get(f"/t/{tournament.slug}/serie/1/ergebnisse/").content.decode()
+    assert MARK in page
+    row = page[page.index(withdrawn.player.full_name) :].split("</tr>")[0]
+    cells = [c.split("</td>")[0] for c in row.split('<td class="num">')[1:]]
+    # Game 1 won (5 marks: 12 points), game 2 lost, games 3-5 not his.
+    assert cells[:5] == ["12", "·", "–", "–", "–"]
+
+
+def test_the_api_gives_null_for_the_games_he_did_not_play(
+    tournament, withdrawn, client
+):
+    body = client.get(f"/api/t/{tournament.slug}/series/1/").json()
+    players = body["tables"][0]["players"]
+    his = next(p for p in players if p["start_number"] == 3)
+    assert his["points"] == [12, 0, None, None, None]
