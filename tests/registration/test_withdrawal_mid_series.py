@@ -241,3 +241,14 @@ def test_a_backup_keeps_the_moment_and_the_scores_without_him(
     assert (entry.withdrawn_after_series, entry.withdrawn_after_game) == (2, 2)
     scores = GameScore.objects.filter(series__tournament=copy, entry=entry)
     assert sorted(scores.values_list("game", "points")) == [(1, 12), (2, 0)]
+
+
+def test_with_his_tables_result_entered_the_page_offers_only_after_the_series(
+    tournament, organizer, organizer_client, running
+):
+    enter(running.tables.get(number=1), organizer)
+    url = f"/t/{tournament.slug}/verwaltung/spieler/3/abmelden/"
+    page = organizer_client.get(url).content.decode()
+    assert "nach der Serie – alle 5 Spiele zählen" in page
+    assert "nach Spiel 2" not in page and "vor Spiel 1" not in page
+    assert "sie erst ablehnen (Eingabe, Tisch 1), dann hier abmelden" in page

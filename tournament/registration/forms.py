@@ -79,17 +79,14 @@ class WithdrawForm(forms.Form):
         if not self.moment.running:
             return
         n, games = self.moment.series, self.moment.games
-        choices = [("0", _("vor Spiel 1 – er spielt Serie %(s)d nicht mit") % {"s": n})]
-        if self.moment.released:
-            choices += [
-                (str(g), _("nach Spiel %(g)d") % {"g": g}) for g in range(1, games)
-            ]
-            choices.append(
-                (
-                    str(games),
-                    _("nach der Serie – alle %(n)d Spiele zählen") % {"n": games},
-                )
-            )
+        if self.moment.result_entered:
+            # His table's result names him in every game: he played them.
+            after = [games]
+        elif self.moment.released:
+            after = list(range(games + 1))
+        else:
+            after = [0]  # drawn, not begun: he misses all of it
+        choices = [(str(g), _after_text(g, n, games)) for g in after]
         self.fields["after_game"] = forms.TypedChoiceField(
             label=_("Wann ist er gegangen? (Serie %(s)d, Tisch %(t)d)")
             % {"s": n, "t": self.moment.table},
@@ -99,6 +96,14 @@ class WithdrawForm(forms.Form):
             error_messages={"required": _("Bitte wählen, nach welchem Spiel.")},
         )
         self.fields["series"].initial = n
+
+
+def _after_text(game: int, series: int, games: int) -> str:
+    if game == 0:
+        return str(_("vor Spiel 1 – er spielt Serie %(s)d nicht mit") % {"s": series})
+    if game == games:
+        return str(_("nach der Serie – alle %(n)d Spiele zählen") % {"n": games})
+    return str(_("nach Spiel %(g)d") % {"g": game})
 
 
 class TeamForm(forms.Form):
