@@ -252,3 +252,23 @@ def test_with_his_tables_result_entered_the_page_offers_only_after_the_series(
     assert "nach der Serie – alle 5 Spiele zählen" in page
     assert "nach Spiel 2" not in page and "vor Spiel 1" not in page
     assert "sie erst ablehnen (Eingabe, Tisch 1), dann hier abmelden" in page
+
+
+def test_in_a_series_drawn_but_not_released_he_leaves_before_it(tournament, organizer):
+    make_series(tournament, sizes=(4, 4), number=1, status="complete")
+    entries = list(tournament.entries.order_by("start_number"))
+    make_series(tournament, sizes=(4, 4), number=2, status="seated", entries=entries)
+    with pytest.raises(UserError) as refused:
+        withdraw(tournament, organizer, 3, 2)
+    assert refused.value.code == "not_started"
+    entry = entry_withdraw(actor=organizer, entry=_entry(tournament, 3), reason="x")
+    assert entry.withdrawal_text == "abgemeldet (vor Serie 2)"
+
+
+def test_between_series_he_leaves_after_the_last_one_he_sat_in(tournament, organizer):
+    make_series(tournament, sizes=(4, 4), number=1, status="complete")
+    with pytest.raises(UserError) as stale:
+        withdraw(tournament, organizer, 3, 2, after_series=1)
+    assert stale.value.code == "stale_moment"
+    entry = entry_withdraw(actor=organizer, entry=_entry(tournament, 3), reason="x")
+    assert entry.withdrawal_text == "abgemeldet (nach Serie 1)"

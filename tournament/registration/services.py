@@ -30,6 +30,16 @@ PLAYER_FIELDS = ["first_name", "last_name", "club", "town", "category"]
 
 
 ENTRY_FIELDS = ["start_number", "checked_in", "withdrawn_at", "withdrawal_reason"]
+# What a withdrawal writes (and taking it back clears): the reason and when
+# he left (`Entry.withdrawn_after_series`, `withdrawn_after_game`).
+WITHDRAWAL = [
+    "withdrawn_at",
+    "withdrawal_reason",
+    "withdrawn_after_series",
+    "withdrawn_after_game",
+]
+# The withdrawal as the audit keeps it.
+WITHDRAWAL_FIELDS = [*ENTRY_FIELDS, "withdrawn_after_series", "withdrawn_after_game"]
 
 
 @dataclass(frozen=True)
@@ -237,9 +247,9 @@ def entry_withdraw(
     the first, the series' game count or None after the last), naming the
     series he saw on the page (`after_series`: a page from before another
     series was drawn is refused). His table's later games are entered
-    without him (`results`). Without `after_series` he leaves after that
-    series. Seated in no such series, he leaves after the last one he
-    played."""
+    without him (`results`). Without `after_game` he leaves after that
+    series, or before it if it is drawn but not released. Seated in no
+    such series, he leaves after the last one he played."""
     reason = reason.strip()
     if not reason:
         raise UserError(_("Bitte einen Grund angeben."), code="reason_required")
@@ -254,7 +264,7 @@ def entry_withdraw(
         entry.withdrawal_reason = reason[:200]
         entry.withdrawn_after_series = series
         entry.withdrawn_after_game = game
-        entry.save(update_fields=WITHDRAWAL_FIELDS[2:])
+        entry.save(update_fields=WITHDRAWAL)
         audit_record(
             actor=actor,
             action="entry.withdraw",
@@ -271,17 +281,6 @@ def entry_withdraw(
     return entry
 
 
-# The withdrawal as the audit keeps it: the entry's fields and the moment.
-WITHDRAWAL_FIELDS = [
-    "start_number",
-    "checked_in",
-    "withdrawn_at",
-    "withdrawal_reason",
-    "withdrawn_after_series",
-    "withdrawn_after_game",
-]
-
-
 def _withdrawal_after(
     moment: WithdrawalMoment,
     entry: Entry,
@@ -292,7 +291,7 @@ def _withdrawal_after(
     whole series, 0 before its first game. Refuses a moment that does not
     fit where he stands now."""
     if not moment.running:
-        if after_game is not None and after_game > 0:
+        if after_series is not None:
             raise UserError(
                 _(
                     "Er sitzt in keiner laufenden Serie mehr; bitte die Seite neu "
@@ -310,21 +309,23 @@ def _withdrawal_after(
             % {"n": moment.series},
             code="stale_moment",
         )
+    if not moment.released:
+        if after_game:
+            raise UserError(
+                _(
+                    "Serie %(n)d ist noch nicht veröffentlicht, also noch nicht "
+                    "begonnen: er fehlt in allen ihren Spielen."
+                )
+                % {"n": moment.series},
+                code="not_started",
+            )
+        return moment.series, 0
     if after_game is None or after_game == moment.games:
         return moment.series, None
     if not 0 <= after_game < moment.games:
         raise UserError(
             _("Bitte ein Spiel von 0 bis %(n)d wählen.") % {"n": moment.games},
             code="after_game_range",
-        )
-    if not moment.released and after_game > 0:
-        raise UserError(
-            _(
-                "Serie %(n)d ist noch nicht veröffentlicht, also noch nicht "
-                "begonnen: er fehlt in allen ihren Spielen."
-            )
-            % {"n": moment.series},
-            code="not_started",
         )
     if moment.result_entered:
         raise UserError(
@@ -350,7 +351,7 @@ def entry_reinstate(*, actor: Actor, entry: Entry) -> Entry:
         entry.withdrawal_reason = ""
         entry.withdrawn_after_series = None
         entry.withdrawn_after_game = None
-        entry.save(update_fields=WITHDRAWAL_FIELDS[2:])
+        entry.save(update_fields=WITHDRAWAL)
         audit_record(
             actor=actor,
             action="entry.reinstate",
