@@ -272,3 +272,20 @@ def test_between_series_he_leaves_after_the_last_one_he_sat_in(tournament, organ
     assert stale.value.code == "stale_moment"
     entry = entry_withdraw(actor=organizer, entry=_entry(tournament, 3), reason="x")
     assert entry.withdrawal_text == "abgemeldet (nach Serie 1)"
+
+
+def test_a_sheet_naming_a_seat_the_table_does_not_have_is_refused_as_before(
+    tournament, organizer, running
+):
+    table = running.tables.get(number=3)  # a table of three, nobody gone
+    table.refresh_from_db()
+    bad = {"sheet": {"value": 2, "winner": 1, "folded": {"4": 1}}}
+    with pytest.raises(GameErrors) as refused:
+        result_enter(
+            actor=organizer,
+            table=table,
+            games=[GameInput(hands=(bad,)), *games([(1, 7)] * 4)],
+            mode="sheet",
+            revision=table.result_revision,
+        )
+    assert refused.value.errors[0].code == "sheet_unknown_seat"

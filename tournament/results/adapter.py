@@ -344,11 +344,13 @@ def _absent_refusal(
 
 
 def _renumbered(line: SheetLine, to: Mapping[int, int]) -> SheetLine:
+    """The line in the engine's numbers; a seat the table does not have
+    stays as it is, for the engine to refuse."""
     return SheetLine(
         value=line.value,
-        winner=to[line.winner],
-        folded={to[s]: v for s, v in line.folded.items()},
-        penalty={to[s]: v for s, v in line.penalty.items()},
+        winner=to.get(line.winner, line.winner),
+        folded={to.get(s, s): v for s, v in line.folded.items()},
+        penalty={to.get(s, s): v for s, v in line.penalty.items()},
     )
 
 
