@@ -131,3 +131,10 @@ def test_the_api_gives_null_for_the_games_he_did_not_play(
     players = body["tables"][0]["players"]
     his = next(p for p in players if p["start_number"] == 3)
     assert his["points"] == [12, 0, None, None, None]
+
+
+def test_the_protokoll_says_when_he_left(tournament, withdrawn, organizer_client):
+    page = organizer_client.get(f"/t/{tournament.slug}/verwaltung/protokoll/")
+    text = page.content.decode()
+    assert MARK in text
+
