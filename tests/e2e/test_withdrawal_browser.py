@@ -84,6 +84,11 @@ def test_withdrawal_after_game_two_in_the_browser(live_server, browser, shot):
     mine = f"/t/rm-ab/mein/{entry.link_token}/"
     look(page, base, mine, "mine", shot, audit)
     assert MARK in page.inner_text("main")
+    mate = Entry.objects.get(tournament=tournament, start_number=1)
+    enter_page = f"/t/rm-ab/mein/{mate.link_token}/serie/1/tisch/1/eingeben/"
+    look(page, base, enter_page, "players-form", shot, audit)
+    assert page.locator("input[name=g3_winner][value='3']").count() == 0
+    assert page.locator("input[name=g3_winner][value='4']").count() == 1
     look(page, base, "/t/rm-ab/spieler/3/", "player", shot, audit)
     assert MARK in page.inner_text("main")
 

@@ -44,6 +44,7 @@ def test_the_players_form_offers_only_the_players_left(gone):
         assert f'name="g{g}_winner" value="3"' not in page
         assert f'name="g{g}_winner" value="4"' in page
     assert "ohne Platz 3" in page
+    assert '<small class="withdrawn-mark">abgemeldet (nach Serie 1, Spiel 2)' in page
 
 
 def test_a_result_giving_him_a_later_game_is_refused_beside_it(gone):
