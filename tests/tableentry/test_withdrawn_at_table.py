@@ -57,3 +57,17 @@ def test_a_result_giving_him_a_later_game_is_refused_beside_it(gone):
     assert not ResultVersion.objects.exists()
     posted = quick_form(games([(1, 5), (3, 3), (1, 7), (4, 1), (2, 2)]), revision=0)
     assert Client().post(enter_url(gone.p[1]), posted).status_code == 302
+
+
+def test_the_table_card_page_tells_him_the_others_enter(gone):
+    phone = Client()
+    mine = reverse(
+        "tournament:mine",
+        kwargs={"slug": gone.tournament.slug, "token": gone.p[3].link_token},
+    )
+    phone.get(mine)  # the phone remembers his link
+    page = phone.get(f"/t/{gone.tournament.slug}/tisch/1/").content.decode()
+    assert (
+        "Sie sind abgemeldet (nach Serie 1, Spiel 2): die anderen Spieler des "
+        "Tisches geben das Ergebnis ohne Sie ein." in page
+    )
