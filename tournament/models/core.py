@@ -365,7 +365,7 @@ class Entry(models.Model):
 
     @property
     def withdrawal_text(self) -> str:
-        """ "abgemeldet (nach Serie 2, Spiel 2)", or "" while he plays."""
+        """His mark, "abgemeldet (nach Serie 2, Spiel 2)"; "" while he plays."""
         if self.withdrawn_at is None:
             return ""
         return withdrawal_text(self.withdrawn_after_series, self.withdrawn_after_game)

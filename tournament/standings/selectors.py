@@ -69,7 +69,7 @@ class Row:
 
     @property
     def withdrawal_text(self) -> str:
-        """ "abgemeldet (nach Serie 2, Spiel 2)" in the page's language."""
+        """His mark, "abgemeldet (nach Serie 2, Spiel 2)", in the page's language."""
         return "" if self.withdrawn is None else withdrawal_text(*self.withdrawn)
 
     def as_api(self) -> dict[str, Any]:
