@@ -289,3 +289,19 @@ def test_a_sheet_naming_a_seat_the_table_does_not_have_is_refused_as_before(
             revision=table.result_revision,
         )
     assert refused.value.errors[0].code == "sheet_unknown_seat"
+
+
+def test_taking_it_back_is_refused_while_his_table_has_a_result_without_him(
+    tournament, organizer, organizer_client, running
+):
+    entry = withdraw(tournament, organizer, 3, 2)
+    enter(running.tables.get(number=1), organizer, games([(1, 5)] * 5))
+    answer = organizer_client.post(
+        f"/t/{tournament.slug}/verwaltung/spieler/3/zurueck/", follow=True
+    )
+    assert "Für Tisch 1 ist schon ein Ergebnis ohne ihn eingegeben." in (
+        answer.content.decode()
+    )
+    entry.refresh_from_db()
+    assert entry.withdrawn_after_game == 2
+    assert not AuditEvent.objects.filter(action="entry.reinstate").exists()

@@ -342,10 +342,29 @@ def _withdrawal_after(
 
 
 def entry_reinstate(*, actor: Actor, entry: Entry) -> Entry:
+    """Take a withdrawal back: he plays every game again. Refused while his
+    table in the running series has a result entered without him (he left
+    during it): that result would name him in games he did not play."""
     with transaction.atomic():
         entry = Entry.objects.select_for_update().get(pk=entry.pk)
         if entry.withdrawn_at is None:
             return entry
+        moment = withdrawal_moment(entry)
+        if (
+            entry.withdrawn_after_game is not None
+            and moment.series == entry.withdrawn_after_series
+            and moment.result_entered
+        ):
+            raise UserError(
+                _(
+                    "Für Tisch %(t)d ist schon ein Ergebnis ohne ihn eingegeben. "
+                    "Die Abmeldung kann erst zurückgenommen werden, wenn es nicht "
+                    "mehr gilt (eine wartende Eingabe ablehnen) – oder nach "
+                    "dieser Serie."
+                )
+                % {"t": moment.table},
+                code="result_without_him",
+            )
         before = snapshot(entry, WITHDRAWAL_FIELDS)
         entry.withdrawn_at = None
         entry.withdrawal_reason = ""

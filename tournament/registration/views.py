@@ -220,8 +220,12 @@ def entry_link_renew(request: HttpRequest, slug: str, number: int) -> HttpRespon
 @require_POST
 def entry_reinstate(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     entry = get_object_or_404(Entry, tournament__slug=slug, start_number=number)
-    services.entry_reinstate(actor=request.user, entry=entry)
-    messages.success(request, _("Abmeldung zurückgenommen."))
+    try:
+        services.entry_reinstate(actor=request.user, entry=entry)
+    except UserError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("Abmeldung zurückgenommen."))
     return redirect("tournament:entry_list", slug=slug)
 
 
