@@ -31,7 +31,6 @@ def look(page, base, path, name, shot, audit):
         page.set_viewport_size(size)
         page.goto(f"{base}{path}")
         shot(page, f"withdraw-{name}-{label}")
-        page.screenshot(path=f"/tmp/withdraw-{name}-{label}.png", full_page=True)
         assert not too_wide(page), f"{path} scrolls sideways at {label} px"
     audit.check(page, name)
 
