@@ -137,4 +137,3 @@ def test_the_protokoll_says_when_he_left(tournament, withdrawn, organizer_client
     page = organizer_client.get(f"/t/{tournament.slug}/verwaltung/protokoll/")
     text = page.content.decode()
     assert MARK in text
-
