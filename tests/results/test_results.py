@@ -379,6 +379,8 @@ def test_standings_json_and_api(client, tournament, table, referee, referee2):
         "points": 26,
         "games_won": 2,
         "series_points": [26, 0, 0, 0, 0],
+        "withdrawn": False,
+        "withdrawn_after": None,
     }
     player = client.get(f"/api/t/{tournament.slug}/players/1/").json()
     assert player["series"][0]["opponents"] == [2, 3, 4]

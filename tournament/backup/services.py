@@ -72,6 +72,8 @@ KEYS: dict[str, frozenset[str]] = {
             # Since issue 16: the personal link (so printed cards keep
             # working on the laptop a backup is restored to).
             "link",
+            # The moment of a withdrawal: [series, game or null] or null.
+            "withdrawn_after",
         }
     ),
     "series": frozenset(
@@ -346,6 +348,9 @@ def tournament_backup(*, tournament: Tournament) -> dict[str, Any]:
                 "withdrawal_reason": e.withdrawal_reason,
                 "team": e.team.name if e.team else None,
                 "link": e.link_token,
+                "withdrawn_after": None
+                if e.withdrawn_after_series is None
+                else [e.withdrawn_after_series, e.withdrawn_after_game],
             }
         )
     for s in tournament.series.order_by("number"):
@@ -550,6 +555,9 @@ def _restore(
             withdrawal_reason=p["withdrawal_reason"],
             team=teams[p["team"]] if p["team"] else None,
         )
+        after = p.get("withdrawn_after")
+        if isinstance(after, list) and len(after) == 2:
+            entry.withdrawn_after_series, entry.withdrawn_after_game = after
         link = p.get("link")
         # The printed card's link, unless another tournament holds it (a
         # copy restored beside its original gets links of its own).

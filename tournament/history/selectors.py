@@ -191,6 +191,7 @@ class PersonResult:
     points: int
     series_points: list[int | None]
     title: bool = False
+    withdrawal: str = ""  # "abgemeldet (nach Serie 2, Spiel 2)", or ""
 
 
 @dataclass(frozen=True)
@@ -238,6 +239,7 @@ def person_history(person: Person) -> PersonHistory:
                     for n in range(1, t.series_count + 1)
                 ],
                 title=t.slug in title_slugs,
+                withdrawal=entry.withdrawal_text,
             )
         )
     ranked = [r for r in results if r.rank]

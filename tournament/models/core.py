@@ -317,6 +317,16 @@ class Entry(models.Model):
     checked_in = models.BooleanField(_("anwesend"), default=False)
     withdrawn_at = models.DateTimeField(_("abgemeldet am"), null=True, blank=True)
     withdrawal_reason = models.CharField(_("Grund"), max_length=200, blank=True)
+    # When he left: after game `withdrawn_after_game` of series
+    # `withdrawn_after_series` (0: before its first game; empty: after the
+    # whole series). Both empty: before any series, or a withdrawal recorded
+    # before the moment was asked (then every game of his seats counts).
+    withdrawn_after_series = models.PositiveSmallIntegerField(
+        _("abgemeldet nach Serie"), null=True, blank=True
+    )
+    withdrawn_after_game = models.PositiveSmallIntegerField(
+        _("abgemeldet nach Spiel"), null=True, blank=True
+    )
     team = models.ForeignKey(
         Team,
         on_delete=models.SET_NULL,
@@ -358,6 +368,16 @@ class Entry(models.Model):
                 condition=Q(withdrawn_at__isnull=False) | Q(withdrawal_reason=""),
                 name="entry_reason_only_when_withdrawn",
             ),
+            models.CheckConstraint(
+                condition=Q(withdrawn_at__isnull=False)
+                | Q(withdrawn_after_series__isnull=True),
+                name="entry_withdrawn_after_only_when_withdrawn",
+            ),
+            models.CheckConstraint(
+                condition=Q(withdrawn_after_series__isnull=False)
+                | Q(withdrawn_after_game__isnull=True),
+                name="entry_withdrawn_game_needs_series",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -366,6 +386,38 @@ class Entry(models.Model):
     @property
     def is_active(self) -> bool:
         return self.withdrawn_at is None
+
+    @property
+    def withdrawal_text(self) -> str:
+        """His mark, "abgemeldet (nach Serie 2, Spiel 2)"; "" while he plays."""
+        if self.withdrawn_at is None:
+            return ""
+        return withdrawal_text(self.withdrawn_after_series, self.withdrawn_after_game)
+
+    def last_game_in(self, series: int, games: int) -> int:
+        """How many games of series `series` (of `games`) he plays: all of
+        them unless he withdrew during (or before) that series."""
+        after = self.withdrawn_after_series
+        if self.withdrawn_at is None or after is None or after > series:
+            return games
+        if after < series:
+            return 0
+        game = self.withdrawn_after_game
+        return games if game is None else min(game, games)
+
+
+def withdrawal_text(after_series: int | None, after_game: int | None) -> str:
+    """The mark a withdrawn player carries wherever he is listed."""
+    if after_series is None:
+        return str(_("abgemeldet"))
+    if after_game is None:
+        return str(_("abgemeldet (nach Serie %(s)d)") % {"s": after_series})
+    if after_game == 0:
+        return str(_("abgemeldet (vor Serie %(s)d)") % {"s": after_series})
+    return str(
+        _("abgemeldet (nach Serie %(s)d, Spiel %(g)d)")
+        % {"s": after_series, "g": after_game}
+    )
 
 
 class AuditEvent(models.Model):

@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from tournament.core.forms import IdsChoiceField, NameField
 from tournament.models import Entry, Player, Tournament
+from tournament.registration.selectors import WithdrawalMoment
 from tournament.registration.services import PlayerData
 
 
@@ -61,9 +62,48 @@ class EntryForm(forms.Form):
 
 
 class WithdrawForm(forms.Form):
+    """The reason, and in a series he is seated in, after which of its
+    games he left (`moment`: his series and table; see
+    `selectors.withdrawal_moment`)."""
+
     reason = forms.CharField(
         label=_("Grund der Abmeldung"), max_length=200, initial=_("abgemeldet")
     )
+    series = forms.IntegerField(min_value=1, required=False, widget=forms.HiddenInput)
+
+    def __init__(
+        self, *args: Any, moment: WithdrawalMoment | None = None, **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.moment = moment or WithdrawalMoment()
+        if not self.moment.running:
+            return
+        n, games = self.moment.series, self.moment.games
+        if self.moment.result_entered:
+            # His table's result names him in every game: he played them.
+            after = [games]
+        elif self.moment.released:
+            after = list(range(games + 1))
+        else:
+            after = [0]  # drawn, not begun: he misses all of it
+        choices = [(str(g), _after_text(g, n, games)) for g in after]
+        self.fields["after_game"] = forms.TypedChoiceField(
+            label=_("Wann ist er gegangen? (Serie %(s)d, Tisch %(t)d)")
+            % {"s": n, "t": self.moment.table},
+            choices=choices,
+            coerce=int,
+            widget=forms.RadioSelect,
+            error_messages={"required": _("Bitte wählen, nach welchem Spiel.")},
+        )
+        self.fields["series"].initial = n
+
+
+def _after_text(game: int, series: int, games: int) -> str:
+    if game == 0:
+        return str(_("vor Spiel 1 – er spielt Serie %(s)d nicht mit") % {"s": series})
+    if game == games:
+        return str(_("nach der Serie – alle %(n)d Spiele zählen") % {"n": games})
+    return str(_("nach Spiel %(g)d") % {"g": game})
 
 
 class TeamForm(forms.Form):

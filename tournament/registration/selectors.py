@@ -18,8 +18,9 @@ from typing import TypedDict
 from django.db.models import Count, Q, QuerySet
 from django.urls import reverse
 
+from tournament.core.rules import tournament_rules
 from tournament.core.text import fold, name_key
-from tournament.models import Entry, Series, Team, Tournament
+from tournament.models import Entry, ResultVersion, Seat, Series, Team, Tournament
 
 __all__ = [
     "PlayerQuery",
@@ -31,6 +32,7 @@ __all__ = [
     "name_key",
     "same_name_entries",
     "teams_for",
+    "withdrawal_moment",
 ]
 
 # "12", "Nr. 12", "Nr12", "#12", "Startnummer 12".
@@ -229,3 +231,83 @@ def missed_series(entry: Entry) -> MissedSeries:
     ):
         missed["drawn" if status == Series.Status.SEATED else "running"] = number
     return missed
+
+
+@dataclass(frozen=True)
+class WithdrawalMoment:
+    """Where a player stands when he withdraws: the series he is seated in
+    that is not over yet (`series` 0: none), his table there, its games,
+    how many others stay at it and how many a game needs (the rule set's
+    smallest table). `result_entered`: his table has a result already (then
+    he played its games: he leaves after the series)."""
+
+    series: int = 0
+    table: int = 0
+    games: int = 0
+    others: int = 0
+    min_seats: int = 3
+    released: bool = False
+    result_entered: bool = False
+
+    @property
+    def running(self) -> bool:
+        return self.series > 0
+
+    @property
+    def table_plays_on(self) -> bool:
+        """Whether the players left at his table can still play a game."""
+        return self.others >= self.min_seats
+
+
+def withdrawal_moment(entry: Entry) -> WithdrawalMoment:
+    """The series he leaves in (two queries): the latest seated one he has
+    a seat in whose results are not all in."""
+    seat = (
+        Seat.objects.filter(
+            entry=entry,
+            series__status__in=[
+                Series.Status.SEATED,
+                Series.Status.RELEASED,
+                Series.Status.PLAYING,
+            ],
+        )
+        .select_related("series__tournament", "table")
+        .annotate(
+            others=Count("table__seats", distinct=True),
+            entered=Count(
+                "table__result_versions",
+                filter=Q(
+                    table__result_versions__status__in=[
+                        ResultVersion.Status.PENDING,
+                        ResultVersion.Status.CONFIRMED,
+                    ]
+                ),
+                distinct=True,
+            ),
+        )
+        .order_by("-series__number")
+        .first()
+    )
+    if seat is None:
+        return WithdrawalMoment()
+    tournament = seat.series.tournament
+    return WithdrawalMoment(
+        series=seat.series.number,
+        table=seat.table.number,
+        games=tournament.games_per_series,
+        others=seat.others - 1,
+        min_seats=tournament_rules(tournament).min_seats,
+        released=seat.series.is_public,
+        result_entered=seat.entered > 0,
+    )
+
+
+def last_series_seated(entry: Entry) -> int | None:
+    """The number of the latest series he has a seat in (None: none)."""
+    return (
+        Seat.objects.filter(entry=entry)
+        .exclude(series__status=Series.Status.DRAFT)
+        .order_by("-series__number")
+        .values_list("series__number", flat=True)
+        .first()
+    )

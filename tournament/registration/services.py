@@ -20,11 +20,26 @@ from tournament.persons.services import (
     person_rematch,
     persons_refresh,
 )
+from tournament.registration.selectors import (
+    WithdrawalMoment,
+    last_series_seated,
+    withdrawal_moment,
+)
 
 PLAYER_FIELDS = ["first_name", "last_name", "club", "town", "category"]
 
 
 ENTRY_FIELDS = ["start_number", "checked_in", "withdrawn_at", "withdrawal_reason"]
+# What a withdrawal writes (and taking it back clears): the reason and when
+# he left (`Entry.withdrawn_after_series`, `withdrawn_after_game`).
+WITHDRAWAL = [
+    "withdrawn_at",
+    "withdrawal_reason",
+    "withdrawn_after_series",
+    "withdrawn_after_game",
+]
+# The withdrawal as the audit keeps it.
+WITHDRAWAL_FIELDS = [*ENTRY_FIELDS, "withdrawn_after_series", "withdrawn_after_game"]
 
 
 @dataclass(frozen=True)
@@ -217,8 +232,24 @@ def entry_set_checked_in(*, actor: Actor, entry: Entry, checked_in: bool) -> Ent
     return entry
 
 
-def entry_withdraw(*, actor: Actor, entry: Entry, reason: str) -> Entry:
-    """Withdraw a player; the entry and its start number stay (results keep)."""
+def entry_withdraw(
+    *,
+    actor: Actor,
+    entry: Entry,
+    reason: str,
+    after_series: int | None = None,
+    after_game: int | None = None,
+) -> Entry:
+    """Withdraw a player; the entry and its start number stay (results keep).
+
+    In a series he is seated in and whose results are not all in, the
+    organizer says after which of its games he left (`after_game`: 0 before
+    the first, the series' game count or None after the last), naming the
+    series he saw on the page (`after_series`: a page from before another
+    series was drawn is refused). His table's later games are entered
+    without him (`results`). Without `after_game` he leaves after that
+    series, or before it if it is drawn but not released. Seated in no
+    such series, he leaves after the last one he played."""
     reason = reason.strip()
     if not reason:
         raise UserError(_("Bitte einen Grund angeben."), code="reason_required")
@@ -226,10 +257,14 @@ def entry_withdraw(*, actor: Actor, entry: Entry, reason: str) -> Entry:
         entry = Entry.objects.select_for_update().get(pk=entry.pk)
         if entry.withdrawn_at is not None:
             raise UserError(_("Der Spieler ist bereits abgemeldet."), code="withdrawn")
-        before = snapshot(entry, ENTRY_FIELDS)
+        moment = withdrawal_moment(entry)
+        series, game = _withdrawal_after(moment, entry, after_series, after_game)
+        before = snapshot(entry, WITHDRAWAL_FIELDS)
         entry.withdrawn_at = timezone.now()
         entry.withdrawal_reason = reason[:200]
-        entry.save(update_fields=["withdrawn_at", "withdrawal_reason"])
+        entry.withdrawn_after_series = series
+        entry.withdrawn_after_game = game
+        entry.save(update_fields=WITHDRAWAL)
         invalidation.link_changed(entry.tournament_id, entry.link_token)
         audit_record(
             actor=actor,
@@ -237,28 +272,113 @@ def entry_withdraw(*, actor: Actor, entry: Entry, reason: str) -> Entry:
             obj=entry,
             tournament=entry.tournament,
             before=before,
-            after=snapshot(entry, ENTRY_FIELDS),
+            after=snapshot(entry, WITHDRAWAL_FIELDS),
+            note=entry.withdrawal_text,
         )
         invalidation.field_changed(entry.tournament_id)
+        if moment.released:
+            # His table's form and the series' pages change too.
+            invalidation.seating_changed(entry.tournament_id)
     return entry
 
 
+def _withdrawal_after(
+    moment: WithdrawalMoment,
+    entry: Entry,
+    after_series: int | None,
+    after_game: int | None,
+) -> tuple[int | None, int | None]:
+    """(series, game) to store for a withdrawal: game None is after the
+    whole series, 0 before its first game. Refuses a moment that does not
+    fit where he stands now."""
+    if not moment.running:
+        if after_series is not None:
+            raise UserError(
+                _(
+                    "Er sitzt in keiner laufenden Serie mehr; bitte die Seite neu "
+                    "laden."
+                ),
+                code="stale_moment",
+            )
+        return last_series_seated(entry), None
+    if after_series is not None and after_series != moment.series:
+        raise UserError(
+            _(
+                "Inzwischen läuft Serie %(n)d; bitte die Seite neu laden und "
+                "noch einmal wählen."
+            )
+            % {"n": moment.series},
+            code="stale_moment",
+        )
+    if not moment.released:
+        if after_game:
+            raise UserError(
+                _(
+                    "Serie %(n)d ist noch nicht veröffentlicht, also noch nicht "
+                    "begonnen: er fehlt in allen ihren Spielen."
+                )
+                % {"n": moment.series},
+                code="not_started",
+            )
+        return moment.series, 0
+    if after_game is None or after_game == moment.games:
+        return moment.series, None
+    if not 0 <= after_game < moment.games:
+        raise UserError(
+            _("Bitte ein Spiel von 0 bis %(n)d wählen.") % {"n": moment.games},
+            code="after_game_range",
+        )
+    if moment.result_entered:
+        raise UserError(
+            _(
+                "Für Tisch %(t)d ist schon ein Ergebnis eingegeben, mit ihm in "
+                "allen Spielen: bitte „nach der Serie“ wählen. Ist er doch "
+                "früher gegangen und wartet die Eingabe noch auf Bestätigung: "
+                "sie erst ablehnen, dann abmelden."
+            )
+            % {"t": moment.table},
+            code="result_entered",
+        )
+    return moment.series, after_game
+
+
 def entry_reinstate(*, actor: Actor, entry: Entry) -> Entry:
+    """Take a withdrawal back: he plays every game again. Refused while his
+    table in the running series has a result entered without him (he left
+    during it): that result would name him in games he did not play."""
     with transaction.atomic():
         entry = Entry.objects.select_for_update().get(pk=entry.pk)
         if entry.withdrawn_at is None:
             return entry
-        before = snapshot(entry, ENTRY_FIELDS)
+        moment = withdrawal_moment(entry)
+        if (
+            entry.withdrawn_after_game is not None
+            and moment.series == entry.withdrawn_after_series
+            and moment.result_entered
+        ):
+            raise UserError(
+                _(
+                    "Für Tisch %(t)d ist schon ein Ergebnis ohne ihn eingegeben. "
+                    "Die Abmeldung kann erst zurückgenommen werden, wenn es nicht "
+                    "mehr gilt (eine wartende Eingabe ablehnen) – oder nach "
+                    "dieser Serie."
+                )
+                % {"t": moment.table},
+                code="result_without_him",
+            )
+        before = snapshot(entry, WITHDRAWAL_FIELDS)
         entry.withdrawn_at = None
         entry.withdrawal_reason = ""
-        entry.save(update_fields=["withdrawn_at", "withdrawal_reason"])
+        entry.withdrawn_after_series = None
+        entry.withdrawn_after_game = None
+        entry.save(update_fields=WITHDRAWAL)
         audit_record(
             actor=actor,
             action="entry.reinstate",
             obj=entry,
             tournament=entry.tournament,
             before=before,
-            after=snapshot(entry, ENTRY_FIELDS),
+            after=snapshot(entry, WITHDRAWAL_FIELDS),
         )
         invalidation.field_changed(entry.tournament_id)
     return entry

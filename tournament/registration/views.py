@@ -186,24 +186,36 @@ def entry_withdraw(request: HttpRequest, slug: str, number: int) -> HttpResponse
         tournament__slug=slug,
         start_number=number,
     )
-    form = WithdrawForm(request.POST or None)
+    moment = selectors.withdrawal_moment(entry)
+    form = WithdrawForm(request.POST or None, moment=moment)
     if request.method == "POST" and form.is_valid():
         try:
             services.entry_withdraw(
-                actor=request.user, entry=entry, reason=form.cleaned_data["reason"]
+                actor=request.user,
+                entry=entry,
+                reason=form.cleaned_data["reason"],
+                after_series=form.cleaned_data["series"],
+                after_game=form.cleaned_data.get("after_game"),
             )
         except UserError as error:
-            messages.error(request, error.message)
+            form.add_error(None, error.message)
         else:
+            entry.refresh_from_db()
             messages.success(
                 request,
-                _("%(name)s ist abgemeldet.") % {"name": entry.player.full_name},
+                _("%(name)s ist %(what)s.")
+                % {"name": entry.player.full_name, "what": entry.withdrawal_text},
             )
-        return redirect("tournament:entry_list", slug=slug)
+            return redirect("tournament:entry_list", slug=slug)
     return render(
         request,
         "tournament/registration/entry_withdraw.html",
-        {"tournament": entry.tournament, "entry": entry, "form": form},
+        {
+            "tournament": entry.tournament,
+            "entry": entry,
+            "form": form,
+            "moment": moment,
+        },
     )
 
 
@@ -233,8 +245,12 @@ def entry_link_renew(request: HttpRequest, slug: str, number: int) -> HttpRespon
 @require_POST
 def entry_reinstate(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     entry = get_object_or_404(Entry, tournament__slug=slug, start_number=number)
-    services.entry_reinstate(actor=request.user, entry=entry)
-    messages.success(request, _("Abmeldung zurückgenommen."))
+    try:
+        services.entry_reinstate(actor=request.user, entry=entry)
+    except UserError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, _("Abmeldung zurückgenommen."))
     return redirect("tournament:entry_list", slug=slug)
 
 

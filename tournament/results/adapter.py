@@ -6,7 +6,7 @@ reported at once (`GameErrors`), each naming its game and, for sheets, its
 hand: a referee corrects the whole table in one go. The rules are named in
 words; the engine's codes and paragraphs stay inside."""
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -84,8 +84,38 @@ def seats_text(seats: Sequence[int]) -> str:
     }
 
 
+def withdrawn_seat_text(seat: int) -> str:
+    """A seat whose player withdrew before this game, named in a game."""
+    return _("Sitz %(s)d ist abgemeldet und spielt dieses Spiel nicht mehr mit") % {
+        "s": seat
+    }
+
+
+def present_seats(table_size: int, left: Mapping[int, int], game: int) -> list[int]:
+    """The seats that play game `game`: all but those whose player withdrew
+    before it (`left`: seat → the number of games he plays)."""
+    return [s for s in range(1, table_size + 1) if left.get(s, game) >= game]
+
+
+def playable_games(
+    *, table_size: int, left: Mapping[int, int], games: int, min_seats: int
+) -> int:
+    """How many of the series' games the table plays: each game with at
+    least `min_seats` players still at it (the rule set's smallest table).
+    A table left with fewer does not play its later games."""
+    return sum(
+        1
+        for g in range(1, games + 1)
+        if len(present_seats(table_size, left, g)) >= min_seats
+    )
+
+
 def _quick_game(
-    number: int, game: GameInput, table_size: int, start_marks: int
+    number: int,
+    game: GameInput,
+    table_size: int,
+    start_marks: int,
+    present: Sequence[int],
 ) -> dict[str, Any]:
     winner, marks = game.winner, game.marks
     errors = []
@@ -93,6 +123,12 @@ def _quick_game(
         errors.append(
             GameError(
                 number, _("bitte den Gewinner wählen"), "winner", code="no_winner"
+            )
+        )
+    elif 1 <= winner <= table_size and winner not in present:
+        errors.append(
+            GameError(
+                number, withdrawn_seat_text(winner), "winner", code="withdrawn_seat"
             )
         )
     elif not 1 <= winner <= table_size:
@@ -142,13 +178,24 @@ def table_result_data(
     games: Sequence[GameInput | None],
     table_size: int,
     tournament: Tournament,
+    left: Mapping[int, int] | None = None,
 ) -> dict[str, Any]:
     """Validate a table's games (quick or sheet) and return the version data.
 
-    A game given as None was refused before (the form could not read it);
-    the others are still checked. Raises GameErrors with every mistake of
-    every game, or UserError when the games do not fit the tournament."""
-    expected = tournament.games_per_series
+    `left`: the seats whose player withdrew during the series, each with the
+    number of games he plays; the later games are played without him, and
+    only those the players still at the table can play are entered
+    (`playable_games`). A game given as None was refused before (the form
+    could not read it); the others are still checked. Raises GameErrors with
+    every mistake of every game, or UserError when the games do not fit the
+    tournament."""
+    left = left or {}
+    expected = playable_games(
+        table_size=table_size,
+        left=left,
+        games=tournament.games_per_series,
+        min_seats=tournament_rules(tournament).min_seats,
+    )
     if len(games) != expected:
         raise UserError(
             ngettext(
@@ -166,6 +213,7 @@ def table_result_data(
     # as the game before has a mistake.
     dealer: int | None = table_size
     for number, game in enumerate(games, 1):
+        present = present_seats(table_size, left, number)
         try:
             if game is None:
                 raise GameErrors([])
@@ -176,9 +224,12 @@ def table_result_data(
                     table_size=table_size,
                     tournament=tournament,
                     first_dealer=dealer,
+                    present=present,
                 )
             else:
-                result = _quick_game(number, game, table_size, tournament.start_marks)
+                result = _quick_game(
+                    number, game, table_size, tournament.start_marks, present
+                )
         except GameErrors as error:
             errors += error.errors
             dealer = None
@@ -273,6 +324,36 @@ def _sheet_line(line: dict[str, Any]) -> SheetLine:
     )
 
 
+def _absent_refusal(
+    number: int, hands: Sequence[dict[str, Any]], present: Sequence[int], size: int
+) -> GameErrors | None:
+    """The first sheet line naming a seat that does not play this game."""
+    for h, hand in enumerate(hands, 1):
+        line = _sheet_line(hand)
+        for seat in (line.winner, *line.folded, *line.penalty):
+            if seat in present:
+                continue
+            text = (
+                withdrawn_seat_text(seat)
+                if 1 <= seat <= size
+                else str(SHEET_RULE_MESSAGES["sheet_unknown_seat"]) % {"seats": size}
+            )
+            code = "withdrawn_seat" if 1 <= seat <= size else "sheet_unknown_seat"
+            return GameErrors([GameError(number, text, "hands", hand=h, code=code)])
+    return None
+
+
+def _renumbered(line: SheetLine, to: Mapping[int, int]) -> SheetLine:
+    """The line in the engine's numbers; a seat the table does not have
+    stays as it is, for the engine to refuse."""
+    return SheetLine(
+        value=line.value,
+        winner=to.get(line.winner, line.winner),
+        folded={to.get(s, s): v for s, v in line.folded.items()},
+        penalty={to.get(s, s): v for s, v in line.penalty.items()},
+    )
+
+
 def sheet_game(
     *,
     number: int,
@@ -280,6 +361,7 @@ def sheet_game(
     table_size: int,
     tournament: Tournament,
     first_dealer: int | None = None,
+    present: Sequence[int] | None = None,
 ) -> dict[str, Any]:
     """Replay one game's sheet lines through the rules; return the game's
     winner and marks (and the lines), or raise GameErrors naming the hand
@@ -288,8 +370,23 @@ def sheet_game(
     `first_dealer` None: the dealer is unknown (the game before has a
     mistake). The lines are then tried with every seat dealing and refused
     only if no dealer makes them legal: the dealer decides only which of
-    two hammers knocks, and the whole table is checked again when saved."""
+    two hammers knocks, and the whole table is checked again when saved.
+
+    `present`: the seats that play this game (all by default). The others'
+    players withdrew: the game is played by those left, in the same order
+    around the table, and a withdrawn dealer's deal passes clockwise to the
+    next of them."""
     hands = list(game.hands or ())
+    seats = list(present) if present is not None else list(range(1, table_size + 1))
+    if len(seats) < table_size:
+        absent = _absent_refusal(number, hands, seats, table_size)
+        if absent is not None:
+            raise absent
+    # The engine numbers the players who play 1..n, in the same order.
+    to_engine = {seat: i for i, seat in enumerate(seats, 1)}
+    if first_dealer is not None and first_dealer not in to_engine:
+        clockwise = [*range(first_dealer, table_size + 1), *seats]
+        first_dealer = next(s for s in clockwise if s in to_engine)
     if not hands and not game.partial:
         raise GameErrors(
             [
@@ -303,15 +400,18 @@ def sheet_game(
         )
     rules = tournament_rules(tournament)
     lines = [_sheet_line(h) for h in hands]
+    played = [_renumbered(line, to_engine) for line in lines]
     dealers: Sequence[int] = (
-        [first_dealer] if first_dealer is not None else range(table_size, 0, -1)
+        [to_engine[first_dealer]]
+        if first_dealer is not None
+        else range(len(seats), 0, -1)
     )
     refused: list[SheetError] = []
     state: GameState | None = None
     for dealer in dealers:
         try:
             state = game_from_sheet(
-                lines, seats=table_size, rules=rules, first_dealer=dealer
+                played, seats=len(seats), rules=rules, first_dealer=dealer
             )
         except SheetError as error:
             refused.append(error)
@@ -341,7 +441,7 @@ def sheet_game(
         raise GameErrors([])
     outcome = state.outcome()
     if outcome is None:
-        left = sorted(s for s, m in state.marks.items() if m > 0)
+        left = sorted(seats[s - 1] for s, m in state.marks.items() if m > 0)
         raise GameErrors(
             [
                 GameError(
@@ -360,7 +460,7 @@ def sheet_game(
             ]
         )
     return {
-        "winner": outcome.winner,
+        "winner": seats[outcome.winner - 1],
         "marks": outcome.marks[outcome.winner],
         "hands": [line.to_json() for line in lines],
     }

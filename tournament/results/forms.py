@@ -20,9 +20,11 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from tournament.core.rules import tournament_rules
 from tournament.models import ResultVersion, Table
-from tournament.results.adapter import GameError, GameInput
+from tournament.results.adapter import GameError, GameInput, playable_games
 from tournament.results.notation import NotationError, hand_text, parse_hand, quote
+from tournament.results.services import table_left
 
 # Unreadable lines reported per game; the rest are counted.
 NOTATION_ERRORS_SHOWN = 5
@@ -50,11 +52,21 @@ class ResultForm(forms.Form):
         games: int,
         start_marks: int,
         correction: bool = False,
+        left: dict[int, int] | None = None,
+        series_games: int | None = None,
         **kwargs: Any,
     ) -> None:
+        """`left`: the seats whose player withdrew during the series, each
+        with the number of games he plays: the later games offer only the
+        players still at the table. `games`: the games the table plays
+        (fewer than the series' `series_games` when it is left with too few
+        players for the rest)."""
         super().__init__(*args, **kwargs)
         self.games = games
+        self.series_games = series_games or games
         self.correction = correction
+        self.left = left or {}
+        self.names = dict(seats)
         # What clean() read: per game its input (None: refused already), and
         # the lines it could not read.
         self.entered: list[GameInput | None] | None = None
@@ -107,17 +119,43 @@ class ResultForm(forms.Form):
 
     def game_fields(
         self,
-    ) -> list[tuple[int, BoundField, BoundField, BoundField, bool]]:
-        """Per game: its number, winner, marks and hands fields, and whether
-        it has a mistake."""
+    ) -> list[tuple[int, BoundField, BoundField, BoundField, bool, list[Any], str]]:
+        """Per game: its number, winner, marks and hands fields, whether it
+        has a mistake, the winner's choices (the players who play it) and
+        who no longer plays it ("" if everybody does)."""
         out = []
         for g in range(1, self.games + 1):
             winner, marks, hands = (
                 self[f"g{g}_{p}"] for p in ("winner", "marks", "hands")
             )
             errors = bool(winner.errors or marks.errors or hands.errors)
-            out.append((g, winner, marks, hands, errors))
+            gone = [n for n, plays in sorted(self.left.items()) if plays < g]
+            radios = [r for r in winner if int(r.data["value"]) not in gone]
+            out.append((g, winner, marks, hands, errors, radios, self._gone_text(gone)))
         return out
+
+    def _gone_text(self, gone: list[int]) -> str:
+        return "; ".join(
+            _("ohne Sitz %(s)d: %(name)s ist abgemeldet")
+            % {"s": n, "name": self.names.get(n, "?")}
+            for n in gone
+        )
+
+    def unplayed_text(self) -> str:
+        """The games the table no longer plays, in words ("" if none)."""
+        if self.games >= self.series_games:
+            return ""
+        first = self.games + 1
+        games = (
+            str(first) if first == self.series_games else f"{first}–{self.series_games}"
+        )
+        return ngettext(
+            "Spiel %(games)s wird nicht gespielt: am Tisch sind nur noch %(n)d "
+            "Spieler, zu wenige für ein Spiel. Es zählt für niemanden.",
+            "Spiele %(games)s werden nicht gespielt: am Tisch sind nur noch "
+            "%(n)d Spieler, zu wenige für ein Spiel. Sie zählen für niemanden.",
+            self.series_games - self.games,
+        ) % {"games": games, "n": len(self.names) - len(self.left)}
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -208,7 +246,7 @@ class ResultForm(forms.Form):
 
     def error_games(self) -> list[int]:
         """The games with a mistake, for the list of links above the form."""
-        return [g for g, *_fields, has_errors in self.game_fields() if has_errors]
+        return [g[0] for g in self.game_fields() if g[4]]
 
     def error_summary(self) -> str:
         count = sum(len(errors) for errors in self.errors.values())
@@ -247,11 +285,19 @@ def table_result_form(
     """The result form of `table`: its seats' players, the tournament's
     games and start marks (a referee's page and a player's alike)."""
     tournament = table.series.tournament
+    left = table_left(table)
     return ResultForm(
         data,
         initial=initial,
         seats=[(s.number, s.entry.player.full_name) for s in table.seats.all()],
-        games=tournament.games_per_series,
+        games=playable_games(
+            table_size=table.size,
+            left=left,
+            games=tournament.games_per_series,
+            min_seats=tournament_rules(tournament).min_seats,
+        ),
         start_marks=tournament.start_marks,
         correction=correction,
+        left=left,
+        series_games=tournament.games_per_series,
     )

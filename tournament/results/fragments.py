@@ -81,7 +81,11 @@ def _table_key(tournament: Tournament, result: Mapping[str, Any]) -> str:
         result["version"] is not None,
         result["provisional"],
         [
-            (p["seat"].entry.start_number, p["seat"].entry.player.full_name)
+            (
+                p["seat"].entry.start_number,
+                p["seat"].entry.player.full_name,
+                p["seat"].entry.withdrawal_text,
+            )
             for p in result["players"]
         ],
         [(p["points"], p["total"]) for p in result["players"]],

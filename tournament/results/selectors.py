@@ -110,7 +110,7 @@ def series_progress(tournament: Tournament) -> list[SeriesProgress]:
 
 class PlayerPoints(TypedDict):
     seat: Seat
-    points: list[int]  # per game
+    points: list[int | None]  # per game; None: not played by him
     total: int
 
 
@@ -146,23 +146,38 @@ def series_results(series: Series, *, include_pending: bool) -> list[TableResult
                 "version": version,
                 "provisional": version is not None
                 and version.status == ResultVersion.Status.PENDING,
-                "players": _players_points(table, version, series.tournament),
+                "players": _players_points(
+                    table, version, series.tournament, series.number
+                ),
             }
         )
     return out
 
 
 def _players_points(
-    table: Table, version: ResultVersion | None, tournament: Tournament
+    table: Table, version: ResultVersion | None, tournament: Tournament, series: int
 ) -> list[PlayerPoints]:
+    """Points per player and game of `version`; None for a game he did not
+    play (he withdrew before it, or his table, left too small, did not play
+    it). A digital table still playing lists only its games so far."""
     games = version.data["games"] if version else []
+    count = tournament.games_per_series
+    full = version is not None and version.complete
     players: list[PlayerPoints] = []
     for seat in table.seats.all():
-        points = [
-            game_points(g["marks"], tournament) if g["winner"] == seat.number else 0
-            for g in games
+        plays = seat.entry.last_game_in(series, count) if full else len(games)
+        points: list[int | None] = [
+            None
+            if n > plays
+            else game_points(g["marks"], tournament)
+            if g["winner"] == seat.number
+            else 0
+            for n, g in enumerate(games, 1)
         ]
-        players.append({"seat": seat, "points": points, "total": sum(points)})
+        if full:
+            points += [None] * (count - len(games))
+        total = sum(p for p in points if p is not None)
+        players.append({"seat": seat, "points": points, "total": total})
     return players
 
 
@@ -170,7 +185,7 @@ def table_points(table: Table, version: ResultVersion) -> list[PlayerPoints]:
     """A table's players in seat order with their points per game of
     `version` and their total (the table's seats prefetched, as
     `table_for_entry` gives them: no query)."""
-    return _players_points(table, version, table.series.tournament)
+    return _players_points(table, version, table.series.tournament, table.series.number)
 
 
 def hand_notation(hand: dict[str, Any]) -> str:

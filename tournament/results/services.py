@@ -91,15 +91,34 @@ def _next_number(table: Table) -> int:
     return (last.first() or 0) + 1
 
 
+def table_left(table: Table) -> dict[int, int]:
+    """The seats of `table` whose player withdrew during its series (or
+    before it), each with the number of its games he plays. One query."""
+    series = table.series
+    games = series.tournament.games_per_series
+    left = {}
+    for seat in Seat.objects.filter(table=table).select_related("entry"):
+        plays = seat.entry.last_game_in(series.number, games)
+        if plays < games:
+            left[seat.number] = plays
+    return left
+
+
 def rebuild_table_scores(table: Table, version: ResultVersion) -> None:
     """Rewrite the table's GameScores (and its players' totals) from the
-    confirmed version."""
+    confirmed version: a row per player per game he played (not for the
+    games after his withdrawal); a game played by three counts as a
+    three-player table's."""
     seats = {s.number: s.entry_id for s in table.seats.all()}
     tournament = table.series.tournament
+    left = table_left(table)
     GameScore.objects.filter(table=table).delete()
     rows = []
     for game_number, game in enumerate(version.data["games"], 1):
+        present = adapter.present_seats(table.size, left, game_number)
         for seat, entry_id in seats.items():
+            if seat not in present:
+                continue
             won = seat == game["winner"]
             rows.append(
                 GameScore(
@@ -112,7 +131,7 @@ def rebuild_table_scores(table: Table, version: ResultVersion) -> None:
                     won=won,
                     marks=game["marks"] if won else 0,
                     points=game_points(game["marks"], tournament) if won else 0,
-                    three_table=table.size == 3,
+                    three_table=len(present) == 3,
                 )
             )
     GameScore.objects.bulk_create(rows)
@@ -200,7 +219,10 @@ def result_check(
     each naming its game (and, for sheets, its hand and the rule), or
     UserError; a game given as None is skipped (refused already)."""
     return adapter.table_result_data(
-        games=games, table_size=table.size, tournament=tournament
+        games=games,
+        table_size=table.size,
+        tournament=tournament,
+        left=table_left(table),
     )
 
 
@@ -245,7 +267,10 @@ def result_enter(
                 code="digital_table",
             )
         data = adapter.table_result_data(
-            games=games, table_size=table.size, tournament=tournament
+            games=games,
+            table_size=table.size,
+            tournament=tournament,
+            left=table_left(table),
         )
         has_confirmed = table.result_versions.filter(
             status=ResultVersion.Status.CONFIRMED
@@ -687,7 +712,10 @@ def result_enter_by_player(
         tournament = table.series.tournament
         _refuse_unless_allowed(player=player, table=table, action="enter")
         data = adapter.table_result_data(
-            games=games, table_size=table.size, tournament=tournament
+            games=games,
+            table_size=table.size,
+            tournament=tournament,
+            left=table_left(table),
         )
         _supersede_pending(table)
         version = ResultVersion.objects.create(

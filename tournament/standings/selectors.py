@@ -43,6 +43,7 @@ from tournament.models import (
     TieBreak,
     Tournament,
 )
+from tournament.models.core import withdrawal_text
 
 
 @dataclass(slots=True)
@@ -62,6 +63,14 @@ class Row:
     # The place in the overall standings, where `rank` is another one's
     # (the ladies' own place); else equal to `rank`.
     overall_rank: int = 0
+    # Withdrawn: (after series, after game) as `Entry` keeps them; None
+    # while he plays.
+    withdrawn: tuple[int | None, int | None] | None = None
+
+    @property
+    def withdrawal_text(self) -> str:
+        """His mark, "abgemeldet (nach Serie 2, Spiel 2)", in the page's language."""
+        return "" if self.withdrawn is None else withdrawal_text(*self.withdrawn)
 
     def as_api(self) -> dict[str, Any]:
         return {
@@ -71,6 +80,10 @@ class Row:
             "points": self.points,
             "games_won": self.games_won,
             "series_points": self.series_points,
+            "withdrawn": self.withdrawn is not None,
+            "withdrawn_after": None
+            if self.withdrawn is None
+            else {"series": self.withdrawn[0], "game": self.withdrawn[1]},
         }
 
 
@@ -272,6 +285,8 @@ _COLUMNS = (
     "total__series_points",
     "checked_in",
     "withdrawn_at",
+    "withdrawn_after_series",
+    "withdrawn_after_game",
     "tournament_id",
 )
 
@@ -331,6 +346,7 @@ def _build(
             e[8] or 0,
             e[9] or 0,
             list(map(int, e[10].split(","))) if e[10] else empty,
+            withdrawn=None if e[12] is None else (e[13], e[14]),
         )
         if e[6] is not None:  # a total row: a confirmed table of theirs
             rows.append(row)
@@ -377,7 +393,7 @@ def _compute_many(tournaments: Sequence[Tournament]) -> dict[int, Standings]:
 def cache_key(tournament: Tournament, what: str) -> str:
     """A cache key that changes with every result and tie-break switch."""
     return (
-        f"standings:v2:{what}:{tournament.pk}:"
+        f"standings:v3:{what}:{tournament.pk}:"
         f"{standings_generation(tournament.pk)}:"
         f"{tournament.tiebreak_games_won:d}{tournament.tiebreak_best_game:d}"
     )

@@ -73,6 +73,10 @@ class StandingsTable(tables.Table):
             marks = ' <small class="badge">*</small>'
         if r.three_table_games:
             marks += f' <small class="muted">△{r.three_table_games}</small>'
+        if r.withdrawn is not None:
+            marks += (
+                f' <small class="withdrawn-mark">{escape(r.withdrawal_text)}</small>'
+            )
         dash = "–"
         row_class = "" if ranked else ' class="waiting"'
         overall = ""
