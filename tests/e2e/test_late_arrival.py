@@ -119,7 +119,7 @@ def test_a_previewed_swap_is_decided_before_the_release(live_server, browser, si
         page.locator("#id_a").fill(str(a))
         page.locator("#id_b").fill(str(b))
         page.get_by_role("button", name="Weiter").click()
-        page.get_by_text("Diese beiden tauschen die Plätze:").wait_for()
+        page.get_by_text("Diese beiden tauschen die Sitze:").wait_for()
         assert release.count() == 0
         assert page.get_by_role("button", name="Neu auslosen").count() == 0
         page.get_by_text("Erst den Tausch von").wait_for()

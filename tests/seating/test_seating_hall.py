@@ -304,7 +304,7 @@ def test_a_previewed_swap_holds_back_release_and_redraw_until_decided(
     assert f'action="{release}"' in plain and f'action="{seat}"' in plain
     query = {"a": a.start_number, "b": b.start_number}
     html = organizer_client.get(manage_url(tournament), query).content.decode()
-    assert "Diese beiden tauschen die Plätze" in html
+    assert "Diese beiden tauschen die Sitze" in html
     assert f'action="{release}"' not in html and f'action="{seat}"' not in html
     name_a, name_b = a.player.full_name, b.player.full_name
     assert (

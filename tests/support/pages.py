@@ -63,6 +63,7 @@ def tournament_pages(
         "table": list(tables),
         "game": list(games),
         "team_id": list(team_ids),
+        "start_number": [1],
         "name": [name for name, _ in live_regions()],
     }
     paths = ["/"]
