@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from itertools import islice
 
 from .designs import base_design, bases, choose_ghosts
 from .plan import TablePlan
@@ -117,3 +118,75 @@ def fill(players: Sequence[int], plan: TablePlan) -> Tables:
         tables.append(list(players[i : i + size]))
         i += size
     return tables
+
+
+def aligned(
+    plan: TablePlan,
+    series: int,
+    played: Tables,
+    todo: int,
+    fixed_three: Sequence[int],
+    bound: int,
+    rng: random.Random,
+) -> list[Tables] | None:
+    """``todo`` series of a design, laid so one played series fits into it.
+
+    A design on ``4m`` points (``m`` tables) is drawn and one of its series
+    chosen; each played table (its players still in the field) is laid into
+    one of that series' tables, best fit, largest first. Everyone who met in
+    ``played`` then sits together in that series, so the design's other
+    series repeat none of those meetings. The points left over seat the
+    players who did not fit (late arrivals, tables broken by a withdrawal)
+    and the ghosts; the ghosts are chosen among them so that no two meet in
+    the series used (each ghost's table becomes a table of three) and as
+    few players as can be go above ``bound`` tables of three, counting
+    ``fixed_three`` already played. ``None`` if no ghosts fit.
+    """
+    m = (plan.players + plan.threes) // 4
+    if m < 4:
+        return None
+    designs = list(islice(bases(m, series), 3))
+    if not designs:
+        return None
+    base = rng.choice(designs)
+    ghosts = choose_ghosts(base, plan.threes, plan.three_bound(series))
+    if ghosts is None:
+        return None
+    chosen = rng.randrange(series)
+    free = [[x for x in table if x not in ghosts] for table in base.series[chosen]]
+    for room in free:
+        rng.shuffle(room)
+    tables = [list(t) for t in played if t]
+    rng.shuffle(tables)
+    tables.sort(key=len, reverse=True)
+    groups: list[tuple[list[int], list[int]]] = []  # (players, their points)
+    for table in tables:
+        fits = [k for k, room in enumerate(free) if len(room) >= len(table)]
+        if fits:
+            k = min(fits, key=lambda k: len(free[k]))
+            groups.append((table, free[k][-len(table) :]))
+            del free[k][-len(table) :]
+    seated = {p for players, _ in groups for p in players}
+    late = [p for p in range(plan.players) if p not in seated]
+    groups.append((late, [x for room in free for x in room]))
+    others = [h for h in range(series) if h != chosen]
+    rng.shuffle(others)
+    used = [base.series[h] for h in others[:todo]]
+    load = [0] * (4 * m)
+    for tables_h in used:
+        for table_h in tables_h:
+            if any(x in ghosts for x in table_h):
+                for x in table_h:
+                    load[x] += 1
+    point: dict[int, int] = {}
+    for players, points in groups:
+        # Within a table the players with most tables of three behind them
+        # take the points with fewest ahead.
+        by_three = sorted(players, key=lambda p: -fixed_three[p])
+        by_load = sorted(points, key=lambda x: load[x])
+        point.update(zip(by_three, by_load, strict=True))
+    label = {x: p for p, x in point.items()}
+    return [
+        [[label[x] for x in table if x not in ghosts] for table in tables]
+        for tables in used
+    ]
