@@ -50,7 +50,7 @@ FIELDS = [16, 20, 50, 100, 250, 400, 1000, 2000]
 SEEDS = [1, 2, 3]
 CHANGED = [13, 14, 15, 16, 17, 18, 19, 20, 24, 27, 32, 40, 64, 80]
 HISTORIES = 100
-CHECK_SEEDS = 2
+CHECK_SEEDS = 1
 CHECK_ATTEMPTS = 4 * api.ATTEMPTS  # the longer search, with --thorough
 clock = time.process_time
 
