@@ -289,7 +289,7 @@ def _retry(
         for tables in played
     ]
     best = search
-    for _ in range(ATTEMPTS):
+    for round_ in range(ATTEMPTS):
         if best.over_three() == 0 and best.repeats() <= forced:
             break
         start = aligned(
@@ -300,6 +300,7 @@ def _retry(
             problem.fixed_three or [0] * plan.players,
             problem.three_bound,
             rng,
+            ghosts_first=round_ % 2 == 1,
         )
         if start is None:
             made = designed(plan, problem.series, problem.clubs or [], rng)

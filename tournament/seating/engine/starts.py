@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from itertools import islice
+from itertools import combinations, islice
 
 from .designs import base_design, bases, choose_ghosts
 from .plan import TablePlan
 from .small import small_field
 
 Tables = list[list[int]]
+GHOST_SETS = 500  # sets of leftover points tried as ghosts
 
 
 def designed(
@@ -128,6 +129,8 @@ def aligned(
     fixed_three: Sequence[int],
     bound: int,
     rng: random.Random,
+    *,
+    ghosts_first: bool,
 ) -> list[Tables] | None:
     """``todo`` series of a design, laid so one played series fits into it.
 
@@ -136,22 +139,27 @@ def aligned(
     one of that series' tables, best fit, largest first. Everyone who met in
     ``played`` then sits together in that series, so the design's other
     series repeat none of those meetings. The points left over seat the
-    players who did not fit (late arrivals, tables broken by a withdrawal)
-    and the ghosts; the ghosts are chosen among them so that no two meet in
-    the series used (each ghost's table becomes a table of three) and as
-    few players as can be go above ``bound`` tables of three, counting
-    ``fixed_three`` already played. ``None`` if no ghosts fit.
+    players who did not fit (late arrivals, tables broken by a withdrawal).
+
+    Ghosts (deleted points: their tables become tables of three) are either
+    chosen first, as for a first draw (``ghosts_first``), or among the points
+    the played tables left: then two ghosts may share the chosen series'
+    table (a late arrival's, say), as that series is not used, but never
+    meet in the others. Within a table the players with most tables of
+    three behind them (``fixed_three``) take the points with fewest ahead,
+    so as few as can be go above ``bound``. ``None`` if no ghosts fit.
     """
     m = (plan.players + plan.threes) // 4
-    if m < 4:
-        return None
-    designs = list(islice(bases(m, series), 3))
+    designs = list(islice(bases(m, series), 3)) if m >= 4 else []
     if not designs:
         return None
     base = rng.choice(designs)
-    ghosts = choose_ghosts(base, plan.threes, plan.three_bound(series))
-    if ghosts is None:
-        return None
+    ghosts: set[int] = set()
+    if ghosts_first:
+        chosen_ghosts = choose_ghosts(base, plan.threes, plan.three_bound(series))
+        if chosen_ghosts is None:
+            return None
+        ghosts = set(chosen_ghosts)
     chosen = rng.randrange(series)
     free = [[x for x in table if x not in ghosts] for table in base.series[chosen]]
     for room in free:
@@ -166,22 +174,26 @@ def aligned(
             k = min(fits, key=lambda k: len(free[k]))
             groups.append((table, free[k][-len(table) :]))
             del free[k][-len(table) :]
-    seated = {p for players, _ in groups for p in players}
-    late = [p for p in range(plan.players) if p not in seated]
-    groups.append((late, [x for room in free for x in room]))
     others = [h for h in range(series) if h != chosen]
     rng.shuffle(others)
     used = [base.series[h] for h in others[:todo]]
+    left = [x for room in free for x in room]
+    if not ghosts_first:
+        found = _apart(used, left, plan.threes, rng)
+        if found is None:
+            return None
+        ghosts = found
+    seated = {p for players, _ in groups for p in players}
+    late = [p for p in range(plan.players) if p not in seated]
+    groups.append((late, [x for x in left if x not in ghosts]))
     load = [0] * (4 * m)
     for tables_h in used:
         for table_h in tables_h:
-            if any(x in ghosts for x in table_h):
+            if ghosts.intersection(table_h):
                 for x in table_h:
                     load[x] += 1
     point: dict[int, int] = {}
     for players, points in groups:
-        # Within a table the players with most tables of three behind them
-        # take the points with fewest ahead.
         by_three = sorted(players, key=lambda p: -fixed_three[p])
         by_load = sorted(points, key=lambda x: load[x])
         point.update(zip(by_three, by_load, strict=True))
@@ -190,3 +202,24 @@ def aligned(
         [[label[x] for x in table if x not in ghosts] for table in tables]
         for tables in used
     ]
+
+
+def _apart(
+    used: Sequence[Sequence[Sequence[int]]],
+    left: list[int],
+    count: int,
+    rng: random.Random,
+) -> set[int] | None:
+    """``count`` points of ``left`` no two of which meet in ``used``, by lot."""
+    met: dict[int, set[int]] = {x: set() for x in left}
+    for tables in used:
+        for table in tables:
+            for x in table:
+                if x in met:
+                    met[x].update(table)
+    order = list(left)
+    rng.shuffle(order)
+    for choice in islice(combinations(order, count), GHOST_SETS):
+        if not any(b in met[a] for a, b in combinations(choice, 2)):
+            return set(choice)
+    return None
