@@ -13,7 +13,7 @@ from .plan import TablePlan, table_plan
 from .quality import quality
 from .search import Problem, Search
 from .seats import assign_seats
-from .starts import aligned, designed, fill, lottery
+from .starts import aligned, aligned_two, designed, fill, lottery
 
 Table = list[int]
 Series = list[Table]
@@ -23,7 +23,7 @@ BUDGET = 3000  # search iterations of one attempt
 # After a change (played series fixed), further attempts from other starts
 # while repeats are left that the history does not force. The whole budget
 # stays under two seconds for the tightest fields on a slow machine.
-ATTEMPTS = 12
+ATTEMPTS = 10
 Note = Literal["", "field", "history", "search"]
 
 
@@ -292,16 +292,21 @@ def _retry(
     for round_ in range(ATTEMPTS):
         if best.over_three() == 0 and best.repeats() <= forced:
             break
-        start = aligned(
-            plan,
-            problem.series,
-            rng.choice(current),
-            todo,
-            problem.fixed_three or [0] * plan.players,
-            problem.three_bound,
-            rng,
-            ghosts_first=round_ % 2 == 1,
-        )
+        start = None
+        if len(current) >= 2 and round_ % 2 == 0:
+            first, second = rng.sample(current, 2)
+            start = aligned_two(plan, problem.series, first, second, todo, rng)
+        if start is None:
+            start = aligned(
+                plan,
+                problem.series,
+                rng.choice(current),
+                todo,
+                problem.fixed_three or [0] * plan.players,
+                problem.three_bound,
+                rng,
+                ghosts_first=round_ % 2 == 1,
+            )
         if start is None:
             made = designed(plan, problem.series, problem.clubs or [], rng)
             if made is None:
