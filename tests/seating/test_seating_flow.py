@@ -228,3 +228,29 @@ def test_later_series_come_from_the_tournament_plan(tournament, field, organizer
         for t in range(1, 7)
     )
     assert stored == sorted(tuple(t) for t in plan["series"][1])
+
+
+def test_the_report_says_why_a_small_field_meets_again(
+    tournament, organizer, organizer_client
+):
+    # 13 players: no five series avoid every repeat; the report says so
+    # once repeats show, and not before.
+    for n in range(1, 14):
+        EntryFactory(tournament=tournament, start_number=n, checked_in=True)
+    seating_services.series_ensure(tournament=tournament)
+    why = "Bei 13 Spielern lässt sich über alle Serien nicht jede Wiederholung"
+    pages = []
+    for number in range(1, 6):
+        s = seating_services.series_seat(
+            actor=organizer, series=series(tournament, number)
+        )
+        assert s.quality["repeats_note"] == "field"
+        seating_services.series_release(actor=organizer, series=s)
+        pages.append(
+            organizer_client.get(
+                reverse("tournament:series_manage", args=[tournament.slug, number])
+            ).content.decode()
+        )
+    assert series(tournament, 5).quality["repeated_meetings"] == 3
+    assert why in pages[-1]
+    assert why not in pages[0]

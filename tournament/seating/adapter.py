@@ -82,9 +82,13 @@ def plan_seating(
     seed: str,
     fixed: Sequence[EngineSeries],
 ) -> tuple[list[EngineSeries], dict[str, Any]]:
-    """All series of the tournament, the `fixed` ones unchanged."""
+    """All series of the tournament, the `fixed` ones unchanged, and the
+    quality of the whole plan; when it keeps repeated meetings,
+    `repeats_note` says why: "field" (too few players for none), "history"
+    (the played series force them), "search" (none better found in time)."""
     result = _seat(entries, series_count, seed, fixed)
-    return [list(map(list, s)) for s in result.series], dict(result.quality)
+    quality = {**result.quality, "repeats_note": result.repeats_note}
+    return [list(map(list, s)) for s in result.series], quality
 
 
 def plan_standings_series(

@@ -147,13 +147,18 @@ def series_seat(
         )
         if not usable:
             seed = secrets.token_hex(8)
-            planned, _quality = adapter.plan_seating(
+            planned, planned_quality = adapter.plan_seating(
                 entries=entries,
                 series_count=tournament.series_count,
                 seed=seed,
                 fixed=fixed,
             )
-            plan = {"seed": seed, "players": ids, "series": planned}
+            plan = {
+                "seed": seed,
+                "players": ids,
+                "series": planned,
+                "repeats_note": planned_quality["repeats_note"],
+            }
             tournament.seating_plan = plan
             tournament.seating_seed = seed
             tournament.save(update_fields=["seating_plan", "seating_seed"])
@@ -170,6 +175,9 @@ def series_seat(
         series.seated_at = timezone.now()
         series.version += 1
         series.quality = adapter.seating_quality([*fixed, tables], entries)
+        # Why the drawn plan keeps repeats, for the report: the plan's, so
+        # it holds for every series taken from it.
+        series.quality["repeats_note"] = plan.get("repeats_note", "")
         series.save()
         audit_record(
             actor=actor,

@@ -30,6 +30,13 @@ order, seat 1 first; the LAST seat deals first. Tables of 4 come first in
 standings mode; in lot mode the table order is drawn too.
 ``Seating.quality`` is ``quality(series, clubs)``; ``Seating.as_json()``
 gives ``{"series": ..., "quality": ...}`` as the command line prints it.
+``Seating.repeats_note`` says why repeated meetings are left, if any:
+``"field"`` (too few players for five series without one), ``"history"``
+(the played series force them: ``Seating.forced_repeats``, a lower bound,
+is reached) or ``"search"`` (the search spent its budget; fewer may exist).
+After a change (played series fixed) the search starts again from other
+starts while repeats are left that the history may not force, within a
+fixed number of attempts (about two seconds at worst).
 
 ``quality(series, clubs=None) -> dict`` recomputes the report from raw series
 (after a hand swap, say: ``quality(swap_players(series, 2, a, b))``);

@@ -7,26 +7,43 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from .bounds import forced_repeats
 from .errors import SeatingError
 from .plan import TablePlan, table_plan
 from .quality import quality
 from .search import Problem, Search
 from .seats import assign_seats
-from .starts import designed, fill, lottery
+from .starts import aligned, aligned_two, designed, fill, lottery
 
 Table = list[int]
 Series = list[Table]
 Mode = Literal["lot", "standings"]
 MODES = ("lot", "standings")
-BUDGET = 3000  # search iterations; enough for E = 0 wherever it is in reach
+BUDGET = 3000  # search iterations of one attempt
+# After a change (played series fixed), further attempts from other starts
+# while repeats are left that the history does not force. The whole budget
+# stays under two seconds for the tightest fields on a slow machine.
+ATTEMPTS = 10
+Note = Literal["", "field", "history", "search"]
 
 
 @dataclass(frozen=True)
 class Seating:
-    """Series of tables of player ids (seat 1 first) and their quality."""
+    """Series of tables of player ids (seat 1 first) and their quality.
+
+    ``forced_repeats``: repeated meetings no seating of this field and these
+    played series can avoid (a lower bound; the played series' own repeats
+    included). ``repeats_note`` says why repeats are left, if any are:
+    ``"field"`` - the field is too small for five series without one (first
+    draw, N ≤ 14); ``"history"`` - the played series force them (there are
+    no more than ``forced_repeats``); ``"search"`` - the search used its
+    whole budget without getting below them, fewer may exist.
+    """
 
     series: list[Series]
     quality: dict[str, Any]
+    forced_repeats: int = 0
+    repeats_note: Note = ""
 
     def as_json(self) -> dict[str, Any]:
         return {"series": self.series, "quality": self.quality}
@@ -56,16 +73,35 @@ def seat(
     club_no = _club_numbers(ids, clubs or {})
     todo = series - len(played)
     new: list[list[list[int]]] = []
+    outcome = _Outcome()
     if todo and mode == "standings" and played:
         want = _standing_tables(ids, plan, totals or {}, rng)
-        new = _search(plan, series, played, index, club_no, rng, want)[:1]
+        new = _search(plan, series, played, index, club_no, rng, want, outcome)[:1]
     elif todo:
-        new = _search(plan, series, played, index, club_no, rng, None)
+        new = _search(plan, series, played, index, club_no, rng, None, outcome)
         if mode == "standings":
             new = new[:1]
     as_ids = [[[ids[p] for p in table] for table in tables] for tables in new]
     seated = played + assign_seats(played, as_ids, rng, cap=-(-series // 4))
-    return Seating(seated, quality(seated, clubs))
+    report = quality(seated, clubs)
+    repeats = report["repeated_meetings"]
+    note: Note = ""
+    if repeats and new and mode == "lot":
+        if not played and outcome.best_known:
+            note = "field"
+        elif played and repeats <= outcome.forced:
+            note = "history"
+        else:
+            note = "search"
+    return Seating(seated, report, outcome.forced, note)
+
+
+@dataclass
+class _Outcome:
+    """What the search learnt besides the seating."""
+
+    forced: int = 0  # repeated meetings the played series force, at least
+    best_known: bool = False  # started from a stored best seating
 
 
 def _players(players: Sequence[int] | int) -> list[int]:
@@ -179,10 +215,12 @@ def _search(
     clubs: list[int],
     rng: random.Random,
     want: list[int] | None,
+    outcome: _Outcome,
 ) -> list[list[list[int]]]:
     """The series still to play, as player indices, tables by lot or standings."""
     n, todo = plan.players, series - len(played)
     made = designed(plan, series, clubs, rng)
+    outcome.best_known = made is not None and made[1]
     start, best_known = (
         made if made is not None else (lottery(plan, series, rng), False)
     )
@@ -217,6 +255,72 @@ def _search(
     found = search.run(BUDGET, target=search.cost if unbeatable else None)
     if want is not None:
         return search.polish(BUDGET)
+    if played:
+        played_repeats = sum(max(0, m - 1) for m in fixed_meet.values())
+        outcome.forced = played_repeats + forced_repeats(
+            n, todo, plan.threes, fixed_meet, fixed_three, problem.three_bound
+        )
+        found = _retry(plan, problem, search, played, index, rng, outcome.forced)
     for tables in found:
         rng.shuffle(tables)
     return found
+
+
+def _retry(
+    plan: TablePlan,
+    problem: Problem,
+    search: Search,
+    played: list[Series],
+    index: dict[int, int],
+    rng: random.Random,
+    forced: int,
+) -> list[list[list[int]]]:
+    """The best of further attempts while repeats are left that may not be
+    forced: each starts from a fresh design by lot, relabelled so that one
+    played series lies inside one of its series, or (every other attempt,
+    with two played) two played series inside two of them - then the
+    design's other series repeat none of their meetings - and searches
+    from there.
+
+    The first attempt's seating stays whenever it is as good as any, so
+    ties are broken as they are without a change.
+    """
+    todo = problem.series - len(played)
+    current = [
+        [[index[p] for p in table if p in index] for table in tables]
+        for tables in played
+    ]
+    # Sittings at tables of three above the bound that the played series
+    # alone already hold: no attempt removes them.
+    played_over = sum(
+        max(0, c - problem.three_bound) for c in problem.fixed_three or ()
+    )
+    best = search
+    for round_ in range(ATTEMPTS):
+        if best.over_three() <= played_over and best.repeats() <= forced:
+            break
+        start = None
+        if len(current) >= 2 and round_ % 2 == 0:
+            first, second = rng.sample(current, 2)
+            start = aligned_two(plan, problem.series, first, second, todo, rng)
+        if start is None:
+            start = aligned(
+                plan,
+                problem.series,
+                rng.choice(current),
+                todo,
+                problem.fixed_three or [0] * plan.players,
+                problem.three_bound,
+                rng,
+                ghosts_first=round_ % 2 == 1,
+            )
+        if start is None:
+            made = designed(plan, problem.series, problem.clubs or [], rng)
+            if made is None:
+                break
+            start = made[0][:todo]
+        attempt = Search(problem, start, rng)
+        attempt.run(BUDGET)
+        if attempt.cost < best.cost:
+            best = attempt
+    return [[list(t) for t in s] for s in best.tables]

@@ -142,6 +142,14 @@ class Search:
         old, new = self.three[a], self.three[a] + d
         return self.w_three * (max(0, new - bound) - max(0, old - bound))
 
+    def repeats(self) -> int:
+        """Repeated meetings E of the whole seating, played series included."""
+        return sum(max(0, m - 1) for row in self.meet for m in row.values()) // 2
+
+    def over_three(self) -> int:
+        """Sittings at tables of three above the bound, over all players."""
+        return sum(max(0, c - self.p.three_bound) for c in self.three)
+
     # -- moves ---------------------------------------------------------------
 
     def delta(self, h: int, a: int, b: int) -> int:

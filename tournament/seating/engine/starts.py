@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from itertools import combinations, islice
 
 from .designs import base_design, bases, choose_ghosts
 from .plan import TablePlan
 from .small import small_field
 
 Tables = list[list[int]]
+GHOST_SETS = 500  # sets of leftover points tried as ghosts
+CROSS_STEPS = 20_000  # tries to match two played series onto a design
 
 
 def designed(
@@ -117,3 +120,223 @@ def fill(players: Sequence[int], plan: TablePlan) -> Tables:
         tables.append(list(players[i : i + size]))
         i += size
     return tables
+
+
+def aligned(
+    plan: TablePlan,
+    series: int,
+    played: Tables,
+    todo: int,
+    fixed_three: Sequence[int],
+    bound: int,
+    rng: random.Random,
+    *,
+    ghosts_first: bool,
+) -> list[Tables] | None:
+    """``todo`` series of a design, laid so one played series fits into it.
+
+    A design on ``4m`` points (``m`` tables) is drawn and one of its series
+    chosen; each played table (its players still in the field) is laid into
+    one of that series' tables, best fit, largest first. Everyone who met in
+    ``played`` then sits together in that series, so the design's other
+    series repeat none of those meetings. The points left over seat the
+    players who did not fit (late arrivals, tables broken by a withdrawal).
+
+    Ghosts (deleted points: their tables become tables of three) are either
+    chosen first, as for a first draw (``ghosts_first``), or among the points
+    the played tables left: then two ghosts may share the chosen series'
+    table (a late arrival's, say), as that series is not used, but never
+    meet in the others. Within a table the players with most tables of
+    three behind them (``fixed_three``) take the points with fewest ahead,
+    so as few as can be go above ``bound``. ``None`` if no ghosts fit.
+    """
+    m = (plan.players + plan.threes) // 4
+    designs = list(islice(bases(m, series), 3)) if m >= 4 else []
+    if not designs:
+        return None
+    base = rng.choice(designs)
+    ghosts: set[int] = set()
+    if ghosts_first:
+        chosen_ghosts = choose_ghosts(base, plan.threes, plan.three_bound(series))
+        if chosen_ghosts is None:
+            return None
+        ghosts = set(chosen_ghosts)
+    chosen = rng.randrange(series)
+    free = [[x for x in table if x not in ghosts] for table in base.series[chosen]]
+    for room in free:
+        rng.shuffle(room)
+    tables = [list(t) for t in played if t]
+    rng.shuffle(tables)
+    tables.sort(key=len, reverse=True)
+    groups: list[tuple[list[int], list[int]]] = []  # (players, their points)
+    for table in tables:
+        fits = [k for k, room in enumerate(free) if len(room) >= len(table)]
+        if fits:
+            k = min(fits, key=lambda k: len(free[k]))
+            groups.append((table, free[k][-len(table) :]))
+            del free[k][-len(table) :]
+    others = [h for h in range(series) if h != chosen]
+    rng.shuffle(others)
+    used = [base.series[h] for h in others[:todo]]
+    left = [x for room in free for x in room]
+    if not ghosts_first:
+        found = _apart(used, left, plan.threes, rng)
+        if found is None:
+            return None
+        ghosts = found
+    seated = {p for players, _ in groups for p in players}
+    late = [p for p in range(plan.players) if p not in seated]
+    groups.append((late, [x for x in left if x not in ghosts]))
+    load = [0] * (4 * m)
+    for tables_h in used:
+        for table_h in tables_h:
+            if ghosts.intersection(table_h):
+                for x in table_h:
+                    load[x] += 1
+    point: dict[int, int] = {}
+    for players, points in groups:
+        by_three = sorted(players, key=lambda p: -fixed_three[p])
+        by_load = sorted(points, key=lambda x: load[x])
+        point.update(zip(by_three, by_load, strict=True))
+    label = {x: p for p, x in point.items()}
+    return [
+        [[label[x] for x in table if x not in ghosts] for table in tables]
+        for tables in used
+    ]
+
+
+def _apart(
+    used: Sequence[Sequence[Sequence[int]]],
+    left: list[int],
+    count: int,
+    rng: random.Random,
+) -> set[int] | None:
+    """``count`` points of ``left`` no two of which meet in ``used``, by lot."""
+    met: dict[int, set[int]] = {x: set() for x in left}
+    for tables in used:
+        for table in tables:
+            for x in table:
+                if x in met:
+                    met[x].update(table)
+    order = list(left)
+    rng.shuffle(order)
+    for choice in islice(combinations(order, count), GHOST_SETS):
+        if not any(b in met[a] for a, b in combinations(choice, 2)):
+            return set(choice)
+    return None
+
+
+def aligned_two(
+    plan: TablePlan,
+    series: int,
+    first: Tables,
+    second: Tables,
+    todo: int,
+    rng: random.Random,
+) -> list[Tables] | None:
+    """``todo`` series of a design into which two played series both fit.
+
+    Two series of a design are drawn; the tables of ``first`` are matched to
+    the tables of one, those of ``second`` to the other, so that each player
+    who played both lands on the one point where his two tables cross
+    (a small backtracking search, bounded by ``CROSS_STEPS``). Then nobody
+    who met in either played series meets again in the design's other
+    series. Players of one played series only take a free point of their
+    table; the rest, and the ghosts (no two meeting), take what is left.
+    ``None`` when no match is found.
+    """
+    m = (plan.players + plan.threes) // 4
+    designs = list(islice(bases(m, series), 3)) if m >= 4 else []
+    if not designs or max(len(first), len(second)) > m:
+        return None
+    base = rng.choice(designs)
+    one, two = rng.sample(range(series), 2)
+    row = {x: t for t, table in enumerate(base.series[one]) for x in table}
+    col = {x: t for t, table in enumerate(base.series[two]) for x in table}
+    cell = {(row[x], col[x]): x for x in range(4 * m)}
+    at_first = {p: i for i, table in enumerate(first) for p in table}
+    at_second = {p: j for j, table in enumerate(second) for p in table}
+    both = [p for p in at_first if p in at_second]
+    # Variables: tables of the first series (r, i) and of the second (c, j);
+    # an edge per player of both. Matched in the order a walk meets them.
+    edges: dict[tuple[str, int], list[tuple[str, int]]] = {}
+    for p in both:
+        a, b = ("r", at_first[p]), ("c", at_second[p])
+        edges.setdefault(a, []).append(b)
+        edges.setdefault(b, []).append(a)
+    order: list[tuple[str, int]] = []
+    seen: set[tuple[str, int]] = set()
+    for root in sorted(edges, key=lambda v: -len(edges[v])):
+        walk = [root]
+        while walk:
+            v = walk.pop(0)
+            if v not in seen:
+                seen.add(v)
+                order.append(v)
+                walk.extend(w for w in edges[v] if w not in seen)
+    match: dict[tuple[str, int], int] = {}
+    taken: dict[str, set[int]] = {"r": set(), "c": set()}
+    steps = 0
+
+    def fits(v: tuple[str, int], t: int) -> bool:
+        for w in edges[v]:
+            if w in match:
+                key = (t, match[w]) if v[0] == "r" else (match[w], t)
+                if key not in cell:
+                    return False
+        return True
+
+    def extend(k: int) -> bool:
+        nonlocal steps
+        if k == len(order):
+            return True
+        v = order[k]
+        options = [t for t in range(m) if t not in taken[v[0]]]
+        rng.shuffle(options)
+        for t in options:
+            steps += 1
+            if steps > CROSS_STEPS:
+                return False
+            if fits(v, t):
+                match[v] = t
+                taken[v[0]].add(t)
+                if extend(k + 1):
+                    return True
+                del match[v]
+                taken[v[0]].discard(t)
+        return False
+
+    if not extend(0):
+        return None
+    point = {p: cell[match["r", at_first[p]], match["c", at_second[p]]] for p in both}
+    if len(set(point.values())) < len(point):
+        return None
+    free = set(range(4 * m)) - set(point.values())
+    # Players of one played series only: a free point of their table there.
+    alone = [(p, ("r", i), row) for p, i in at_first.items() if p not in at_second]
+    alone += [(p, ("c", j), col) for p, j in at_second.items() if p not in at_first]
+    for p, table, lines in alone:
+        room = sorted(x for x in free if table in match and lines[x] == match[table])
+        if room:
+            point[p] = rng.choice(room)
+            free.discard(point[p])
+    others = [h for h in range(series) if h not in (one, two)]
+    rng.shuffle(others)
+    used = [base.series[h] for h in others[:todo]]
+    if len(used) < todo:
+        return None
+    left = sorted(free)
+    ghosts = _apart(used, left, plan.threes, rng)
+    if ghosts is None:
+        return None
+    rest = [x for x in left if x not in ghosts]
+    rng.shuffle(rest)
+    late = [p for p in range(plan.players) if p not in point]
+    if len(late) != len(rest):
+        return None
+    point.update(zip(late, rest, strict=True))
+    label = {x: p for p, x in point.items()}
+    return [
+        [[label[x] for x in table if x not in ghosts] for table in tables]
+        for tables in used
+    ]
