@@ -27,9 +27,11 @@ from tournament.seating.selectors import series_tables
 from tournament.standings.selectors import (
     Row,
     TeamRow,
+    StandingsState,
     ladies_rows,
     played_series,
     series_cells,
+    standings,
     standings_rows,
     team_rows,
 )
@@ -348,23 +350,24 @@ class StandingsPart:
 
 @dataclass(frozen=True)
 class StandingsData:
+    """The standings on paper: `state` is the page's own (the same series
+    and tables counted), `at` the time of printing."""
+
     tournament: Tournament
-    state: ResultsState
+    at: datetime
+    state: StandingsState
     parts: list[StandingsPart]
     series_numbers: list[int]
 
     @property
     def provisional(self) -> bool:
-        state = self.state
-        return (
-            state.confirmed_tables < state.tables
-            or state.complete_series < state.series
-        )
+        return not self.state.final
 
 
 def standings_document(*, tournament: Tournament) -> StandingsData:
     """Overall, ladies (each keeps her overall place) and teams."""
-    rows = standings_rows(tournament)
+    current = standings(tournament)
+    rows = current.rows
     count, played = tournament.series_count, played_series(tournament)
 
     def lines(rows: list[Row]) -> list[StandingsLine]:
@@ -372,7 +375,8 @@ def standings_document(*, tournament: Tournament) -> StandingsData:
 
     return StandingsData(
         tournament=tournament,
-        state=results_state(tournament),
+        at=timezone.localtime(),
+        state=current.state,
         parts=[
             StandingsPart("overall", _("Gesamtwertung"), lines(rows)),
             StandingsPart("ladies", _("Damenwertung"), lines(ladies_rows(rows))),

@@ -305,7 +305,7 @@ def standings_pdf(
         progress=progress,
         start=10,
     )
-    stamp = data.state.at.strftime("%Y-%m-%d-%H%M")
+    stamp = data.at.strftime("%Y-%m-%d-%H%M")
     return PdfFile(content, _filename(tournament, _("Tabelle"), stamp), pages)
 
 
