@@ -276,6 +276,8 @@ ROUTES = [
     Route("tournament:where", "GET", public(), T, query="q=1"),
     Route("tournament:standings", "GET", public(), T),
     Route("tournament:standings_ladies", "GET", public(), T),
+    Route("tournament:standings_seniors", "GET", public(), T),
+    Route("tournament:standings_youth", "GET", public(), T),
     Route("tournament:standings_teams", "GET", public(), T),
     Route("tournament:series_results", "GET", public(), S1),
     Route(

@@ -26,9 +26,10 @@ from tournament.registration.selectors import link_entries, mine_url
 from tournament.seating.selectors import series_tables
 from tournament.standings.selectors import (
     Row,
-    TeamRow,
     StandingsState,
-    ladies_rows,
+    TeamRow,
+    categories,
+    category_rows,
     played_series,
     series_cells,
     standings,
@@ -343,7 +344,7 @@ class StandingsLine:
 
 @dataclass(frozen=True)
 class StandingsPart:
-    kind: str  # "overall", "ladies" or "teams"
+    kind: str  # "overall", a category's value ("ladies", …) or "teams"
     title: str
     rows: list[StandingsLine] | list[TeamRow]
 
@@ -365,7 +366,8 @@ class StandingsData:
 
 
 def standings_document(*, tournament: Tournament) -> StandingsData:
-    """Overall, ladies (each keeps her overall place) and teams."""
+    """Overall, each category with players in it (each keeps the overall
+    place) and teams."""
     current = standings(tournament)
     rows = current.rows
     count, played = tournament.series_count, played_series(tournament)
@@ -373,13 +375,19 @@ def standings_document(*, tournament: Tournament) -> StandingsData:
     def lines(rows: list[Row]) -> list[StandingsLine]:
         return [StandingsLine(r, series_cells(r, count, played)) for r in rows]
 
+    by_category = {c: lines(category_rows(rows, c.value)) for c in categories()}
+
     return StandingsData(
         tournament=tournament,
         at=timezone.localtime(),
         state=current.state,
         parts=[
             StandingsPart("overall", _("Gesamtwertung"), lines(rows)),
-            StandingsPart("ladies", _("Damenwertung"), lines(ladies_rows(rows))),
+            *(
+                StandingsPart(c.value, str(c.title), found)
+                for c, found in by_category.items()
+                if found
+            ),
             StandingsPart(
                 "teams", _("Mannschaftswertung"), team_rows(tournament, rows)
             ),

@@ -295,7 +295,8 @@ def playercards_pdf(
 def standings_pdf(
     *, tournament: Tournament, progress: Progress | None = None
 ) -> PdfFile:
-    """Overall, ladies and teams, with the time of the state."""
+    """Overall, each category's ranking and teams, with the time of the
+    state."""
     data = documents.standings_document(tournament=tournament)
     _report(progress, 10)
     content, pages = render_pdf(
