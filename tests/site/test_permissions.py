@@ -429,6 +429,14 @@ ROUTES = [
     ),
     Route("tournament:manage", "GET", organizer(), T),
     Route("tournament:tournament_edit", "GET", organizer(), T),
+    Route("tournament:tournament_close", "GET", organizer("405"), T),
+    Route(
+        "tournament:tournament_close",
+        "POST",
+        organizer("ok"),
+        T,
+        note="refused with a message: series 2 is not played",
+    ),
     Route(
         "tournament:tournament_edit",
         "POST",

@@ -180,7 +180,8 @@ def _records(
 @dataclass(frozen=True)
 class PersonResult:
     """A person's result in one tournament: the place (0 without a
-    confirmed result), points, and points per series (None: not played)."""
+    confirmed result), points, and points per series (None: not played);
+    `finished`: the tournament is closed (else the place is intermediate)."""
 
     tournament: Tournament
     start_number: int
@@ -191,6 +192,7 @@ class PersonResult:
     points: int
     series_points: list[int | None]
     title: bool = False
+    finished: bool = True
 
 
 @dataclass(frozen=True)
@@ -198,13 +200,20 @@ class PersonHistory:
     person: Person
     results: list[PersonResult]  # newest first
     titles: list[Champion]  # newest first
-    best: PersonResult | None  # best place, then most points, then earliest
+    # Of the closed tournaments: best place, then most points, then earliest.
+    best: PersonResult | None
+
+    @property
+    def running(self) -> bool:
+        """A tournament of the person's is still running."""
+        return any(not r.finished for r in self.results)
 
 
 def person_history(person: Person) -> PersonHistory:
     """Every tournament of a person with date, place, points and series
-    points; the best result and the titles (from the championships and the
-    imported list). Constant queries, however many years."""
+    points (a running one's marked: its place is intermediate); the best
+    result of the closed ones and the titles (from the championships and
+    the imported list). Constant queries, however many years."""
     entries = list(
         Entry.objects.filter(player__person=person)
         .select_related("tournament", "player")
@@ -238,9 +247,10 @@ def person_history(person: Person) -> PersonHistory:
                     for n in range(1, t.series_count + 1)
                 ],
                 title=t.slug in title_slugs,
+                finished=t.status == Tournament.Status.FINISHED,
             )
         )
-    ranked = [r for r in results if r.rank]
+    ranked = [r for r in results if r.rank and r.finished]
     best = min(
         ranked,
         key=lambda r: (r.rank, -r.points, r.tournament.date),
