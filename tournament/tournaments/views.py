@@ -90,8 +90,8 @@ def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
 def manage(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     # Once the last table is confirmed the page asks to close the
-    # tournament; before, nothing is asked (nor queried).
-    running = tournament.status == Tournament.Status.RUNNING
+    # tournament (a closed one it offers to open again).
+    running = tournament.status != Tournament.Status.FINISHED
     return render(
         request,
         "tournament/tournaments/manage.html",
