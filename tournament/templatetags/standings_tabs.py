@@ -1,4 +1,4 @@
-"""`{% rankings_tabs tournament as tabs %}`: the tournament's rankings as
+"""`{% standings_tabs tournament as tabs %}`: the tournament's rankings as
 (view, label, address): the overall one, one per category
 (`standings.selectors.categories`), the teams'. The standings' tabs and the
 tournament's page list them from here."""
@@ -15,7 +15,7 @@ register = template.Library()
 
 
 @register.simple_tag
-def rankings_tabs(tournament: Tournament) -> list[tuple[str, Promise | str, str]]:
+def standings_tabs(tournament: Tournament) -> list[tuple[str, Promise | str, str]]:
     slug = [tournament.slug]
     return [
         ("overall", gettext_lazy("Gesamt"), reverse("tournament:standings", args=slug)),
