@@ -137,6 +137,9 @@ def test_history_counts_a_tournament_once_it_is_closed(client, two_series, organ
     ranking_url = reverse("tournament:ranking", args=["wertung"])
     # Every table confirmed, not closed: running everywhere, nothing counts.
     assert champions_page().champions == []
+    champions_url = reverse("tournament:champions")
+    marked = "der Meister steht hier, sobald das Turnier beendet ist"
+    assert marked in page_text(client.get(champions_url))
     history = person_history(winner)
     assert history.best is None and history.running
     assert history.results[0].rank == 1  # the intermediate place, shown
@@ -150,6 +153,7 @@ def test_history_counts_a_tournament_once_it_is_closed(client, two_series, organ
 
     tournament_close(actor=organizer, tournament=two_series)
     assert [c.person_id for c in champions_page().champions] == [winner.pk]
+    assert marked not in page_text(client.get(champions_url))
     history = person_history(winner)
     assert history.best is not None and history.best.rank == 1
     assert not history.running

@@ -88,6 +88,8 @@ class ChampionsPage:
     most_titles: list[tuple[str, str, list[int]]] = field(default_factory=list)
     best_total: Record | None = None
     best_series: Record | None = None
+    # Championships not closed yet: their champion is named once they are.
+    running: list[Tournament] = field(default_factory=list)
 
 
 def _championships() -> tuple[list[Tournament], dict[int, Standings]]:
@@ -135,7 +137,8 @@ def champions_page() -> ChampionsPage:
         if past.year not in played_years
     ]
     champions.sort(key=lambda c: (-c.year, c.slug is None, c.name))
-    page = ChampionsPage(champions=champions)
+    running = [t for t in tournaments if t.status != Tournament.Status.FINISHED]
+    page = ChampionsPage(champions=champions, running=running)
     _records(page, final, standings)
     return page
 
