@@ -48,8 +48,8 @@ DOCS_IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
 SHOTS = ARTIFACTS / "phone-pages"
 UPDATE_DOC_IMAGES = bool(os.environ.get("UPDATE_DOC_IMAGES"))
 # The README's phone pictures, of the demo championship (as `make run`
-# shows it): file name, page, large print, what to scroll to the top (in
-# large print the standings begin below the first screen). The referee's
+# shows it): file name, page, large print, what to scroll to the top (the
+# standings' state, as the picture always showed it). The referee's
 # entry page is added by the test (a table still without a result).
 DEMO = "/t/rm-2026"
 README_PICTURES = [

@@ -62,7 +62,9 @@ def test_the_person_api(client, anna, years):
         "date": "2025-12-05",
         "rank": 2,
         "points": 110,
+        "finished": True,
     }
+    assert data["tournaments"][0]["finished"] is False  # 2026 is running
     assert (
         client.get(reverse("tournament:api_person", kwargs={"pk": 999999})).status_code
         == 404

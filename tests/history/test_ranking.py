@@ -23,6 +23,7 @@ from tournament.history.services import ranking_delete, ranking_save
 from tournament.live import invalidation
 from tournament.live.fragments import FRAGMENTS, FragmentKey, region
 from tournament.models import AuditEvent, Ranking
+from tournament.tournaments.services import tournament_close
 
 pytestmark = pytest.mark.django_db
 
@@ -222,9 +223,12 @@ def test_a_confirmed_result_pushes_the_ranking_to_its_page(
     settings, local_cache, tournament, referee, referee2
 ):
     """The page's socket (on the ranking's newest tournament) gets the new
-    ranking once a result there is confirmed, as the standings do."""
+    ranking once a result there is confirmed, as the standings do, and
+    again when the tournament is closed: only then does it count."""
 
     settings.CHANNEL_LAYERS = MEMORY_LAYER
+    tournament.series_count = 1
+    tournament.save()
     series = make_series(tournament, sizes=(4,))
     ranking_save(
         actor=None,
@@ -248,16 +252,24 @@ def test_a_confirmed_result_pushes_the_ranking_to_its_page(
         while (await socket.receive_json_from(timeout=5))["type"] != "subscribed":
             pass
         await database_sync_to_async(confirm)(version, referee2)
-        message = await socket.receive_json_from(timeout=5)
+        confirmed = await socket.receive_json_from(timeout=5)
+        await database_sync_to_async(tournament_close)(
+            actor=None, tournament=tournament
+        )
+        closed = await socket.receive_json_from(timeout=5)
         await socket.disconnect()
-        return message
+        return confirmed, closed
 
     try:
-        message = run_async(scenario)
+        confirmed, closed = run_async(scenario)
     finally:
         layer_release()
-    assert message["type"] == "fragment"
-    assert message["key"] == "ranking?wertung=live-wertung"
-    assert message["etag"] != before
-    # Seat 1 won two games (26 points): first place, 25 points by place.
-    assert "<strong>25</strong>" in message["html"]
+    for message in (confirmed, closed):
+        assert message["type"] == "fragment"
+        assert message["key"] == "ranking?wertung=live-wertung"
+    assert before != confirmed["etag"] != closed["etag"]
+    # Running: nothing counts yet, the tournament is marked.
+    assert "Stand: 0 von 1 Turnier beendet." in confirmed["html"]
+    assert "(läuft)" in confirmed["html"]
+    # Closed: seat 1 won two games (26 points), first place, 25 by place.
+    assert "<strong>25</strong>" in closed["html"]

@@ -339,7 +339,7 @@ def test_standings_overall_ladies_teams_with_the_time_of_the_state(
     for title in ("Gesamtwertung", "Damenwertung", "Mannschaftswertung"):
         assert title in text
     assert re.search(r"Stand: \w+, \d+\. \w+ \d{4}, \d\d:\d\d Uhr", text)
-    assert "3 von 3 Tischergebnissen bestätigt" in text
+    assert "Stand nach Serie 1 · 3 von 3 Tischen bestätigt" in text
     assert "Schrämclub Daun I" in text
     assert lady.full_name in text
 

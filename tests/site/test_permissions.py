@@ -276,6 +276,8 @@ ROUTES = [
     Route("tournament:where", "GET", public(), T, query="q=1"),
     Route("tournament:standings", "GET", public(), T),
     Route("tournament:standings_ladies", "GET", public(), T),
+    Route("tournament:standings_seniors", "GET", public(), T),
+    Route("tournament:standings_youth", "GET", public(), T),
     Route("tournament:standings_teams", "GET", public(), T),
     Route("tournament:series_results", "GET", public(), S1),
     Route(
@@ -427,6 +429,14 @@ ROUTES = [
     ),
     Route("tournament:manage", "GET", organizer(), T),
     Route("tournament:tournament_edit", "GET", organizer(), T),
+    Route("tournament:tournament_close", "GET", organizer("405"), T),
+    Route(
+        "tournament:tournament_close",
+        "POST",
+        organizer("ok"),
+        T,
+        note="refused with a message: series 2 is not played",
+    ),
     Route(
         "tournament:tournament_edit",
         "POST",

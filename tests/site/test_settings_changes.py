@@ -144,7 +144,7 @@ def form_data(tournament: Tournament, changes: dict) -> dict:
 def expected_refusals(world, changes: dict) -> set[str]:
     """The fields a change is refused for, by the rules the test knows: no
     fewer series than the last seated one; no other rules once a result
-    is entered."""
+    is entered; not finished before every table is confirmed."""
     tournament = world.tournament
     refused = set()
     if changes.get("series_count", tournament.series_count) < world.seated:
@@ -155,6 +155,11 @@ def expected_refusals(world, changes: dict) -> set[str]:
             for f in RULE_FIELDS
             if f in changes and changes[f] != getattr(tournament, f)
         }
+    # Closed only once every table of every series is confirmed: never in
+    # these worlds (a series is still seated).
+    finished = Tournament.Status.FINISHED
+    if changes.get("status") == finished and tournament.status != finished:
+        refused.add("status")
     return refused
 
 

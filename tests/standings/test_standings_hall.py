@@ -227,6 +227,7 @@ def test_the_json_api_keeps_its_rows_and_adds_the_state(client, tournament, day)
     assert list(body) == ["rows", "state"]
     fields = ["rank", "start_number", "name", "points", "games_won", "series_points"]
     fields += ["withdrawn", "withdrawn_after"]
+    fields.append("category")  # added: the registration's category
     assert all(sorted(r) == sorted(fields) for r in body["rows"])
     # Every player, as ever; those without a result unranked (rank 0), by
     # start number, after the ranked ones.

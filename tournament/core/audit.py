@@ -70,6 +70,8 @@ ACTION_LABELS: dict[str, Promise] = {
     "tournament.update": _("Turnier-Einstellungen geändert"),
     "tournament.delete": _("Turnier gelöscht"),
     "tournament.restore": _("Turnier aus einer Sicherung wiederhergestellt"),
+    "tournament.close": _("Turnier beendet"),
+    "tournament.reopen": _("Turnier wieder geöffnet"),
     "entry.register": _("Spieler angemeldet"),
     "entry.import": _("Spieler importiert"),
     "entry.update": _("Spielerdaten geändert"),

@@ -141,7 +141,8 @@ def demo_play(*, tournament: Tournament, complete: int, seed: int = 1) -> None:
     module's greedy bots, entered by one referee and confirmed by the other.
 
     `complete` series are finished; the next one (if any) is seated and about
-    half of its tables entered, a few still waiting for confirmation."""
+    half of its tables entered, a few still waiting for confirmation. With
+    every series complete the tournament is closed."""
     user_model = get_user_model()
     organizer = user_model.objects.get(username="organizer")
     referee = user_model.objects.get(username="referee")
@@ -178,6 +179,9 @@ def demo_play(*, tournament: Tournament, complete: int, seed: int = 1) -> None:
                 results_services.result_confirm(
                     actor=referee2, version=version, revision=None
                 )
+    if complete >= tournament.series_count:
+        # Played to the end: the organizer closes it, as the page asks him.
+        tournaments_services.tournament_close(actor=organizer, tournament=tournament)
 
 
 DEMO_RANKING = "demo-wertung"

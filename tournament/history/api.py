@@ -43,6 +43,7 @@ def person(request: HttpRequest, pk: int) -> JsonResponse:
                     "date": r.tournament.date.isoformat(),
                     "rank": r.rank,
                     "points": r.points,
+                    "finished": r.finished,
                 }
                 for r in history.results
             ],

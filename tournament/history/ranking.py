@@ -1,6 +1,8 @@
 """Season rankings (Wertung) over a set of tournaments.
 
-Each tournament gives every person with a confirmed result a value: the
+Each closed tournament (the organizer closed it once every table was
+confirmed: `tournaments.services.tournament_close`) gives every person
+with a confirmed result a value: the
 points its place earns (`Ranking.place_points`: place 1, 2, 3 …; beyond the
 table 0; players sharing a place in the tournament's standings both earn
 that place's points), or the tournament points themselves. The best
@@ -60,11 +62,16 @@ class RankingRow:
         }
 
 
+# A tournament's column of a row: the tournament, closed, the row's cell.
+Column = tuple[Tournament, bool, RankingCell]
+
+
 @dataclass(frozen=True)
 class RankingTable:
     ranking: Ranking
     tournaments: list[Tournament]  # by date
-    # Per tournament: a confirmed result counts yet; the standings are final.
+    # Per tournament: a confirmed result exists (it may be running); it is
+    # closed, its result counts.
     started: list[bool]
     final: list[bool]
     rows: list[RankingRow]
@@ -75,17 +82,26 @@ class RankingTable:
         return list(zip(self.tournaments, self.started, self.final, strict=True))
 
     @property
-    def played(self) -> int:
-        """How many of the tournaments have a confirmed result yet."""
-        return sum(self.started)
+    def lines(self) -> list[tuple[RankingRow, list[Column]]]:
+        """Each row with (tournament, final, cell) per tournament: a
+        phone's line under the name says which tournament each value is."""
+        return [
+            (row, list(zip(self.tournaments, self.final, row.cells, strict=True)))
+            for row in self.rows
+        ]
+
+    @property
+    def finished(self) -> int:
+        """How many of the tournaments are closed: those that count."""
+        return sum(self.final)
 
 
 def result_final(standings: Standings, tournament: Tournament) -> bool:
-    """The standings are the tournament's result: every table of every
-    series confirmed, or the organizer marked it finished."""
-    return bool(standings.rows) and (
-        standings.state.final or tournament.status == Tournament.Status.FINISHED
-    )
+    """The standings are the tournament's result: the organizer closed it
+    (which he can once every table of every series is confirmed). A
+    running tournament's places are intermediate: the history shows it as
+    running and counts none of them."""
+    return bool(standings.rows) and tournament.status == Tournament.Status.FINISHED
 
 
 def _value(ranking: Ranking, table: list[int], place: int, points: int) -> int:
@@ -114,9 +130,12 @@ def ranking_table(ranking: Ranking) -> RankingTable:
     }
     table = ranking.points_by_place()
     size = len(tournaments)
+    final = [result_final(standings[t.pk], t) for t in tournaments]
     cells: dict[int, list[RankingCell]] = {}
     names: dict[int, tuple[str, str]] = {}
     for index, tournament in enumerate(tournaments):
+        if not final[index]:
+            continue  # running: no value counts yet
         for row in standings[tournament.pk].rows:
             person_id, name, club = persons[row.entry_id]
             names[person_id] = (name, club)
@@ -145,7 +164,6 @@ def ranking_table(ranking: Ranking) -> RankingTable:
                 cells=counted,
             )
         )
-    final = [result_final(standings[t.pk], t) for t in tournaments]
     return RankingTable(
         ranking=ranking,
         tournaments=tournaments,

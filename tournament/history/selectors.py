@@ -88,6 +88,8 @@ class ChampionsPage:
     most_titles: list[tuple[str, str, list[int]]] = field(default_factory=list)
     best_total: Record | None = None
     best_series: Record | None = None
+    # Championships not closed yet: their champion is named once they are.
+    running: list[Tournament] = field(default_factory=list)
 
 
 def _championships() -> tuple[list[Tournament], dict[int, Standings]]:
@@ -135,7 +137,8 @@ def champions_page() -> ChampionsPage:
         if past.year not in played_years
     ]
     champions.sort(key=lambda c: (-c.year, c.slug is None, c.name))
-    page = ChampionsPage(champions=champions)
+    running = [t for t in tournaments if t.status != Tournament.Status.FINISHED]
+    page = ChampionsPage(champions=champions, running=running)
     _records(page, final, standings)
     return page
 
@@ -180,7 +183,8 @@ def _records(
 @dataclass(frozen=True)
 class PersonResult:
     """A person's result in one tournament: the place (0 without a
-    confirmed result), points, and points per series (None: not played)."""
+    confirmed result), points, and points per series (None: not played);
+    `finished`: the tournament is closed (else the place is intermediate)."""
 
     tournament: Tournament
     start_number: int
@@ -192,6 +196,7 @@ class PersonResult:
     series_points: list[int | None]
     title: bool = False
     withdrawal: str = ""  # "abgemeldet (nach Serie 2, Spiel 2)", or ""
+    finished: bool = True
 
 
 @dataclass(frozen=True)
@@ -199,13 +204,20 @@ class PersonHistory:
     person: Person
     results: list[PersonResult]  # newest first
     titles: list[Champion]  # newest first
-    best: PersonResult | None  # best place, then most points, then earliest
+    # Of the closed tournaments: best place, then most points, then earliest.
+    best: PersonResult | None
+
+    @property
+    def running(self) -> bool:
+        """A tournament of the person's is still running."""
+        return any(not r.finished for r in self.results)
 
 
 def person_history(person: Person) -> PersonHistory:
     """Every tournament of a person with date, place, points and series
-    points; the best result and the titles (from the championships and the
-    imported list). Constant queries, however many years."""
+    points (a running one's marked: its place is intermediate); the best
+    result of the closed ones and the titles (from the championships and
+    the imported list). Constant queries, however many years."""
     entries = list(
         Entry.objects.filter(player__person=person)
         .select_related("tournament", "player")
@@ -240,9 +252,10 @@ def person_history(person: Person) -> PersonHistory:
                 ],
                 title=t.slug in title_slugs,
                 withdrawal=entry.withdrawal_text,
+                finished=t.status == Tournament.Status.FINISHED,
             )
         )
-    ranked = [r for r in results if r.rank]
+    ranked = [r for r in results if r.rank and r.finished]
     best = min(
         ranked,
         key=lambda r: (r.rank, -r.points, r.tournament.date),

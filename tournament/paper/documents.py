@@ -26,10 +26,13 @@ from tournament.registration.selectors import link_entries, mine_url
 from tournament.seating.selectors import series_tables
 from tournament.standings.selectors import (
     Row,
+    StandingsState,
     TeamRow,
-    ladies_rows,
+    categories,
+    category_rows,
     played_series,
     series_cells,
+    standings,
     standings_rows,
     team_rows,
 )
@@ -341,41 +344,50 @@ class StandingsLine:
 
 @dataclass(frozen=True)
 class StandingsPart:
-    kind: str  # "overall", "ladies" or "teams"
+    kind: str  # "overall", a category's value ("ladies", …) or "teams"
     title: str
     rows: list[StandingsLine] | list[TeamRow]
 
 
 @dataclass(frozen=True)
 class StandingsData:
+    """The standings on paper: `state` is the page's own (the same series
+    and tables counted), `at` the time of printing."""
+
     tournament: Tournament
-    state: ResultsState
+    at: datetime
+    state: StandingsState
     parts: list[StandingsPart]
     series_numbers: list[int]
 
     @property
     def provisional(self) -> bool:
-        state = self.state
-        return (
-            state.confirmed_tables < state.tables
-            or state.complete_series < state.series
-        )
+        return not self.state.final
 
 
 def standings_document(*, tournament: Tournament) -> StandingsData:
-    """Overall, ladies (each keeps her overall place) and teams."""
-    rows = standings_rows(tournament)
+    """Overall, each category with players in it (each keeps the overall
+    place) and teams."""
+    current = standings(tournament)
+    rows = current.rows
     count, played = tournament.series_count, played_series(tournament)
 
     def lines(rows: list[Row]) -> list[StandingsLine]:
         return [StandingsLine(r, series_cells(r, count, played)) for r in rows]
 
+    by_category = {c: lines(category_rows(rows, c.value)) for c in categories()}
+
     return StandingsData(
         tournament=tournament,
-        state=results_state(tournament),
+        at=timezone.localtime(),
+        state=current.state,
         parts=[
             StandingsPart("overall", _("Gesamtwertung"), lines(rows)),
-            StandingsPart("ladies", _("Damenwertung"), lines(ladies_rows(rows))),
+            *(
+                StandingsPart(c.value, str(c.title), found)
+                for c, found in by_category.items()
+                if found
+            ),
             StandingsPart(
                 "teams", _("Mannschaftswertung"), team_rows(tournament, rows)
             ),

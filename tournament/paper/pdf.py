@@ -295,7 +295,8 @@ def playercards_pdf(
 def standings_pdf(
     *, tournament: Tournament, progress: Progress | None = None
 ) -> PdfFile:
-    """Overall, ladies and teams, with the time of the state."""
+    """Overall, each category's ranking and teams, with the time of the
+    state."""
     data = documents.standings_document(tournament=tournament)
     _report(progress, 10)
     content, pages = render_pdf(
@@ -305,7 +306,7 @@ def standings_pdf(
         progress=progress,
         start=10,
     )
-    stamp = data.state.at.strftime("%Y-%m-%d-%H%M")
+    stamp = data.at.strftime("%Y-%m-%d-%H%M")
     return PdfFile(content, _filename(tournament, _("Tabelle"), stamp), pages)
 
 

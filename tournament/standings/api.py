@@ -6,6 +6,7 @@ import json
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from tournament.live import invalidation
@@ -19,18 +20,46 @@ from tournament.standings.selectors import cache_key
 
 
 @require_GET
-@public_page("standings")
+@public_page("standings", params=("category",))
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
+    """The overall standings; `?category=damen` (or `ladies`; `senioren`,
+    `jugend`): that category's ranking, its own places in `rank` and the
+    overall place in `overall_rank`."""
     tournament = get_object_or_404(Tournament, slug=slug)
-    key = cache_key(tournament, "json")
+    asked = request.GET.get("category", "")
+    category = selectors.category_named(asked) if asked else None
+    if asked and category is None:
+        words = ", ".join(c.word for c in selectors.categories())
+        return JsonResponse(
+            {
+                "error": _(
+                    "Unbekannte Kategorie „%(asked)s“. Möglich sind: %(words)s "
+                    "(ohne category: die Gesamtwertung)."
+                )
+                % {"asked": asked[:30], "words": words}
+            },
+            status=400,
+            json_dumps_params={"ensure_ascii": False},
+        )
+    key = cache_key(tournament, f"json:{category.value}" if category else "json")
     body = cache.get(key)
     if body is None:
         current = selectors.standings(tournament, cached=False)
+        if category is None:
+            rows = [r.as_api() for r in current.rows + current.unranked()]
+        else:
+            rows = [
+                {**r.as_api(), "overall_rank": r.overall_rank}
+                for r in selectors.category_standings(current.rows, category.value)
+            ] + [
+                r.as_api()
+                for r in selectors.category_rows(current.unranked(), category.value)
+            ]
         body = json.dumps(
             {
                 # Every player, as ever: the ranked ones best first, then
                 # those without a confirmed result by start number, rank 0.
-                "rows": [r.as_api() for r in current.rows + current.unranked()],
+                "rows": rows,
                 # Added after "rows" (a reader of only "rows" sees no change):
                 # where the day stands.
                 "state": current.state.as_api(),

@@ -12,11 +12,12 @@ from tournament.live.fragments import (
     register,
     search,
 )
-from tournament.models import Player, Tournament
+from tournament.models import Tournament
 from tournament.registration.selectors import PlayerQuery
 from tournament.standings.selectors import (
     Row,
-    ladies_standings,
+    categories,
+    category_standings,
     standings,
     team_rows,
 )
@@ -42,9 +43,10 @@ def standings_context(
     if view == "teams":
         return {**context, "teams": team_rows(tournament, current.rows)}
     rows, waiting = current.rows, current.waiting
-    if view == "ladies":
-        rows = ladies_standings(rows)
-        waiting = [r for r in waiting if r.category == Player.Category.LADIES]
+    category = view if view != "overall" else None
+    if category is not None:
+        rows = category_standings(rows, category)
+        waiting = [r for r in waiting if r.category == category]
     query = params.get("q", "")
     # The same search as everywhere: umlauts, case, start numbers.
     search_for = PlayerQuery.parse(query) if query else None
@@ -54,7 +56,7 @@ def standings_context(
         "tournament:player", kwargs={"slug": tournament.slug, "number": 0}
     )[:-2]
     table = StandingsTable(
-        rows, waiting=waiting, player_url=player_url, overall=view == "ladies"
+        rows, waiting=waiting, player_url=player_url, overall=category is not None
     )
     RequestConfig(request, paginate=False).configure(table)
     return {
@@ -74,7 +76,8 @@ register(
         standings_context,
         frozenset({"standings"}),
         params={
-            "view": choice("overall", "ladies", "teams"),
+            # overall, a category's ranking (by its stored value), teams
+            "view": choice("overall", *(c.value for c in categories()), "teams"),
             "sort": choice(*_SORTABLE, *(f"-{c}" for c in _SORTABLE)),
             "q": search,
         },

@@ -1,5 +1,6 @@
 """Standings (RULES.md §8): totals over all games, shared ranks for equal
-totals, optional tie-break keys, recorded playoffs/lots, ladies and teams.
+totals, optional tie-break keys, recorded playoffs/lots, a ranking per
+category (`CATEGORIES`: ladies, seniors, youth) and teams.
 
 Who is ranked: a player with a confirmed result (a table of theirs counted).
 A player checked in but without one yet (not seated, or the table not
@@ -22,13 +23,17 @@ players waiting for a result follow with the next confirmed result.
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from functools import partial
+from functools import lru_cache, partial
 from operator import itemgetter
 from typing import Any, Protocol, TypedDict, TypeVar
 
 from django.core.cache import cache
 from django.db import connection
 from django.db.models import Count, Prefetch, Q
+from django.utils import translation
+from django.utils.functional import Promise
+from django.utils.text import format_lazy, slugify
+from django.utils.translation import gettext_lazy
 
 from tournament.live.invalidation import standings_generation
 from tournament.models import (
@@ -77,6 +82,7 @@ class Row:
             "rank": self.rank,
             "start_number": self.start_number,
             "name": self.name,
+            "category": self.category,
             "points": self.points,
             "games_won": self.games_won,
             "series_points": self.series_points,
@@ -462,26 +468,83 @@ def series_cells(
     ]
 
 
+@dataclass(frozen=True)
+class Category:
+    """A category with a ranking of its own: `value` as stored (and in the
+    API's rows), `word` its address (/tabelle/<word>/, ?category=<word>),
+    `label` ("Damen") and `title` ("Damenwertung") for the pages."""
+
+    value: str
+    word: str
+    label: Promise | str
+    title: Promise | str
+
+
+# The rankings' titles; a category without one here is "Wertung: <label>".
+_TITLES: dict[str, Promise] = {
+    Player.Category.LADIES: gettext_lazy("Damenwertung"),
+    Player.Category.SENIORS: gettext_lazy("Seniorenwertung"),
+    Player.Category.YOUTH: gettext_lazy("Jugendwertung"),
+}
+
+
+@lru_cache(maxsize=1)
+def categories() -> tuple[Category, ...]:
+    """Every category the registration accepts (`Player.Category`, the one
+    place they are defined) has its ranking, but the open class: everybody
+    plays in it, its ranking is the overall one. The address word is the
+    German label in lower case ("damen", "senioren", "jugend")."""
+    out = []
+    for value, label in Player.Category.choices:
+        if value == Player.Category.OPEN:
+            continue
+        with translation.override("de"):
+            word = slugify(str(label))
+        title = _TITLES.get(value) or format_lazy(
+            gettext_lazy("Wertung: {label}"), label=label
+        )
+        out.append(Category(value, word, label, title))
+    return tuple(out)
+
+
+def category_named(name: str) -> Category | None:
+    """The category of an address word or a stored value ("senioren",
+    "seniors"), or None."""
+    name = name.strip().lower()
+    return next((c for c in categories() if name in (c.word, c.value)), None)
+
+
+def category_rows(rows: list[Row], category: str) -> list[Row]:
+    """The players of a category among the overall rows, each keeping the
+    overall place (for documents that print the overall place; their own
+    places are `category_standings`)."""
+    return [r for r in rows if r.category == category]
+
+
+def category_standings(rows: list[Row], category: str) -> list[Row]:
+    """A category's ranking: its players' own places (1, 2, 2, 4 as
+    overall, ties and decisions kept), each row with the overall place
+    beside it (`overall_rank`). Copies: the cached overall rows stay as
+    they are."""
+    out: list[Row] = []
+    for row in category_rows(rows, category):
+        own = replace(row, overall_rank=row.rank)
+        if out and out[-1].overall_rank == row.rank:
+            own.rank = out[-1].rank
+        else:
+            own.rank = len(out) + 1
+        out.append(own)
+    return out
+
+
 def ladies_rows(rows: list[Row]) -> list[Row]:
-    """The ladies among the overall rows, each keeping her overall place
-    (for documents that print the overall place; the ladies' own places
-    are `ladies_standings`)."""
-    return [r for r in rows if r.category == Player.Category.LADIES]
+    """The ladies among the overall rows, with their overall places."""
+    return category_rows(rows, Player.Category.LADIES)
 
 
 def ladies_standings(rows: list[Row]) -> list[Row]:
-    """The ladies' ranking: their own places (1, 2, 2, 4 as overall, ties
-    and decisions kept), each row with her overall place beside it
-    (`overall_rank`). Copies: the cached overall rows stay as they are."""
-    out: list[Row] = []
-    for row in ladies_rows(rows):
-        lady = replace(row, overall_rank=row.rank)
-        if out and out[-1].overall_rank == row.rank:
-            lady.rank = out[-1].rank
-        else:
-            lady.rank = len(out) + 1
-        out.append(lady)
-    return out
+    """The ladies' ranking (`category_standings`)."""
+    return category_standings(rows, Player.Category.LADIES)
 
 
 def team_rows(tournament: Tournament, rows: list[Row]) -> list[TeamRow]:

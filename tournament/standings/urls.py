@@ -3,20 +3,26 @@
 from django.urls import path
 
 from tournament.standings import api, views
+from tournament.standings.selectors import categories
 
 urlpatterns = [
     path("t/<slug:slug>/tabelle/", views.standings, name="standings"),
-    path(
-        "t/<slug:slug>/tabelle/damen/",
-        views.standings,
-        {"view": "ladies"},
-        name="standings_ladies",
-    ),
     path(
         "t/<slug:slug>/tabelle/mannschaften/",
         views.standings,
         {"view": "teams"},
         name="standings_teams",
+    ),
+    # Each category's ranking (`selectors.categories`): /tabelle/damen/
+    # ("standings_ladies"), /tabelle/senioren/, /tabelle/jugend/.
+    *(
+        path(
+            f"t/<slug:slug>/tabelle/{category.word}/",
+            views.standings,
+            {"view": category.value},
+            name=f"standings_{category.value}",
+        )
+        for category in categories()
     ),
     path("t/<slug:slug>/spieler/<int:number>/", views.player_detail, name="player"),
     path("api/t/<slug:slug>/standings/", api.standings, name="api_standings"),

@@ -1,5 +1,5 @@
-"""The standings pages (overall, ladies, teams), a player's page, and the
-organizer's page that decides ties (playoff or lot)."""
+"""The standings pages (overall, each category's, teams), a player's page,
+and the organizer's page that decides ties (playoff or lot)."""
 
 from django import forms
 from django.contrib import messages
@@ -24,6 +24,8 @@ from tournament.standings.selectors import standings_rows
 
 @public_page("standings", params=fragment_params("standings", "sort", "q"))
 def standings(request: HttpRequest, slug: str, view: str = "overall") -> HttpResponse:
+    """The overall standings, a category's ranking (`view`: its stored
+    value) or the teams'."""
     tournament = get_object_or_404(Tournament, slug=slug)
     page_region = region_or_404(
         tournament,
@@ -40,6 +42,7 @@ def standings(request: HttpRequest, slug: str, view: str = "overall") -> HttpRes
         {
             "tournament": tournament,
             "view": view,
+            "category": selectors.category_named(view),
             "query": page_region.key.params.get("q", ""),
         },
         page_region,

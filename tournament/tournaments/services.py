@@ -24,6 +24,7 @@ from tournament.models import (
     Tournament,
 )
 from tournament.results.services import totals_refresh
+from tournament.tournaments.selectors import close_refusal
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -125,6 +126,12 @@ def settings_refusals(*, old: Tournament, new: Tournament) -> dict[str, str]:
     table_entry = _table_entry_refusal(old=old, new=new)
     if table_entry:
         refusals["table_entry"] = table_entry
+    finished = Tournament.Status.FINISHED
+    if new.status == finished and old.status != finished:
+        # Closing is one rule, here as for the button (`tournament_close`).
+        refusal = close_refusal(old)
+        if refusal:
+            refusals["status"] = _("Noch nicht zu beenden: %(why)s") % {"why": refusal}
     return refusals
 
 
@@ -220,4 +227,61 @@ def tournament_save(
             before=before,
             after=snapshot(tournament, TOURNAMENT_FIELDS),
         )
+    return tournament
+
+
+def tournament_close(*, actor: Actor, tournament: Tournament) -> Tournament:
+    """Close the tournament: its standings are its result. From now on the
+    history counts it (a person's best place, the champions, the season
+    rankings); until then it shows there as running. Only once every series
+    is played and every table's result confirmed (`close_refusal`), else a
+    UserError saying what is missing; a result corrected afterwards still
+    changes the standings and the history with them."""
+    with transaction.atomic():
+        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if locked.status == Tournament.Status.FINISHED:
+            raise UserError(_("Das Turnier ist schon beendet."), code="closed")
+        refusal = close_refusal(locked)
+        if refusal:
+            raise UserError(refusal, code="not_closable")
+        return _status_set(
+            actor=actor,
+            tournament=locked,
+            status=Tournament.Status.FINISHED,
+            action="tournament.close",
+        )
+
+
+def tournament_reopen(*, actor: Actor, tournament: Tournament) -> Tournament:
+    """Open a closed tournament again (closed by mistake): the history
+    shows it as running, its places uncounted, until it is closed again."""
+    with transaction.atomic():
+        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if locked.status != Tournament.Status.FINISHED:
+            raise UserError(_("Das Turnier ist nicht beendet."), code="not_closed")
+        return _status_set(
+            actor=actor,
+            tournament=locked,
+            status=Tournament.Status.RUNNING,
+            action="tournament.reopen",
+        )
+
+
+def _status_set(
+    *, actor: Actor, tournament: Tournament, status: str, action: str
+) -> Tournament:
+    before = {"status": tournament.status}
+    tournament.status = status
+    # updated_at: the season rankings' pages follow their tournaments by it.
+    tournament.save(update_fields=["status", "updated_at"])
+    # The history reads the standings' cache: a new generation for it.
+    invalidation.results_changed(tournament.pk)
+    audit_record(
+        actor=actor,
+        action=action,
+        obj=tournament,
+        tournament=tournament,
+        before=before,
+        after={"status": status},
+    )
     return tournament

@@ -10,6 +10,11 @@ urlpatterns = [
     path("verwaltung/turnier/neu/", views.tournament_create, name="tournament_create"),
     path("t/<slug:slug>/verwaltung/", views.manage, name="manage"),
     path(
+        "t/<slug:slug>/verwaltung/beenden/",
+        views.tournament_close,
+        name="tournament_close",
+    ),
+    path(
         "t/<slug:slug>/verwaltung/bearbeiten/",
         views.tournament_edit,
         name="tournament_edit",

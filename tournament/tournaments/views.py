@@ -5,7 +5,9 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
+from tournament.core.errors import UserError
 from tournament.core.roles import organizer_required
 from tournament.core.rules import preset_note
 from tournament.live import invalidation
@@ -87,11 +89,39 @@ def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
 @organizer_required
 def manage(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
+    # Once the last table is confirmed the page asks to close the
+    # tournament (a closed one it offers to open again).
+    running = tournament.status != Tournament.Status.FINISHED
     return render(
         request,
         "tournament/tournaments/manage.html",
         {
             "tournament": tournament,
             "counts": registration_selectors.entry_counts(tournament),
+            "closable": running and not selectors.close_refusal(tournament),
         },
     )
+
+
+@organizer_required
+@require_POST
+def tournament_close(request: HttpRequest, slug: str) -> HttpResponse:
+    """Close the tournament (the manage page's question), or open a closed
+    one again (`reopen`)."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    reopen = request.POST.get("reopen") == "1"
+    try:
+        if reopen:
+            services.tournament_reopen(actor=request.user, tournament=tournament)
+        else:
+            services.tournament_close(actor=request.user, tournament=tournament)
+    except UserError as error:
+        messages.error(request, error.message)
+    else:
+        done = (
+            _("Das Turnier ist wieder offen.")
+            if reopen
+            else _("Das Turnier ist beendet: sein Endstand zählt in der Geschichte.")
+        )
+        messages.success(request, done)
+    return redirect("tournament:manage", slug=slug)
