@@ -80,6 +80,7 @@ def query_samples(world) -> dict[str, str]:
         "view": "ladies",
         "link": world.link,
         "wertung": "gibt-es-nicht",
+        "category": "senioren",
     }
 
 

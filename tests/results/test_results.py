@@ -376,6 +376,7 @@ def test_standings_json_and_api(client, tournament, table, referee, referee2):
         "rank": 1,
         "start_number": 1,
         "name": first["name"],
+        "category": "open",
         "points": 26,
         "games_won": 2,
         "series_points": [26, 0, 0, 0, 0],

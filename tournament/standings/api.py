@@ -6,7 +6,6 @@ import json
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
-from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from tournament.live import invalidation
@@ -19,28 +18,23 @@ from tournament.standings import selectors
 from tournament.standings.selectors import cache_key
 
 
+def _category_word(value: str) -> str | None:
+    """A category's address word for any name of it ("Senioren", "seniors");
+    None for anything else, which is then the overall page, as every kept
+    page treats a value it does not know."""
+    category = selectors.category_named(value)
+    return None if category is None else category.word
+
+
 @require_GET
-@public_page("standings", params=("category",))
+@public_page("standings", params={"category": _category_word})
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     """The overall standings; `?category=damen` (or `ladies`; `senioren`,
     `jugend`): that category's ranking, its own places in `rank` and the
-    overall place in `overall_rank`."""
+    overall place in `overall_rank`. Any other value: the overall standings."""
     tournament = get_object_or_404(Tournament, slug=slug)
     asked = request.GET.get("category", "")
     category = selectors.category_named(asked) if asked else None
-    if asked and category is None:
-        words = ", ".join(c.word for c in selectors.categories())
-        return JsonResponse(
-            {
-                "error": _(
-                    "Unbekannte Kategorie „%(asked)s“. Möglich sind: %(words)s "
-                    "(ohne category: die Gesamtwertung)."
-                )
-                % {"asked": asked[:30], "words": words}
-            },
-            status=400,
-            json_dumps_params={"ensure_ascii": False},
-        )
     key = cache_key(tournament, f"json:{category.value}" if category else "json")
     body = cache.get(key)
     if body is None:
