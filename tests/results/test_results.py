@@ -448,6 +448,20 @@ def test_lot_is_seeded_and_reproducible(tournament, entries, organizer):
         tiebreak_draw_lot(actor=organizer, tournament=tournament, start_numbers=[1, 99])
 
 
+def test_a_lots_seed_reads_as_a_code_on_the_tiebreak_page(
+    tournament, entries, organizer, organizer_client
+):
+    tiebreak = tiebreak_draw_lot(
+        actor=organizer, tournament=tournament, start_numbers=[3, 1, 2]
+    )
+    page = organizer_client.get(
+        reverse("tournament:tiebreaks", args=[tournament.slug])
+    ).content.decode()
+    grouped = " ".join(tiebreak.seed[i : i + 4] for i in range(0, 16, 4))
+    assert "Kennung des Loses" in page and "Startwert" not in page
+    assert grouped in page
+
+
 def test_standings_page_sorts_and_searches(
     client, tournament, series_with_three, referee, referee2
 ):

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from tournament.core.audit import audit_diff
+from tournament.core.text import code_groups
 from tournament.models import (
     DigitalSeat,
     DigitalTable,
@@ -205,7 +206,7 @@ def _value_text(object_type: str, key: str, value: Any) -> str:
     if isinstance(field, models.DateField) and isinstance(value, str):
         return _day(value)
     if key == "seed" and isinstance(value, str):
-        return seed_text(value)
+        return code_groups(value)
     if key in NUMBER_LISTS and _numbers(value):
         return number_ranges(value)
     if isinstance(value, list) and all(_plain(v) for v in value):
@@ -213,13 +214,6 @@ def _value_text(object_type: str, key: str, value: Any) -> str:
     if isinstance(value, dict | list):
         return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
     return str(value)
-
-
-def seed_text(seed: str) -> str:
-    """A draw's seed as a code read aloud and typed again: in groups of four
-    (2b88 342a 85ae a902). The seed itself is kept as drawn; with it the
-    draw can be made again."""
-    return " ".join(seed[i : i + 4] for i in range(0, len(seed), 4))
 
 
 def number_ranges(numbers: Iterable[int]) -> str:

@@ -42,6 +42,13 @@ def unbroken_numbers(text: str) -> str:
     return _NUMBER_HYPHEN.sub("\u2011", text)
 
 
+def code_groups(code: str) -> str:
+    """A lot's seed as a code read aloud and typed again: in groups of four
+    (2b88 342a 85ae a902). The seed itself is kept as drawn; with it the
+    lot can be drawn again."""
+    return " ".join(code[i : i + 4] for i in range(0, len(code), 4))
+
+
 def _strip_marks(text: str) -> str:
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
