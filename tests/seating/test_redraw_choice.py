@@ -261,3 +261,35 @@ def test_a_released_series_offers_no_draws(
     )
     assert "schon veröffentlicht" in text_of(response)
     assert Series.objects.get(pk=series.pk).status == Series.Status.RELEASED
+
+
+def test_a_draw_is_summed_up_in_the_reports_words(tournament):
+    entries = [
+        EntryFactory(
+            tournament=tournament,
+            start_number=n,
+            player__first_name=f"V{n}",
+            player__last_name="N",
+            player__club="Club A" if n in (1, 5) else f"Club {n}",
+        )
+        for n in range(1, 9)
+    ]
+    e = [x.pk for x in entries]
+    played = [[e[0], e[1], e[2], e[3]], [e[4], e[5], e[6], e[7]]]
+    # 1-2 meet again at a table of three with 5, a club mate of 1; 6, 7
+    # and 8 meet again with 3.
+    option = seating_services._draw_option(
+        "s", [[e[0], e[1], e[4]], [e[2], e[5], e[6], e[7]]], [played], entries
+    )
+    assert option.repeats == 4
+    assert option.pairs == [
+        ("V1 N", "V2 N"),
+        ("V6 N", "V7 N"),
+        ("V6 N", "V8 N"),
+        ("V7 N", "V8 N"),
+    ]
+    assert (option.club_tables, option.three_again, option.tables_of_three) == (
+        1,
+        0,
+        1,
+    )
