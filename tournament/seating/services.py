@@ -197,21 +197,21 @@ def series_seat(
         )
         if not usable:
             plan = _plan(tournament, entries, fixed, seed or secrets.token_hex(8))
-            if digest and _digest(plan["series"][series.number - 1]) != digest:
-                raise ConflictError(
-                    _(
-                        "Diese Auslosung gibt es so nicht mehr: seit sie angezeigt "
-                        "wurde, hat sich das Feld oder eine Serie davor geändert. "
-                        "Serie %(n)d bleibt, wie sie ist. Bitte die Auslosungen "
-                        "neu vergleichen."
-                    )
-                    % {"n": series.number}
-                )
             tournament.seating_plan = plan
             tournament.seating_seed = plan["seed"]
             tournament.save(update_fields=["seating_plan", "seating_seed"])
         assert plan is not None
         tables = plan["series"][series.number - 1]
+        if digest and _digest(tables) != digest:
+            raise ConflictError(
+                _(
+                    "Diese Auslosung gibt es so nicht mehr: seit sie angezeigt "
+                    "wurde, hat sich das Feld oder eine Serie davor geändert. "
+                    "Serie %(n)d bleibt, wie sie ist. Bitte die Auslosungen "
+                    "neu vergleichen."
+                )
+                % {"n": series.number}
+            )
         before = {
             "status": series.status,
             "seating": selectors.start_number_tables(series),
