@@ -301,3 +301,24 @@ def test_a_draw_is_summed_up_in_the_reports_words(tournament):
         0,
         1,
     )
+
+
+def test_no_draws_are_offered_while_a_swap_waits_or_the_field_changed(
+    day, organizer_client, tournament
+):
+    series, _ = day
+    a = Seat.objects.get(series=series, table__number=1, number=1).entry.start_number
+    b = Seat.objects.get(series=series, table__number=2, number=1).entry.start_number
+    page = text_of(
+        organizer_client.get(manage_url(tournament) + f"?a={a}&b={b}&vergleichen=1")
+    )
+    assert "Diese beiden tauschen die Sitze:" in page
+    assert "Andere Auslosungen vergleichen" not in page
+    assert "Jetzige Setzung" not in page
+    Entry.objects.filter(tournament=tournament, start_number=14).update(
+        withdrawn_at=None, withdrawn_after_series=None
+    )
+    page = text_of(organizer_client.get(manage_url(tournament) + "?vergleichen=1"))
+    assert "Seit der Auslosung hat sich das Feld geändert" in page
+    assert "Andere Auslosungen vergleichen" not in page
+    assert "Jetzige Setzung" not in page

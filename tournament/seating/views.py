@@ -204,6 +204,49 @@ def series_late(
     )
 
 
+def _redraw(
+    request: HttpRequest,
+    series: Series,
+    report: selectors.SeatingReport | None,
+    *,
+    waiting: bool,
+) -> dict[str, object]:
+    """What the series page says of a draw that had to trade (repeats, club
+    mates at a table, tables of three): why (`reasons`), whether other draws
+    are offered (`offer`), and those draws once asked for (`options`).
+
+    They are offered for a series after the first, drawn by lot and not yet
+    released; not while something else is `waiting`: the field changed since
+    the draw (draw again first) or a swap waits to be confirmed."""
+    trades = bool(
+        report
+        and (
+            report["repeats"]
+            or report["club_tables"]
+            or report["three_again"]
+            or (series.quality or {}).get("repeated_meetings")
+        )
+    )
+    if not trades or series.number == 1:
+        return {"reasons": None, "offer": False, "options": None}
+    offer = (
+        series.status == Series.Status.SEATED
+        and series.mode == Series.Mode.LOT
+        and not waiting
+    )
+    options = None
+    if offer and request.GET.get("vergleichen") == "1":
+        try:
+            options = seating_service.draw_options(series=series)
+        except UserError as error:
+            messages.error(request, error.message)
+    return {
+        "reasons": selectors.redraw_reasons(series),
+        "offer": offer,
+        "options": options,
+    }
+
+
 @organizer_required
 def series_manage(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     series = _series(slug, number)
@@ -217,34 +260,10 @@ def series_manage(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     pick = SwapPickForm(request.GET if "a" in request.GET else None)
     swap = _swap_preview(series, pick)
     report = selectors.seating_report(series, tables) if seated else None
-    trades = bool(
-        report
-        and (
-            report["repeats"]
-            or report["club_tables"]
-            or report["three_again"]
-            or (series.quality or {}).get("repeated_meetings")
-        )
+    changed = bool(changes and any(changes.values()))
+    redraw = _redraw(
+        request, series, report, waiting=changed or bool(swap and "a" in swap)
     )
-    # Other draws are offered for a series after the first, drawn by lot
-    # and not yet released, whose draw keeps repeats or club mates together;
-    # not while the field changed (draw again first) or a swap waits.
-    offer = (
-        trades
-        and series.number > 1
-        and series.status == Series.Status.SEATED
-        and series.mode == Series.Mode.LOT
-        and not (changes and any(changes.values()))
-        and not (swap and "a" in swap)
-    )
-    why = trades and series.number > 1
-    reasons = selectors.redraw_reasons(series) if why else None
-    options = None
-    if offer and request.GET.get("vergleichen") == "1":
-        try:
-            options = seating_service.draw_options(series=series)
-        except UserError as error:
-            messages.error(request, error.message)
     return render(
         request,
         "tournament/seating/series_manage.html",
@@ -255,10 +274,8 @@ def series_manage(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "swap_form": pick,
             "swap": swap,
             "report": report,
-            "reasons": reasons,
-            "offer": offer,
-            "options": options,
-            "changes": changes if changes and any(changes.values()) else None,
+            **redraw,
+            "changes": changes if changed else None,
             "release_form": ReleaseForm(initial={"version": series.version}),
             "players": len(seating_service.seated_players(series.tournament)),
         },
