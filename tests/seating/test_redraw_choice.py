@@ -322,3 +322,27 @@ def test_no_draws_are_offered_while_a_swap_waits_or_the_field_changed(
     assert "Seit der Auslosung hat sich das Feld geändert" in page
     assert "Andere Auslosungen vergleichen" not in page
     assert "Jetzige Setzung" not in page
+
+
+def test_without_changes_the_page_says_the_field_is_why(
+    organizer, organizer_client, tournament
+):
+    for n in range(1, 17):
+        EntryFactory(
+            tournament=tournament,
+            start_number=n,
+            checked_in=True,
+            player__club="Club A" if n <= 6 else f"Club {n}",
+        )
+    seating_services.series_ensure(tournament=tournament, actor=organizer)
+    first = seating_services.series_seat(
+        actor=organizer, series=tournament.series.get(number=1)
+    )
+    seating_services.series_release(actor=organizer, series=first)
+    seating_services.series_seat(
+        actor=organizer, series=tournament.series.get(number=2)
+    )
+    page = text_of(organizer_client.get(manage_url(tournament)))
+    assert "Warum diese Auslosung abwägen musste" in page
+    assert "hat sich nichts geändert: was bleibt, liegt an der Zahl der Spieler" in page
+    assert "Andere Auslosungen vergleichen" in page
