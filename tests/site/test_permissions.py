@@ -576,6 +576,15 @@ ROUTES = [
         data={"version": 0},
         writes=True,
     ),
+    Route("tournament:series_choose", "GET", organizer("405"), S2),
+    Route(
+        "tournament:series_choose",
+        "POST",
+        organizer("ok"),
+        S2,
+        data={"version": 0, "seed": "0", "digest": "0"},
+        note="takes one of the draws offered (refused here: none was)",
+    ),
     Route("tournament:series_swap", "GET", organizer("405"), S2),
     Route(
         "tournament:series_swap",

@@ -7,6 +7,7 @@ from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.shortcuts import get_object_or_404
 
 from tournament.models import (
+    AuditEvent,
     DigitalTable,
     Entry,
     ResultVersion,
@@ -313,3 +314,119 @@ def current_series(tournament: Tournament) -> Series | None:
     if series is not None:
         series.tournament = tournament
     return series
+
+
+class LateArrival(TypedDict):
+    """A player of a draw who came after an earlier series was drawn."""
+
+    entry: Entry
+    # The earlier series drawn without him (he sat them out).
+    missed: list[int]
+    # The earlier series whose free seat at a table of three he took:
+    # (series, table).
+    joined: list[tuple[int, int]]
+
+
+class SwapMade(TypedDict):
+    series: int
+    a: Entry
+    b: Entry
+
+
+class RedrawReasons(TypedDict):
+    """What changed in the series before a draw since each was drawn, the
+    reasons a later draw has less room (`redraw_reasons`)."""
+
+    late: list[LateArrival]
+    swaps: list[SwapMade]
+    # Played in an earlier series, withdrawn or no longer present now.
+    gone: list[Entry]
+
+
+# The Protokoll's entries of a series that change who sits where.
+SERIES_CHANGES = (
+    "series.seat",
+    "series.seat_standings",
+    "series.swap",
+    "series.seat_late",
+)
+
+
+def redraw_reasons(series: Series) -> RedrawReasons:
+    """The changes to the series before `series` that its draw has to work
+    around: who arrived late (drawn now, but without a seat in an earlier
+    series, or seated late at a table of three), which two players were
+    swapped by hand (a swap the series' latest draw has not replaced), who
+    played earlier and has withdrawn or left. From the seats and entries
+    and the Protokoll (four queries)."""
+    reasons: RedrawReasons = {"late": [], "swaps": [], "gone": []}
+    earlier = {
+        str(pk): number
+        for pk, number in Series.objects.filter(
+            tournament_id=series.tournament_id, number__lt=series.number
+        )
+        .exclude(status=Series.Status.DRAFT)
+        .values_list("pk", "number")
+    }
+    if not earlier:
+        return reasons
+    entries = {
+        e.pk: e
+        for e in Entry.objects.filter(tournament_id=series.tournament_id)
+        .select_related("player")
+        .order_by("start_number")
+    }
+    by_number = {e.start_number: e for e in entries.values()}
+    sat: dict[int, set[int]] = {}
+    for entry_id, number in Seat.objects.filter(
+        series__tournament_id=series.tournament_id,
+        series__number__lte=series.number,
+    ).values_list("entry_id", "series__number"):
+        sat.setdefault(entry_id, set()).add(number)
+    numbers = sorted(earlier.values())
+    late: dict[int, LateArrival] = {}
+    for entry_id, played in sat.items():
+        missed = [n for n in numbers if n not in played]
+        if series.number in played and missed:
+            late[entry_id] = {
+                "entry": entries[entry_id],
+                "missed": missed,
+                "joined": [],
+            }
+    swaps: dict[int, list[SwapMade]] = {}
+    for object_id, action, after in (
+        AuditEvent.objects.filter(
+            tournament_id=series.tournament_id,
+            object_type="series",
+            object_id__in=list(earlier),
+            action__in=SERIES_CHANGES,
+        )
+        .order_by("pk")
+        .values_list("object_id", "action", "after")
+    ):
+        number = earlier[object_id]
+        after = after or {}
+        if action in ("series.seat", "series.seat_standings"):
+            # Drawn anew: the swaps before are gone with the old seating.
+            swaps[number] = []
+        elif action == "series.swap":
+            a, b = by_number.get(after["a"][0]), by_number.get(after["b"][0])
+            if a is not None and b is not None:
+                swaps.setdefault(number, []).append({"series": number, "a": a, "b": b})
+        elif action == "series.seat_late":
+            table, start_numbers = after["at_table"]
+            entry = by_number.get(start_numbers[-1])
+            if entry is not None:
+                arrival = late.setdefault(
+                    entry.pk, {"entry": entry, "missed": [], "joined": []}
+                )
+                arrival["joined"].append((number, table))
+    reasons["late"] = sorted(late.values(), key=lambda a: a["entry"].start_number)
+    reasons["swaps"] = [s for number in sorted(swaps) for s in swaps[number]]
+    reasons["gone"] = [
+        e
+        for e in entries.values()
+        if sat.get(e.pk, set()) & set(numbers)
+        and not (e.checked_in and e.withdrawn_at is None)
+    ]
+    return reasons

@@ -1,6 +1,12 @@
 """Seating a series, swapping two players, releasing it to the public."""
 
+import hashlib
+import json
 import secrets
+import time
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -116,8 +122,54 @@ def _earlier(series: Series) -> list[Series]:
     )
 
 
+def _digest(tables: adapter.EngineSeries) -> str:
+    """A short fingerprint of one series' seating (seat order kept, table
+    numbering not): a choice names the draw it saw by it."""
+    text = json.dumps(_canonical(tables), separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _plan(
+    tournament: Tournament,
+    entries: list[Entry],
+    fixed: list[adapter.EngineSeries],
+    seed: str,
+) -> dict[str, Any]:
+    """The rest of the tournament drawn from `seed` around the `fixed`
+    series, as `Tournament.seating_plan` keeps it."""
+    planned, planned_quality = adapter.plan_seating(
+        entries=entries,
+        series_count=tournament.series_count,
+        seed=seed,
+        fixed=fixed,
+    )
+    return {
+        "seed": seed,
+        "players": sorted(e.pk for e in entries),
+        "series": planned,
+        "repeats_note": planned_quality["repeats_note"],
+    }
+
+
+def _seat_inputs(
+    series: Series, tournament: Tournament
+) -> tuple[list[Entry], list[adapter.EngineSeries]]:
+    """Who is drawn and the series before `series` as they were seated;
+    refused while one of those is not drawn yet."""
+    earlier = _earlier(series)
+    if any(s.status == Series.Status.DRAFT for s in earlier):
+        raise UserError(_("Bitte zuerst die vorherigen Serien setzen."), code="order")
+    return seated_players(tournament), [adapter.stored_series(s) for s in earlier]
+
+
 def series_seat(
-    *, actor: Actor, series: Series, new_lot: bool = False, version: int | None = None
+    *,
+    actor: Actor,
+    series: Series,
+    new_lot: bool = False,
+    version: int | None = None,
+    seed: str | None = None,
+    digest: str = "",
 ) -> Series:
     """Seat (or re-seat) a series by lot, without repeating any meeting of
     the series already seated.
@@ -125,20 +177,18 @@ def series_seat(
     The whole tournament is planned at once from one seed, and later series
     take their tables from that plan while the field stays the same; after
     withdrawals or late entries the remaining series are planned anew with
-    the earlier ones fixed. `new_lot` draws a fresh seed."""
+    the earlier ones fixed. `new_lot` draws a fresh seed. `seed` draws from
+    that seed: one of the draws `draw_options` offered, which the organizer
+    chose; `digest` is the draw he saw, and a choice that would now give
+    another draw (the field or the series before changed) is refused."""
     with transaction.atomic():
         series, tournament = _lock_to_seat(series, version)
-        earlier = _earlier(series)
-        if any(s.status == Series.Status.DRAFT for s in earlier):
-            raise UserError(
-                _("Bitte zuerst die vorherigen Serien setzen."), code="order"
-            )
-        entries = seated_players(tournament)
-        fixed = [adapter.stored_series(s) for s in earlier]
+        entries, fixed = _seat_inputs(series, tournament)
         plan = tournament.seating_plan
         ids = sorted(e.pk for e in entries)
         usable = (
             not new_lot
+            and seed is None
             and plan is not None
             and plan.get("players") == ids
             and len(plan["series"]) >= series.number
@@ -146,24 +196,22 @@ def series_seat(
             == [_canonical(s) for s in fixed]
         )
         if not usable:
-            seed = secrets.token_hex(8)
-            planned, planned_quality = adapter.plan_seating(
-                entries=entries,
-                series_count=tournament.series_count,
-                seed=seed,
-                fixed=fixed,
-            )
-            plan = {
-                "seed": seed,
-                "players": ids,
-                "series": planned,
-                "repeats_note": planned_quality["repeats_note"],
-            }
+            plan = _plan(tournament, entries, fixed, seed or secrets.token_hex(8))
             tournament.seating_plan = plan
-            tournament.seating_seed = seed
+            tournament.seating_seed = plan["seed"]
             tournament.save(update_fields=["seating_plan", "seating_seed"])
         assert plan is not None
         tables = plan["series"][series.number - 1]
+        if digest and _digest(tables) != digest:
+            raise ConflictError(
+                _(
+                    "Diese Auslosung gibt es so nicht mehr: seit sie angezeigt "
+                    "wurde, hat sich das Feld oder eine Serie davor geändert. "
+                    "Serie %(n)d bleibt, wie sie ist. Bitte die Auslosungen "
+                    "neu vergleichen."
+                )
+                % {"n": series.number}
+            )
         before = {
             "status": series.status,
             "seating": selectors.start_number_tables(series),
@@ -190,8 +238,109 @@ def series_seat(
                 "seed": series.seed,
                 "seating": selectors.start_number_tables(series),
             },
+            note=_("Unter den angebotenen Auslosungen gewählt.") if seed else "",
         )
     return series
+
+
+@dataclass(frozen=True)
+class DrawOption:
+    """One draw of a series, summed up as the quality report does (over the
+    series so far, this one included): repeated meetings, the tables of this
+    series with club mates, the players of this series at a table of three
+    more often than the field forces. `seed` and `digest` are what choosing
+    it sends (`series_seat`); `seed` is empty for the draw as it stands.
+    `pairs`: the names of the pairs meeting again at its tables."""
+
+    seed: str
+    digest: str
+    repeats: int
+    club_tables: int
+    three_again: int
+    tables_of_three: int
+    pairs: list[tuple[str, str]]
+
+
+def _draw_option(
+    seed: str,
+    tables: adapter.EngineSeries,
+    fixed: list[adapter.EngineSeries],
+    entries: list[Entry],
+) -> DrawOption:
+    quality = adapter.seating_quality([*fixed, tables], entries)
+    by_id = {e.pk: e for e in entries}
+    clubs = {e.pk: e.player.club for e in entries if e.player.club}
+    three: dict[int, int] = {}
+    met: dict[tuple[int, int], int] = {}
+    for played in fixed:
+        for table in played:
+            for p in table:
+                three[p] = three.get(p, 0) + (len(table) == 3)
+            for pair in combinations(sorted(table), 2):
+                met[pair] = met.get(pair, 0) + 1
+    bound = int(quality.get("three_bound") or 1)
+    club_tables = three_again = 0
+    pairs: list[tuple[str, str]] = []
+    for table in tables:
+        members = [clubs[p] for p in table if p in clubs]
+        club_tables += len(members) != len(set(members))
+        if len(table) == 3:
+            three_again += sum(1 for p in table if three.get(p, 0) + 1 > bound)
+        pairs += [
+            (by_id[a].player.full_name, by_id[b].player.full_name)
+            for a, b in combinations(sorted(table), 2)
+            if (a, b) in met and a in by_id and b in by_id
+        ]
+    return DrawOption(
+        seed=seed,
+        digest=_digest(tables),
+        repeats=int(quality["repeated_meetings"]),
+        club_tables=club_tables,
+        three_again=three_again,
+        tables_of_three=sum(1 for t in tables if len(t) == 3),
+        pairs=pairs,
+    )
+
+
+# Draws offered beside a draw that keeps repeats or club mates together, and
+# the time they may take together (an engine call after a change takes up
+# to about two seconds on a slow machine).
+DRAW_OPTIONS = 3
+DRAW_OPTIONS_SECONDS = 4.0
+
+
+def draw_options(
+    *,
+    series: Series,
+    count: int = DRAW_OPTIONS,
+    seconds: float = DRAW_OPTIONS_SECONDS,
+) -> tuple[DrawOption, list[DrawOption]]:
+    """The series as it is drawn now and up to `count` other draws of it by
+    lot (other seeds through the same engine call), each different from it
+    and from each other; no new draw is begun once `seconds` have passed.
+    Writes nothing: the organizer takes one with `series_seat(seed=…)`.
+
+    The seeds follow from the series' seed and version, so the page shows
+    the same draws on every reload, and a choice is drawn again exactly
+    (its digest tells when the field changed in between)."""
+    tournament = series.tournament
+    entries, fixed = _seat_inputs(series, tournament)
+    current = _draw_option("", adapter.stored_series(series), fixed, entries)
+    seen = {current.digest}
+    options: list[DrawOption] = []
+    started = time.monotonic()
+    for i in range(count):
+        if i and time.monotonic() - started >= seconds:
+            break
+        seed = hashlib.sha256(
+            f"{series.seed}/{series.version}/{i}".encode()
+        ).hexdigest()[:16]
+        plan = _plan(tournament, entries, fixed, seed)
+        option = _draw_option(seed, plan["series"][series.number - 1], fixed, entries)
+        if option.digest not in seen:
+            seen.add(option.digest)
+            options.append(option)
+    return current, options
 
 
 def _unconfirmed(series: Series) -> dict[int, list[int]]:
@@ -240,11 +389,7 @@ def series_seat_by_standings(
                 _("Vor Serie 1 gibt es noch keine Tabelle: bitte auslosen."),
                 code="no_standings",
             )
-        earlier = _earlier(series)
-        if any(s.status == Series.Status.DRAFT for s in earlier):
-            raise UserError(
-                _("Bitte zuerst die vorherigen Serien setzen."), code="order"
-            )
+        entries, fixed = _seat_inputs(series, tournament)
         missing = _unconfirmed(series)
         if missing:
             raise UserError(
@@ -261,8 +406,6 @@ def series_seat_by_standings(
                 },
                 code="standings_incomplete",
             )
-        entries = seated_players(tournament)
-        fixed = [adapter.stored_series(s) for s in earlier]
         totals = _totals_before(tournament, series.number)
         seed = secrets.token_hex(8)
         tables = adapter.plan_standings_series(

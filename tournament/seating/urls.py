@@ -25,6 +25,11 @@ urlpatterns = [
         name="series_seat",
     ),
     path(
+        "t/<slug:slug>/verwaltung/serie/<int:number>/auswaehlen/",
+        views.series_choose,
+        name="series_choose",
+    ),
+    path(
         "t/<slug:slug>/verwaltung/serie/<int:number>/tauschen/",
         views.series_swap,
         name="series_swap",

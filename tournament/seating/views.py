@@ -47,6 +47,14 @@ class LateSeatForm(VersionForm):
     table = forms.IntegerField(min_value=1, max_value=selectors.MAX_TABLE)
 
 
+class ChoiceForm(VersionForm):
+    """One of the draws offered: its seed and the fingerprint of what the
+    page showed of it."""
+
+    seed = forms.CharField(max_length=64)
+    digest = forms.CharField(max_length=64)
+
+
 class SwapPickForm(forms.Form):
     """The swap's first step: which two players (start numbers)."""
 
@@ -196,6 +204,49 @@ def series_late(
     )
 
 
+def _redraw(
+    request: HttpRequest,
+    series: Series,
+    report: selectors.SeatingReport | None,
+    *,
+    waiting: bool,
+) -> dict[str, object]:
+    """What the series page says of a draw that had to trade (repeats, club
+    mates at a table, tables of three): why (`reasons`), whether other draws
+    are offered (`offer`), and those draws once asked for (`options`).
+
+    They are offered for a series after the first, drawn by lot and not yet
+    released; not while something else is `waiting`: the field changed since
+    the draw (draw again first) or a swap waits to be confirmed."""
+    trades = bool(
+        report
+        and (
+            report["repeats"]
+            or report["club_tables"]
+            or report["three_again"]
+            or (series.quality or {}).get("repeated_meetings")
+        )
+    )
+    if not trades or series.number == 1:
+        return {"reasons": None, "offer": False, "options": None}
+    offer = (
+        series.status == Series.Status.SEATED
+        and series.mode == Series.Mode.LOT
+        and not waiting
+    )
+    options = None
+    if offer and request.GET.get("vergleichen") == "1":
+        try:
+            options = seating_service.draw_options(series=series)
+        except UserError as error:
+            messages.error(request, error.message)
+    return {
+        "reasons": selectors.redraw_reasons(series),
+        "offer": offer,
+        "options": options,
+    }
+
+
 @organizer_required
 def series_manage(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     series = _series(slug, number)
@@ -207,6 +258,12 @@ def series_manage(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     watch = (Series.Status.SEATED, Series.Status.RELEASED, Series.Status.PLAYING)
     changes = selectors.field_changes(series) if series.status in watch else None
     pick = SwapPickForm(request.GET if "a" in request.GET else None)
+    swap = _swap_preview(series, pick)
+    report = selectors.seating_report(series, tables) if seated else None
+    changed = bool(changes and any(changes.values()))
+    redraw = _redraw(
+        request, series, report, waiting=changed or bool(swap and "a" in swap)
+    )
     return render(
         request,
         "tournament/seating/series_manage.html",
@@ -215,9 +272,10 @@ def series_manage(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "series": series,
             "tables": tables,
             "swap_form": pick,
-            "swap": _swap_preview(series, pick),
-            "report": selectors.seating_report(series, tables) if seated else None,
-            "changes": changes if changes and any(changes.values()) else None,
+            "swap": swap,
+            "report": report,
+            **redraw,
+            "changes": changes if changed else None,
             "release_form": ReleaseForm(initial={"version": series.version}),
             "players": len(seating_service.seated_players(series.tournament)),
         },
@@ -256,6 +314,30 @@ def series_seat(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         ),
         _("Serie %(n)d ist ausgelost.") % {"n": number},
     )
+    return redirect("tournament:series_manage", slug=slug, number=number)
+
+
+@organizer_required
+@require_POST
+def series_choose(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The organizer takes one of the draws the series page offered."""
+    series = _series(slug, number)
+    form = ChoiceForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Bitte eine der angebotenen Auslosungen wählen."))
+    else:
+        _run(
+            request,
+            lambda: seating_service.series_seat(
+                actor=request.user,
+                series=series,
+                version=form.cleaned_data["version"],
+                seed=form.cleaned_data["seed"],
+                digest=form.cleaned_data["digest"],
+            ),
+            _("Serie %(n)d ist neu gesetzt: die gewählte Auslosung gilt.")
+            % {"n": number},
+        )
     return redirect("tournament:series_manage", slug=slug, number=number)
 
 
