@@ -55,7 +55,14 @@ class Problem:
 class Search:
     """Mutable seating with incremental costs; see the module docstring."""
 
-    def __init__(self, problem: Problem, start: list[Tables], rng: random.Random):
+    def __init__(
+        self,
+        problem: Problem,
+        start: list[Tables],
+        rng: random.Random,
+        *,
+        tenure: tuple[int, int] | None = None,
+    ):
         self.p = problem
         self.rng = rng
         self.club = problem.clubs or [-1] * problem.n
@@ -79,7 +86,7 @@ class Search:
         self.w_repeat = w_repeat
         self.up = [[c[m + 1] - c[m] for m in range(top - 1)] for c in cost]
         self.sizes = [[len(t) for t in tables] for tables in start]
-        self.tenure = (1, 4) if problem.n <= SMALL else (3, 10)
+        self.tenure = tenure or ((1, 4) if problem.n <= SMALL else (3, 10))
         self.load(start)
 
     # -- state ---------------------------------------------------------------
@@ -260,11 +267,16 @@ class Search:
         picks.discard(ta)
         return [b for t in sorted(picks) for b in tables[t]]
 
-    def run(self, max_iters: int, target: int | None = None) -> list[Tables]:
-        """Search; return the best series found (the state ends there too)."""
+    def run(
+        self, max_iters: int, target: int | None = None, restarts: int = RESTARTS
+    ) -> list[Tables]:
+        """Search; return the best series found (the state ends there too).
+
+        ``restarts``: fruitless restarts from the best state before giving up.
+        """
         best_cost, best = self.cost, [[list(t) for t in s] for s in self.tables]
         tabu = [[0] * self.p.n for _ in self.tables]
-        stall = restarts = 0
+        stall = fruitless = 0
         for it in range(1, max_iters + 1):
             if target is not None and self.cost <= target:
                 break
@@ -290,13 +302,13 @@ class Search:
             tabu[h][a] = it + self.rng.randint(*self.tenure)
             tabu[h][b] = it + self.rng.randint(*self.tenure)
             if self.cost < best_cost:
-                best_cost, stall, restarts = self.cost, 0, 0
+                best_cost, stall, fruitless = self.cost, 0, 0
                 best = [[list(t) for t in s] for s in self.tables]
             else:
                 stall += 1
             if stall > 100 + 2 * self.p.n:
-                restarts += 1
-                if restarts > RESTARTS:
+                fruitless += 1
+                if fruitless > restarts:
                     break  # the conflicts left are most likely unavoidable
                 self.load(best)
                 self._shake()
