@@ -66,6 +66,7 @@ class Search:
         self.p = problem
         self.rng = rng
         self.club = problem.clubs or [-1] * problem.n
+        self.clubbed = max(self.club, default=-1) >= 0
         self.base_three = problem.fixed_three or [0] * problem.n
         top = problem.series + 2
         tables = max(len(s) for s in start) if start else 1
@@ -164,7 +165,34 @@ class Search:
         where = self.where[h]
         ta, tb = where[a], where[b]
         here, there = self.tables[h][ta], self.tables[h][tb]
-        # The hottest loop of the package: pair costs inlined.
+        # The hottest loop of the package: pair costs inlined, and without
+        # clubs nobody's pair is of one club, so one cost row serves all.
+        if self.clubbed:
+            d = self._club_pairs(here, there, a, b)
+        else:
+            ma, mb, up = self.meet[a], self.meet[b], self.up[0]
+            d = 0
+            for r in here:
+                if r != a:
+                    d += up[mb.get(r, 0)] - up[ma[r] - 1]
+            for r in there:
+                if r != b:
+                    d += up[ma.get(r, 0)] - up[mb[r] - 1]
+        if len(here) != len(there):
+            step = 1 if len(there) == 3 else -1
+            d += self._three_cost(a, step) + self._three_cost(b, -step)
+        if self.p.standings is not None and self.p.standings[0] == h:
+            want = self.p.standings[1]
+            d += self.w_standings * (
+                (tb - want[a]) ** 2
+                - (ta - want[a]) ** 2
+                + (ta - want[b]) ** 2
+                - (tb - want[b]) ** 2
+            )
+        return d
+
+    def _club_pairs(self, here: list[int], there: list[int], a: int, b: int) -> int:
+        """Pair-cost change of ``a`` (of ``here``) and ``b`` swapping tables."""
         up, club = self.up, self.club
         ma, mb = self.meet[a], self.meet[b]
         ca, cb = club[a], club[b]
@@ -179,17 +207,6 @@ class Search:
                 cr = club[r]
                 d += up[ca >= 0 and ca == cr][ma.get(r, 0)]
                 d -= up[cb >= 0 and cb == cr][mb[r] - 1]
-        if len(here) != len(there):
-            step = 1 if len(there) == 3 else -1
-            d += self._three_cost(a, step) + self._three_cost(b, -step)
-        if self.p.standings is not None and self.p.standings[0] == h:
-            want = self.p.standings[1]
-            d += self.w_standings * (
-                (tb - want[a]) ** 2
-                - (ta - want[a]) ** 2
-                + (ta - want[b]) ** 2
-                - (tb - want[b]) ** 2
-            )
         return d
 
     def swap(self, h: int, a: int, b: int) -> None:
