@@ -35,7 +35,7 @@ share, "after_change_max_s": seconds}``.
 Runtime: the first draws take seconds; the changed histories up to two
 seconds a draw at the tight sizes (13-20 players), plus a check for each
 draw that keeps repeats, and far less elsewhere. The default, ``HISTORIES``
-= 20 per size, runs in about three minutes (CPU time, one core);
+= 20 per size, runs in two to three minutes (one core);
 ``--histories 100`` measures 100 per size and takes about five times as
 long; ``--thorough`` adds the longer search to every check.
 """
