@@ -21,9 +21,15 @@ Mode = Literal["lot", "standings"]
 MODES = ("lot", "standings")
 BUDGET = 3000  # search iterations of one attempt
 # After a change (played series fixed), further attempts from other starts
-# while repeats are left that the history does not force. The whole budget
+# while repeats are left that the history does not force. With a history the
+# tight fields (17-20 players) need long searches with a short tabu tenure:
+# a few long attempts that restart from their best state many times find a
+# draw without repeats far more often than many short ones. The whole budget
 # stays under two seconds for the tightest fields on a slow machine.
-ATTEMPTS = 10
+ATTEMPTS = 4
+RETRY_BUDGET = 8000  # search iterations of one further attempt
+RETRY_RESTARTS = 30  # its fruitless restarts from the best state
+CHANGED_TENURE = (1, 2)  # tabu tenure of every search after a change
 Note = Literal["", "field", "history", "search"]
 
 
@@ -249,7 +255,8 @@ def _search(
         three_bound=three_bound(fixed_three, 3 * plan.threes, todo),
         standings=None if want is None else (0, want),
     )
-    search = Search(problem, start, rng)
+    short = played and want is None
+    search = Search(problem, start, rng, tenure=CHANGED_TENURE if short else None)
     unbeatable = best_known and not played and max(clubs, default=-1) < 0
     unbeatable = unbeatable and want is None
     found = search.run(BUDGET, target=search.cost if unbeatable else None)
@@ -319,8 +326,8 @@ def _retry(
             if made is None:
                 break
             start = made[0][:todo]
-        attempt = Search(problem, start, rng)
-        attempt.run(BUDGET)
+        attempt = Search(problem, start, rng, tenure=CHANGED_TENURE)
+        attempt.run(RETRY_BUDGET, restarts=RETRY_RESTARTS)
         if attempt.cost < best.cost:
             best = attempt
     return [[list(t) for t in s] for s in best.tables]

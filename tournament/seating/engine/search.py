@@ -55,10 +55,18 @@ class Problem:
 class Search:
     """Mutable seating with incremental costs; see the module docstring."""
 
-    def __init__(self, problem: Problem, start: list[Tables], rng: random.Random):
+    def __init__(
+        self,
+        problem: Problem,
+        start: list[Tables],
+        rng: random.Random,
+        *,
+        tenure: tuple[int, int] | None = None,
+    ):
         self.p = problem
         self.rng = rng
         self.club = problem.clubs or [-1] * problem.n
+        self.clubbed = max(self.club, default=-1) >= 0
         self.base_three = problem.fixed_three or [0] * problem.n
         top = problem.series + 2
         tables = max(len(s) for s in start) if start else 1
@@ -79,7 +87,7 @@ class Search:
         self.w_repeat = w_repeat
         self.up = [[c[m + 1] - c[m] for m in range(top - 1)] for c in cost]
         self.sizes = [[len(t) for t in tables] for tables in start]
-        self.tenure = (1, 4) if problem.n <= SMALL else (3, 10)
+        self.tenure = tenure or ((1, 4) if problem.n <= SMALL else (3, 10))
         self.load(start)
 
     # -- state ---------------------------------------------------------------
@@ -157,7 +165,34 @@ class Search:
         where = self.where[h]
         ta, tb = where[a], where[b]
         here, there = self.tables[h][ta], self.tables[h][tb]
-        # The hottest loop of the package: pair costs inlined.
+        # The hottest loop of the package: pair costs inlined, and without
+        # clubs nobody's pair is of one club, so one cost row serves all.
+        if self.clubbed:
+            d = self._club_pairs(here, there, a, b)
+        else:
+            ma, mb, up = self.meet[a], self.meet[b], self.up[0]
+            d = 0
+            for r in here:
+                if r != a:
+                    d += up[mb.get(r, 0)] - up[ma[r] - 1]
+            for r in there:
+                if r != b:
+                    d += up[ma.get(r, 0)] - up[mb[r] - 1]
+        if len(here) != len(there):
+            step = 1 if len(there) == 3 else -1
+            d += self._three_cost(a, step) + self._three_cost(b, -step)
+        if self.p.standings is not None and self.p.standings[0] == h:
+            want = self.p.standings[1]
+            d += self.w_standings * (
+                (tb - want[a]) ** 2
+                - (ta - want[a]) ** 2
+                + (ta - want[b]) ** 2
+                - (tb - want[b]) ** 2
+            )
+        return d
+
+    def _club_pairs(self, here: list[int], there: list[int], a: int, b: int) -> int:
+        """Pair-cost change of ``a`` (of ``here``) and ``b`` swapping tables."""
         up, club = self.up, self.club
         ma, mb = self.meet[a], self.meet[b]
         ca, cb = club[a], club[b]
@@ -172,17 +207,6 @@ class Search:
                 cr = club[r]
                 d += up[ca >= 0 and ca == cr][ma.get(r, 0)]
                 d -= up[cb >= 0 and cb == cr][mb[r] - 1]
-        if len(here) != len(there):
-            step = 1 if len(there) == 3 else -1
-            d += self._three_cost(a, step) + self._three_cost(b, -step)
-        if self.p.standings is not None and self.p.standings[0] == h:
-            want = self.p.standings[1]
-            d += self.w_standings * (
-                (tb - want[a]) ** 2
-                - (ta - want[a]) ** 2
-                + (ta - want[b]) ** 2
-                - (tb - want[b]) ** 2
-            )
         return d
 
     def swap(self, h: int, a: int, b: int) -> None:
@@ -260,11 +284,16 @@ class Search:
         picks.discard(ta)
         return [b for t in sorted(picks) for b in tables[t]]
 
-    def run(self, max_iters: int, target: int | None = None) -> list[Tables]:
-        """Search; return the best series found (the state ends there too)."""
+    def run(
+        self, max_iters: int, target: int | None = None, restarts: int = RESTARTS
+    ) -> list[Tables]:
+        """Search; return the best series found (the state ends there too).
+
+        ``restarts``: fruitless restarts from the best state before giving up.
+        """
         best_cost, best = self.cost, [[list(t) for t in s] for s in self.tables]
         tabu = [[0] * self.p.n for _ in self.tables]
-        stall = restarts = 0
+        stall = fruitless = 0
         for it in range(1, max_iters + 1):
             if target is not None and self.cost <= target:
                 break
@@ -290,13 +319,13 @@ class Search:
             tabu[h][a] = it + self.rng.randint(*self.tenure)
             tabu[h][b] = it + self.rng.randint(*self.tenure)
             if self.cost < best_cost:
-                best_cost, stall, restarts = self.cost, 0, 0
+                best_cost, stall, fruitless = self.cost, 0, 0
                 best = [[list(t) for t in s] for s in self.tables]
             else:
                 stall += 1
             if stall > 100 + 2 * self.p.n:
-                restarts += 1
-                if restarts > RESTARTS:
+                fruitless += 1
+                if fruitless > restarts:
                     break  # the conflicts left are most likely unavoidable
                 self.load(best)
                 self._shake()
