@@ -7,8 +7,6 @@ when the phone loses the network and reloads: its last copy, headed
 
 import json
 import re
-import subprocess
-import sys
 
 import pytest
 
@@ -33,18 +31,6 @@ print(json.dumps({{"link": seat.entry.link_token}}))
 """
 
 
-def manage(env, *command):
-    return subprocess.run(
-        [sys.executable, "manage.py", *command],
-        cwd=support.ROOT,
-        env=env,
-        check=True,
-        timeout=300,
-        capture_output=True,
-        text=True,
-    ).stdout
-
-
 @pytest.fixture
 def production(tmp_path):
     """A uvicorn process on the production settings (not the suite's: their
@@ -57,9 +43,11 @@ def production(tmp_path):
         SECURE_COOKIES="0",
         SECURE_HSTS_SECONDS="0",
     )
-    manage(env, "collectstatic", "--noinput", "-v0")
-    manage(env, "migrate", "-v0")
-    world = json.loads(manage(env, "shell", "-c", SETUP).strip().splitlines()[-1])
+    support.manage(env, "collectstatic", "--noinput", "-v0")
+    support.manage(env, "migrate", "-v0")
+    world = json.loads(
+        support.manage(env, "shell", "-c", SETUP).strip().splitlines()[-1]
+    )
     port = support.free_port()
     process = support.start_server(env, port)
     try:

@@ -5,11 +5,9 @@ connect (it polls); the organizer gives him a new card; the open pages say
 that the old link is gone (the polling one at its next poll), stop
 updating, and fit their screen."""
 
-import json
-
 import pytest
 
-from tests.e2e.test_table_entry_phone import fits_the_phone, manage, picture
+from tests.e2e.test_table_entry_phone import fits_the_phone, picture
 from tests.support import servers as support
 from tests.support.browser import chromium, sign_in, skip_without_chromium
 from tests.support.threads import in_own_thread
@@ -44,17 +42,8 @@ print(json.dumps({"number": seat.entry.start_number, "link": seat.entry.link_tok
 @pytest.fixture
 def hall(tmp_path):
     skip_without_chromium()
-    env = support.server_env(tmp_path, DEBUG="1")
-    manage(env, "migrate", "-v0")
-    manage(env, "demo", "--complete", "3")
-    player = json.loads(manage(env, "shell", "-c", SETUP).strip().splitlines()[-1])
-    port = support.free_port()
-    process = support.start_server(env, port)
-    try:
-        support.wait_until_up(port, process)
-        yield f"http://127.0.0.1:{port}", player
-    finally:
-        support.stop(process)
+    with support.demo_hall(tmp_path, SETUP) as hall:
+        yield hall
 
 
 def test_a_renewed_card_ends_the_open_pages_of_the_old_link(hall):

@@ -7,10 +7,7 @@ Every page fits the screen (no sideways scroll), its answer buttons are
 44 px to tap, axe finds nothing serious. With UPDATE_DOC_IMAGES=1 the
 README's pictures are made here."""
 
-import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -44,32 +41,11 @@ print(json.dumps({
 """
 
 
-def manage(env, *command):
-    return subprocess.run(
-        [sys.executable, "manage.py", *command],
-        cwd=support.ROOT,
-        env=env,
-        check=True,
-        timeout=300,
-        capture_output=True,
-        text=True,
-    ).stdout
-
-
 @pytest.fixture
 def hall(tmp_path):
     skip_without_chromium()
-    env = support.server_env(tmp_path, DEBUG="1")
-    manage(env, "migrate", "-v0")
-    manage(env, "demo", "--complete", "3")
-    world = json.loads(manage(env, "shell", "-c", SETUP).strip().splitlines()[-1])
-    port = support.free_port()
-    process = support.start_server(env, port)
-    try:
-        support.wait_until_up(port, process)
-        yield f"http://127.0.0.1:{port}", world
-    finally:
-        support.stop(process)
+    with support.demo_hall(tmp_path, SETUP) as hall:
+        yield hall
 
 
 def picture(page, name: str, *, readme: bool = False) -> None:

@@ -3,6 +3,7 @@ file, servers on loopback ports that listen before the process starts (a
 first request waits for the server; nobody polls), sign-in and forms over
 HTTP, a referee's confirmation."""
 
+import contextlib
 import http.client
 import json
 import os
@@ -100,6 +101,36 @@ def run_seed(env: dict[str, str], module: str) -> Any:
         check=True,
     )
     return json.loads(done.stdout.splitlines()[-1])
+
+
+def manage(env: dict[str, str], *command: str) -> str:
+    """`manage.py COMMAND` in a process of its own on `env`; its output."""
+    return subprocess.run(
+        [sys.executable, "manage.py", *command],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        timeout=300,
+        capture_output=True,
+        text=True,
+    ).stdout
+
+
+@contextlib.contextmanager
+def demo_hall(var_dir: Path, setup: str) -> Iterator[tuple[str, Any]]:
+    """The demo of three played series on a server of its own (DEBUG on),
+    and what the shell script `setup` printed last, as JSON."""
+    env = server_env(var_dir, DEBUG="1")
+    manage(env, "migrate", "-v0")
+    manage(env, "demo", "--complete", "3")
+    world = json.loads(manage(env, "shell", "-c", setup).strip().splitlines()[-1])
+    port = free_port()
+    process = start_server(env, port)
+    try:
+        wait_until_up(port, process)
+        yield f"http://127.0.0.1:{port}", world
+    finally:
+        stop(process)
 
 
 def free_port() -> int:
