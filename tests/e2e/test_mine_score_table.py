@@ -7,7 +7,7 @@ import pytest
 
 from tests.support.factories import TournamentFactory, make_series
 from tests.support.results import games
-from tournament.results.services import result_enter_by_player
+from tournament.tableentry.services import result_enter_by_player
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

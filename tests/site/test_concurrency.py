@@ -31,7 +31,7 @@ def test_two_referees_saving_the_same_table_one_gets_a_conflict(tournament):
     a, b = make_user("a", "referee"), make_user("b", "referee")
     other = [GameInput(winner=2, marks=3)] * 5
     results = run_together(
-        (results_services, "_lock_table"),
+        (results_services, "table_lock"),
         lambda: result_enter(
             actor=a, table=table, games=GAMES, mode="quick", revision=0
         ),
@@ -52,7 +52,7 @@ def test_two_confirmations_at_once_count_once(tournament):
     table.refresh_from_db()
     revision = table.result_revision
     results = run_together(
-        (results_services, "_lock_table"),
+        (results_services, "table_lock"),
         lambda: result_confirm(actor=b, version=version, revision=revision),
         lambda: result_confirm(actor=c, version=version, revision=revision),
     )
@@ -115,7 +115,7 @@ def test_a_rule_change_and_a_first_result_at_once_never_both_count(tournament):
     organizer = make_user("o", "organizer")
     entering = threading.Event()
     locked = threading.Event()
-    real_lock = results_services._lock_table
+    real_lock = results_services.table_lock
     real_check = tournaments_services.settings_refusals
 
     def lock_table(*args, **kwargs):
@@ -163,7 +163,7 @@ def test_a_rule_change_and_a_first_result_at_once_never_both_count(tournament):
             connections.close_all()
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(results_services, "_lock_table", lock_table)
+        patch.setattr(results_services, "table_lock", lock_table)
         patch.setattr(tournaments_services, "settings_refusals", check)
         first = threading.Thread(target=worker, args=(0, change))
         first.start()

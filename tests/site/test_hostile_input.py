@@ -34,8 +34,9 @@ from tests.support.workbooks import GAMES_HEADER, PLAYER_HEADER, xlsx
 from tournament.models import Table
 from tournament.paper.views import DOCUMENTS
 from tournament.registration.services import entry_withdraw
-from tournament.results.services import result_enter, result_enter_by_player
+from tournament.results.services import result_enter
 from tournament.seating.services import series_ensure
+from tournament.tableentry.services import result_enter_by_player
 from tournament.tournaments.forms import TournamentForm
 
 pytestmark = pytest.mark.django_db

@@ -49,8 +49,9 @@ from tournament.digital import adapter as digital_adapter
 from tournament.digital.services import digital_table_create
 from tournament.history.services import ranking_save
 from tournament.models import DigitalTable, Entry, Job, Player, Ranking, Series
-from tournament.results.services import result_enter, result_enter_by_player
+from tournament.results.services import result_enter
 from tournament.routing import websocket_urlpatterns
+from tournament.tableentry.services import result_enter_by_player
 from tournament.tournaments.forms import TournamentForm
 
 User = get_user_model()

@@ -7,12 +7,8 @@ from typing import Any
 
 from tests.support.factories import make_series
 from tournament.models import AuditEvent, GameScore, ResultVersion, Table
-from tournament.results.services import (
-    GameInput,
-    result_confirm,
-    result_enter,
-    result_enter_by_player,
-)
+from tournament.results.services import GameInput, result_confirm, result_enter
+from tournament.tableentry.services import result_enter_by_player
 
 
 def games(pairs: Iterable[tuple[int, int]]) -> list[GameInput]:

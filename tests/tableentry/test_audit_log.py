@@ -5,7 +5,7 @@ import pytest
 from django.urls import reverse
 
 from tests.support.results import FIVE
-from tournament.results.services import (
+from tournament.tableentry.services import (
     result_confirm_by_player,
     result_enter_by_player,
     result_reject_by_player,

@@ -10,7 +10,7 @@ import pytest
 from tests.support.results import FIVE
 from tournament.backup.services import tournament_backup, tournament_restore
 from tournament.models import AuditEvent, Entry, ResultAnswer, ResultVersion
-from tournament.results.services import (
+from tournament.tableentry.services import (
     result_confirm_by_player,
     result_enter_by_player,
     result_reject_by_player,

@@ -20,8 +20,8 @@ from tournament.models import (
     Tournament,
 )
 from tournament.results import services as results_services
-from tournament.results.services import (
-    GameInput,
+from tournament.results.services import GameInput
+from tournament.tableentry.services import (
     result_confirm_by_player,
     result_enter_by_player,
     result_reject_by_player,
@@ -37,7 +37,7 @@ pytestmark = [
 
 ENTERED = [GameInput(winner=1, marks=5)] * 5
 CORRECTED = [GameInput(winner=2, marks=3)] * 5
-LOCK = (results_services, "_lock_table")
+LOCK = (results_services, "table_lock")
 
 
 def table_of_four(tournament, mode="one"):

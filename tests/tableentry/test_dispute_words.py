@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.support.results import enter, player_enters
-from tournament.results.services import (
+from tournament.tableentry.services import (
     result_confirm_by_player,
     result_reject_by_player,
 )

@@ -16,7 +16,7 @@ from tests.support.threads import run_async
 from tests.support.websockets import MEMORY_LAYER, layer_release, ws_connect
 from tournament.live.fragments import FRAGMENTS, FragmentKey, region
 from tournament.registration.services import entry_link_renew, entry_withdraw
-from tournament.results.services import (
+from tournament.tableentry.services import (
     result_confirm_by_player,
     result_enter_by_player,
 )

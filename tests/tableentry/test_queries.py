@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 from tests.support.factories import make_series
 from tests.support.results import FIVE
 from tournament.live.fragments import FRAGMENTS, FragmentKey, region
-from tournament.results.services import result_enter_by_player
+from tournament.tableentry.services import result_enter_by_player
 
 pytestmark = pytest.mark.django_db
 
@@ -38,5 +38,5 @@ def test_the_page_costs_the_same_for_a_small_and_a_large_field(at_table):
     large = queries_for(at_table.p[2])
     assert large == small
     # The table's rules are checked once for enter, confirm and reject
-    # (results.services.table_player_refusals): 22 queries when each asked.
+    # (tableentry.services.table_player_refusals): 22 queries when each asked.
     assert small <= 16

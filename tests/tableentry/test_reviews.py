@@ -11,7 +11,7 @@ from django.urls import reverse
 from tests.support.results import FIVE, enter, games, player_enters
 from tournament.live.fragments import FRAGMENTS, FragmentKey, region
 from tournament.results.selectors import table_reviews
-from tournament.results.services import (
+from tournament.tableentry.services import (
     result_confirm_by_player,
     result_reject_by_player,
 )

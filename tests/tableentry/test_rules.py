@@ -15,7 +15,7 @@ from tournament.models import (
 )
 from tournament.registration.services import entry_withdraw
 from tournament.results.adapter import GameErrors
-from tournament.results.services import (
+from tournament.tableentry.services import (
     result_confirm_by_player,
     result_enter_by_player,
     result_reject_by_player,

@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.support.results import player_enters
-from tournament.results.services import result_confirm_by_player
+from tournament.tableentry.services import result_confirm_by_player
 
 pytestmark = pytest.mark.django_db
 

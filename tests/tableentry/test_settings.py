@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from tests.support.results import FIVE
 from tournament.models import AuditEvent, Tournament
-from tournament.results.services import result_enter_by_player
+from tournament.tableentry.services import result_enter_by_player
 from tournament.tournaments.services import SettingsRefused, tournament_save
 
 pytestmark = pytest.mark.django_db

@@ -206,64 +206,6 @@ def table_or_404(slug: str, series_number: int, table_number: int) -> Table:
         raise Http404 from exc
 
 
-# --- Entry at the table ------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class TableEntryState:
-    """A table's result as its players see it on their phones: the waiting
-    version (who entered it, the answers so far) and the confirmed one."""
-
-    pending: ResultVersion | None
-    confirmed: ResultVersion | None
-
-    @property
-    def answers(self) -> list[ResultAnswer]:
-        return list(self.pending.answers.all()) if self.pending else []
-
-    @property
-    def disputed(self) -> bool:
-        return any(not a.agrees for a in self.answers)
-
-    @property
-    def state(self) -> str:
-        """One word for the table's state: "none" (nothing entered),
-        "referee" (a referee's entry waits), "entered" (a player's entry
-        waits, nobody answered), "agreed" (some said *Stimmt*), "disputed"
-        (somebody said *Stimmt nicht*), "confirmed" (it counts)."""
-        if self.pending is None:
-            return "confirmed" if self.confirmed else "none"
-        if not self.pending.at_table:
-            return "referee"
-        if self.disputed:
-            return "disputed"
-        return "agreed" if self.answers else "entered"
-
-
-def table_entry_state(table: Table) -> TableEntryState:
-    """The waiting and the confirmed version of a table, with who entered
-    and decided them and the players' answers (2 queries)."""
-    versions = list(
-        result_versions(table)
-        .filter(
-            status__in=[ResultVersion.Status.PENDING, ResultVersion.Status.CONFIRMED]
-        )
-        .prefetch_related(
-            Prefetch(
-                "answers",
-                queryset=ResultAnswer.objects.select_related("entry__player"),
-            )
-        )
-    )
-    by_status = {v.status: v for v in versions}
-    for version in versions:
-        version.table = table  # its seats are the table's, prefetched
-    return TableEntryState(
-        pending=by_status.get(ResultVersion.Status.PENDING),
-        confirmed=by_status.get(ResultVersion.Status.CONFIRMED),
-    )
-
-
 @dataclass(frozen=True)
 class GameDiff:
     """One game in two versions: (winner seat, marks kept) in each."""

@@ -1,21 +1,19 @@
-"""Result entry: enter, confirm (double entry), reject, correct – by the
-referees, and at the table by its players (`result_enter_by_player`,
-`result_confirm_by_player`, `result_reject_by_player`).
+"""Result entry by the referees: enter, confirm (double entry), reject,
+correct; and the writes every change of a table's result shares, which entry
+at the table (`tableentry.services`) calls too: `table_lock`, `version_add`,
+`version_confirm`, `revision_bump`.
 
 A table's result is a sequence of versions; exactly one may be pending and
-one confirmed. Confirming rebuilds the table's GameScore rows, which is all
-the standings read. Every change bumps `Table.result_revision`, so a form
-saved against an older revision is refused with a conflict, never applied.
-
-Who of a table may do what is decided in one place, `table_player_refusal`:
-the player's pages ask it what to offer, and the services refuse the same.
+one confirmed. Confirming rebuilds the table's GameScore rows and its
+players' EntryTotal rows, which is all the standings read. Every change
+bumps `Table.result_revision`, so a form saved against an older revision is
+refused with a conflict, never applied.
 """
 
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
-from django.db.models import Prefetch, prefetch_related_objects
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -29,7 +27,6 @@ from tournament.models import (
     Entry,
     EntryTotal,
     GameScore,
-    ResultAnswer,
     ResultVersion,
     Seat,
     Series,
@@ -41,10 +38,16 @@ from tournament.results import adapter
 # The games the services take, defined next to their conversion (re-exported).
 from tournament.results.adapter import GameErrors as GameErrors
 from tournament.results.adapter import GameInput as GameInput
-from tournament.seating.selectors import current_series
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 
-def _lock_table(table: Table, revision: int | None) -> Table:
+def table_lock(*, table: Table, revision: int | None) -> Table:
+    """`table` locked for a change of its result, in the caller's
+    transaction, with its series and tournament; a `revision` other than
+    the table's (a form saved against an older state) is a conflict. None:
+    no revision to compare."""
     # FOR UPDATE locks the joined series and tournament rows too: a change of
     # the tournament's rules (tournament_save locks its row) waits for an
     # entry in flight, and an entry for the change, which it then obeys.
@@ -81,7 +84,9 @@ def _supersede_pending(table: Table) -> None:
     )
 
 
-def _bump(table: Table) -> None:
+def revision_bump(*, table: Table) -> None:
+    """Every change of a table's result ends here: a form saved against the
+    revision before is refused (`table_lock`)."""
     table.result_revision += 1
     table.save(update_fields=["result_revision"])
 
@@ -89,6 +94,33 @@ def _bump(table: Table) -> None:
 def _next_number(table: Table) -> int:
     last = table.result_versions.order_by("-number").values_list("number", flat=True)
     return (last.first() or 0) + 1
+
+
+def version_add(
+    *,
+    table: Table,
+    mode: str,
+    data: dict[str, Any],
+    reason: str = "",
+    complete: bool = True,
+    entered_by: "User | None" = None,
+    entered_by_player: Entry | None = None,
+) -> ResultVersion:
+    """A new version of the table's result, waiting, numbered after the
+    last; the one that waited before is superseded (kept). The table locked
+    (`table_lock`); who may enter it the caller checked."""
+    _supersede_pending(table)
+    return ResultVersion.objects.create(
+        table=table,
+        number=_next_number(table),
+        status=ResultVersion.Status.PENDING,
+        mode=mode,
+        data=data,
+        reason=reason,
+        complete=complete,
+        entered_by=entered_by,
+        entered_by_player=entered_by_player,
+    )
 
 
 def table_left(table: Table) -> dict[int, int]:
@@ -176,9 +208,17 @@ def totals_refresh(*, entry_ids: list[int], tournament: Tournament) -> None:
     )
 
 
-def _confirm(
-    table: Table, version: ResultVersion, actor: Actor, player: Entry | None = None
+def version_confirm(
+    *,
+    table: Table,
+    version: ResultVersion,
+    actor: Actor,
+    player: Entry | None = None,
 ) -> None:
+    """`version` becomes the table's confirmed result, decided by `actor`
+    (or the table's `player`): the standings count it, and the series is
+    complete once every table's result is. The table locked (`table_lock`);
+    who may confirm it the caller checked."""
     table.result_versions.filter(status=ResultVersion.Status.CONFIRMED).update(
         status=ResultVersion.Status.SUPERSEDED
     )
@@ -242,7 +282,7 @@ def result_enter(
     (digital tables, imports). Mistakes in the games raise GameErrors, all
     of them at once; other refusals UserError."""
     with transaction.atomic():
-        table = _lock_table(table, revision)
+        table = table_lock(table=table, revision=revision)
         series = table.series
         tournament = series.tournament
         _check_referee(actor, tournament)
@@ -284,12 +324,9 @@ def result_enter(
                 ),
                 code="reason_required",
             )
-        _supersede_pending(table)
         before = _current_data(table)
-        version = ResultVersion.objects.create(
+        version = version_add(
             table=table,
-            number=_next_number(table),
-            status=ResultVersion.Status.PENDING,
             mode=mode,
             data=data,
             reason=reason[:300],
@@ -303,10 +340,10 @@ def result_enter(
             or (has_confirmed and actor is not None and is_organizer(actor))
         )
         if immediate:
-            _confirm(table, version, actor)
+            version_confirm(table=table, version=version, actor=actor)
         else:
             invalidation.entries_changed(tournament.pk)
-        _bump(table)
+        revision_bump(table=table)
         audit_record(
             actor=actor,
             action="result.correct" if has_confirmed else "result.enter",
@@ -330,7 +367,7 @@ def result_enter_digital(
     game records. They count at once: the rules module checked every card,
     it is the second pair of eyes."""
     with transaction.atomic():
-        table = _lock_table(table, None)
+        table = table_lock(table=table, revision=None)
         tournament = table.series.tournament
         data = {
             "games": [
@@ -344,17 +381,14 @@ def result_enter_digital(
             "records": records,
         }
         before = _current_data(table)
-        _supersede_pending(table)
-        version = ResultVersion.objects.create(
+        version = version_add(
             table=table,
-            number=_next_number(table),
-            status=ResultVersion.Status.PENDING,
             mode=ResultVersion.Mode.DIGITAL,
             data=data,
             complete=complete,
         )
-        _confirm(table, version, None)
-        _bump(table)
+        version_confirm(table=table, version=version, actor=None)
+        revision_bump(table=table)
         audit_record(
             actor=None,
             action="result.digital",
@@ -384,7 +418,7 @@ def result_confirm(
     """A second person confirms a pending result; never the one who entered
     it. The result then counts in the standings."""
     with transaction.atomic():
-        table = _lock_table(version.table, revision)
+        table = table_lock(table=version.table, revision=revision)
         _check_referee(actor, table.series.tournament)
         version = ResultVersion.objects.select_for_update().get(pk=version.pk)
         if version.status != ResultVersion.Status.PENDING:
@@ -399,8 +433,8 @@ def result_confirm(
                 ),
                 code="own_entry",
             )
-        _confirm(table, version, actor)
-        _bump(table)
+        version_confirm(table=table, version=version, actor=actor)
+        revision_bump(table=table)
         audit_record(
             actor=actor,
             action="result.confirm",
@@ -421,7 +455,7 @@ def result_reject(
     if not reason:
         raise UserError(_("Bitte einen Grund angeben."), code="reason_required")
     with transaction.atomic():
-        table = _lock_table(version.table, revision)
+        table = table_lock(table=version.table, revision=revision)
         _check_referee(actor, table.series.tournament)
         version = ResultVersion.objects.select_for_update().get(pk=version.pk)
         if version.status != ResultVersion.Status.PENDING:
@@ -431,7 +465,7 @@ def result_reject(
         version.decided_at = timezone.now()
         version.reason = (version.reason + " | " if version.reason else "") + reason
         version.save(update_fields=["status", "decided_by", "decided_at", "reason"])
-        _bump(table)
+        revision_bump(table=table)
         invalidation.entries_changed(table.series.tournament_id)
         audit_record(
             actor=actor,
@@ -441,420 +475,5 @@ def result_reject(
             before={"status": ResultVersion.Status.PENDING},
             after={"status": version.status},
             note=reason,
-        )
-    return version
-
-
-# --- Entry at the table ------------------------------------------------------
-#
-# A player of a table of the current series enters its games from his phone
-# (his personal link); another player of the table confirms them (or every
-# other one, as the tournament says), and then they count like a result a
-# referee confirmed. Referees and the organizer still enter, confirm, reject
-# and correct with the services above.
-
-TableAction = Literal["enter", "confirm", "reject"]
-
-
-class TableRefused(NotAllowed):
-    """A player may not do this at this table; `code` says why."""
-
-    def __init__(self, message: str, *, code: str) -> None:
-        super().__init__(message)
-        self.code = code
-
-
-def _player_name(player: Entry) -> str:
-    return f"{player.start_number} {player.player.full_name}"
-
-
-def _answers(version: ResultVersion) -> list[ResultAnswer]:
-    # Prefetched by the players' pages (`selectors.table_entry_state`).
-    return list(version.answers.all())
-
-
-def table_player_refusal(
-    *,
-    player: Entry,
-    table: Table,
-    action: TableAction,
-    version: ResultVersion | None = None,
-) -> UserError | None:
-    """Why `player` may not `action` (enter, confirm or reject `version`)
-    at `table` now, as the error the services raise; None if he may.
-
-    The rules, in order: entry at the table is switched on; the player
-    belongs to the tournament and is not withdrawn; the table is of the
-    current series (the latest released) and the player sits at it; it is
-    not played digitally. To enter: no result is confirmed yet and no
-    referee's entry waits (a player's waiting entry may be replaced). To
-    confirm or reject: the version waits, a player of the table entered it,
-    not this one, and he has not answered it yet; nobody may confirm what
-    another player disputed (the referees decide then)."""
-    refused = _table_refusal(player, table)
-    if refused is not None:
-        return refused
-    if action == "enter":
-        return _enter_refusal(table)
-    return _answer_refusal(player, version, action)
-
-
-def table_player_refusals(
-    *, player: Entry, table: Table, version: ResultVersion | None = None
-) -> dict[TableAction, UserError | None]:
-    """`table_player_refusal` for all three actions at once (a player's
-    page asks on every draw): the table's rules checked and the answers
-    read once."""
-    refused = _table_refusal(player, table)
-    if refused is not None:
-        return {"enter": refused, "confirm": refused, "reject": refused}
-    answers = (
-        _answers(version)
-        if version is not None and version.status == ResultVersion.Status.PENDING
-        else []
-    )
-    return {
-        "enter": _enter_refusal(table),
-        "confirm": _answer_refusal(player, version, "confirm", answers),
-        "reject": _answer_refusal(player, version, "reject", answers),
-    }
-
-
-def _table_refusal(player: Entry, table: Table) -> UserError | None:
-    """The rules of every action: entry at the table on, the player's own
-    tournament and table of the current series, not withdrawn, not a
-    digital table."""
-    series = table.series
-    tournament = series.tournament
-    if tournament.table_entry == Tournament.TableEntry.OFF:
-        return TableRefused(
-            _(
-                "In diesem Turnier geben die Schiedsrichter die Ergebnisse ein; "
-                "die Eingabe am Tisch ist ausgeschaltet."
-            ),
-            code="table_entry_off",
-        )
-    if player.tournament_id != tournament.pk:
-        return TableRefused(
-            _("Dieser Tisch gehört zu einem anderen Turnier."), code="other_tournament"
-        )
-    if player.withdrawn_at is not None:
-        return TableRefused(
-            _(
-                "Sie sind vom Turnier abgemeldet und können keine Ergebnisse mehr "
-                "eingeben oder bestätigen. Bitte bei der Turnierleitung melden."
-            ),
-            code="withdrawn",
-        )
-    current = current_series(tournament)
-    if current is None or series.pk != current.pk or not series.is_public:
-        return TableRefused(
-            _(
-                "Serie %(n)d ist nicht mehr die laufende Serie; ihre Ergebnisse "
-                "geben jetzt nur noch die Schiedsrichter ein."
-            )
-            % {"n": series.number},
-            code="past_series",
-        )
-    if not any(seat.entry_id == player.pk for seat in table.seats.all()):
-        return TableRefused(
-            _(
-                "Sie sitzen in Serie %(s)d nicht an Tisch %(t)d. Ergebnisse können "
-                "Sie nur für Ihren eigenen Tisch eingeben."
-            )
-            % {"s": series.number, "t": table.number},
-            code="other_table",
-        )
-    if DigitalTable.objects.filter(
-        table=table, status=DigitalTable.Status.PLAYING
-    ).exists():
-        return TableRefused(
-            _("Tisch %(t)d wird digital gespielt; sein Ergebnis kommt vom Tisch.")
-            % {"t": table.number},
-            code="digital_table",
-        )
-    return None
-
-
-def _enter_refusal(table: Table) -> UserError | None:
-    """To enter: no result confirmed, no referee's entry waiting."""
-    versions = {
-        v.status: v
-        for v in table.result_versions.filter(
-            status__in=[ResultVersion.Status.PENDING, ResultVersion.Status.CONFIRMED]
-        )
-    }
-    if ResultVersion.Status.CONFIRMED in versions:
-        return TableRefused(
-            _(
-                "Das Ergebnis von Tisch %(t)d ist schon bestätigt. Ändern "
-                "können es nur noch die Schiedsrichter: bitte dort melden."
-            )
-            % {"t": table.number},
-            code="confirmed",
-        )
-    waiting = versions.get(ResultVersion.Status.PENDING)
-    if waiting is not None and not waiting.at_table:
-        return TableRefused(
-            _(
-                "Die Schiedsrichter haben das Ergebnis von Tisch %(t)d schon "
-                "eingegeben; sie bestätigen es auch."
-            )
-            % {"t": table.number},
-            code="referee_entry",
-        )
-    return None
-
-
-def _answer_refusal(
-    player: Entry,
-    version: ResultVersion | None,
-    action: TableAction,
-    answers: list[ResultAnswer] | None = None,
-) -> UserError | None:
-    """To confirm or reject `version`: it waits, another player of the
-    table entered it, this one has not answered; nobody confirms what
-    another player disputed. `answers`: the version's, if read already."""
-    if version is None or version.status != ResultVersion.Status.PENDING:
-        return ConflictError(
-            _(
-                "Dieses Ergebnis wartet nicht mehr auf Bestätigung: inzwischen "
-                "wurde es bestätigt, ersetzt oder abgelehnt. Bitte den neuen "
-                "Stand ansehen."
-            )
-        )
-    if not version.at_table:
-        return TableRefused(
-            _(
-                "Dieses Ergebnis haben die Schiedsrichter eingegeben; sie "
-                "bestätigen es auch."
-            ),
-            code="referee_entry",
-        )
-    if version.entered_by_player_id == player.pk:
-        return TableRefused(
-            _(
-                "Sie haben dieses Ergebnis selbst eingegeben. Bestätigen muss es "
-                "ein anderer Spieler Ihres Tisches."
-            ),
-            code="own_entry",
-        )
-    answers = _answers(version) if answers is None else answers
-    mine = next((a for a in answers if a.entry_id == player.pk), None)
-    if mine is not None:
-        return TableRefused(
-            _("Sie haben zu diesem Ergebnis schon geantwortet: „%(a)s“.")
-            % {"a": mine.get_answer_display()},
-            code="answered",
-        )
-    if action == "confirm" and any(not a.agrees for a in answers):
-        return TableRefused(
-            _(
-                "Ein Spieler des Tisches hat „Stimmt nicht“ gesagt; jetzt "
-                "entscheiden die Schiedsrichter, ein „Stimmt“ ist nicht mehr "
-                "möglich. Wer das richtige Ergebnis kennt, gibt es neu ein."
-            ),
-            code="disputed",
-        )
-    return None
-
-
-def _refuse_unless_allowed(
-    *,
-    player: Entry,
-    table: Table,
-    action: TableAction,
-    version: ResultVersion | None = None,
-) -> None:
-    refusal = table_player_refusal(
-        player=player, table=table, action=action, version=version
-    )
-    if refusal is not None:
-        raise refusal
-
-
-def _seat_text(player: Entry, table: Table) -> str:
-    seat = next((s.number for s in table.seats.all() if s.entry_id == player.pk), 0)
-    return _("Spieler %(p)s, Serie %(s)d, Tisch %(t)d, Sitz %(seat)d") % {
-        "p": _player_name(player),
-        "s": table.series.number,
-        "t": table.number,
-        "seat": seat,
-    }
-
-
-def _lock_for_player(
-    table: Table, revision: int | None, player: Entry
-) -> tuple[Table, Entry]:
-    """The table locked (as `_lock_table`), with its seats, and the player
-    as he is now (withdrawn meanwhile?)."""
-    table = _lock_table(table, revision)
-    seats = Seat.objects.select_related("entry__player")
-    prefetch_related_objects([table], Prefetch("seats", queryset=seats))
-    return table, Entry.objects.select_related("player").get(pk=player.pk)
-
-
-def result_enter_by_player(
-    *,
-    player: Entry,
-    table: Table,
-    games: Sequence[GameInput],
-    mode: str,
-    revision: int | None,
-) -> ResultVersion:
-    """A player of the table enters its games (the same checks as a
-    referee's entry: GameErrors with every mistake). It waits until another
-    player of the table confirms it – or every other one, as the tournament
-    says. A waiting entry of the table's players is replaced (kept in the
-    history); anything else `table_player_refusal` names is refused."""
-    with transaction.atomic():
-        table, player = _lock_for_player(table, revision, player)
-        tournament = table.series.tournament
-        _refuse_unless_allowed(player=player, table=table, action="enter")
-        data = adapter.table_result_data(
-            games=games,
-            table_size=table.size,
-            tournament=tournament,
-            left=table_left(table),
-        )
-        _supersede_pending(table)
-        version = ResultVersion.objects.create(
-            table=table,
-            number=_next_number(table),
-            status=ResultVersion.Status.PENDING,
-            mode=mode,
-            data=data,
-            entered_by_player=player,
-        )
-        invalidation.entries_changed(tournament.pk)
-        _bump(table)
-        audit_record(
-            actor=None,
-            player=player,
-            action="result.table_enter",
-            obj=version,
-            tournament=tournament,
-            before=None,
-            after={"status": version.status, **data},
-            note=_seat_text(player, table),
-        )
-    return version
-
-
-def needed_answers(table: Table, version: ResultVersion) -> set[int]:
-    """The entries whose *Stimmt* the version waits for: every other player
-    of the table still in the tournament (with "one other player confirms"
-    the first of them is enough). The table's seats prefetched with their
-    entries."""
-    return {
-        seat.entry_id
-        for seat in table.seats.all()
-        if seat.entry_id != version.entered_by_player_id
-        and seat.entry.withdrawn_at is None
-    }
-
-
-def _lock_to_answer(
-    player: Entry, version: ResultVersion, action: TableAction
-) -> tuple[Table, Entry, ResultVersion]:
-    """A player answers a waiting version (in the caller's transaction):
-    the table locked with its seats, the player as he is now and the version
-    locked; refused unless he may give that answer now."""
-    table, player = _lock_for_player(version.table, None, player)
-    version = _locked_version(table, version)
-    _refuse_unless_allowed(player=player, table=table, action=action, version=version)
-    return table, player, version
-
-
-def _locked_version(table: Table, version: ResultVersion) -> ResultVersion:
-    locked = (
-        ResultVersion.objects.select_for_update()
-        .filter(pk=version.pk, table=table)
-        .first()
-    )
-    if locked is None:
-        raise ConflictError(_("Dieses Ergebnis gibt es an diesem Tisch nicht."))
-    return locked
-
-
-def result_confirm_by_player(*, player: Entry, version: ResultVersion) -> ResultVersion:
-    """Another player of the table says *Stimmt*. With "one other player
-    confirms" the result counts at once; with "all other players confirm"
-    once every other player of the table still in the tournament did. A
-    version no longer waiting (replaced or decided meanwhile) is a
-    conflict; nothing else changes then."""
-    with transaction.atomic():
-        table, player, version = _lock_to_answer(player, version, "confirm")
-        tournament = table.series.tournament
-        ResultAnswer.objects.create(
-            version=version, entry=player, answer=ResultAnswer.Answer.AGREE
-        )
-        agreed = set(
-            version.answers.filter(answer=ResultAnswer.Answer.AGREE).values_list(
-                "entry_id", flat=True
-            )
-        )
-        needed = needed_answers(table, version)
-        counts = tournament.table_entry == Tournament.TableEntry.ONE or needed <= agreed
-        if counts:
-            _confirm(table, version, None, player)
-        else:
-            invalidation.entries_changed(tournament.pk)
-        _bump(table)
-        audit_record(
-            actor=None,
-            player=player,
-            action="result.table_confirm" if counts else "result.table_agree",
-            obj=version,
-            tournament=tournament,
-            before={"status": ResultVersion.Status.PENDING, "version": version.number},
-            after={"status": version.status, "version": version.number},
-            note=_seat_text(player, table),
-        )
-    return version
-
-
-def result_reject_by_player(
-    *, player: Entry, version: ResultVersion, reason: str
-) -> ResultVersion:
-    """Another player of the table says *Stimmt nicht*, with a reason. The
-    entry keeps waiting, but no player can confirm it any more: the table
-    shows on the referees' progress page with its versions, and the
-    referees decide (or a player of the table enters it anew)."""
-    reason = reason.strip()
-    if not reason:
-        raise UserError(
-            _(
-                "Bitte kurz sagen, was nicht stimmt (z. B. „Spiel 3 hat Sitz 2 "
-                "gewonnen“)."
-            ),
-            code="reason_required",
-        )
-    with transaction.atomic():
-        table, player, version = _lock_to_answer(player, version, "reject")
-        tournament = table.series.tournament
-        ResultAnswer.objects.create(
-            version=version,
-            entry=player,
-            answer=ResultAnswer.Answer.DISAGREE,
-            reason=reason[:300],
-        )
-        version.decided_by_player = player
-        version.save(update_fields=["decided_by_player"])
-        invalidation.entries_changed(tournament.pk)
-        _bump(table)
-        audit_record(
-            actor=None,
-            player=player,
-            action="result.table_dispute",
-            obj=version,
-            tournament=tournament,
-            before={"status": version.status, "version": version.number},
-            after={
-                "status": version.status,
-                "version": version.number,
-                "disputed": True,
-            },
-            note=f"{_seat_text(player, table)}: {reason[:300]}",
         )
     return version

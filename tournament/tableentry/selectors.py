@@ -1,20 +1,86 @@
-"""Reads of a player's own page ("Mein Turnier"): one entry, its table in
-the current series and that table's result, its place and its series."""
+"""Reads of a player's own pages: a table's result as its players see it
+(`table_entry_state`), and "Mein Turnier": one entry, its table in the
+current series and that table's result, its place and its series."""
 
 from dataclasses import dataclass
 
-from tournament.models import Entry, ResultAnswer, Seat, Series, Table, Tournament
+from django.db.models import Prefetch
+
+from tournament.models import (
+    Entry,
+    ResultAnswer,
+    ResultVersion,
+    Seat,
+    Series,
+    Table,
+    Tournament,
+)
 from tournament.results import selectors as results_selectors
-from tournament.results import services as results_services
-from tournament.results.selectors import PlayerPoints, TableEntryState
+from tournament.results.selectors import PlayerPoints
 from tournament.seating.selectors import current_series
 from tournament.standings.selectors import PlayerTable, Row, player_tables, standings
+from tournament.tableentry import services
+
+
+@dataclass(frozen=True)
+class TableEntryState:
+    """A table's result as its players see it on their phones: the waiting
+    version (who entered it, the answers so far) and the confirmed one."""
+
+    pending: ResultVersion | None
+    confirmed: ResultVersion | None
+
+    @property
+    def answers(self) -> list[ResultAnswer]:
+        return list(self.pending.answers.all()) if self.pending else []
+
+    @property
+    def disputed(self) -> bool:
+        return any(not a.agrees for a in self.answers)
+
+    @property
+    def state(self) -> str:
+        """One word for the table's state: "none" (nothing entered),
+        "referee" (a referee's entry waits), "entered" (a player's entry
+        waits, nobody answered), "agreed" (some said *Stimmt*), "disputed"
+        (somebody said *Stimmt nicht*), "confirmed" (it counts)."""
+        if self.pending is None:
+            return "confirmed" if self.confirmed else "none"
+        if not self.pending.at_table:
+            return "referee"
+        if self.disputed:
+            return "disputed"
+        return "agreed" if self.answers else "entered"
+
+
+def table_entry_state(table: Table) -> TableEntryState:
+    """The waiting and the confirmed version of a table, with who entered
+    and decided them and the players' answers (2 queries)."""
+    versions = list(
+        results_selectors.result_versions(table)
+        .filter(
+            status__in=[ResultVersion.Status.PENDING, ResultVersion.Status.CONFIRMED]
+        )
+        .prefetch_related(
+            Prefetch(
+                "answers",
+                queryset=ResultAnswer.objects.select_related("entry__player"),
+            )
+        )
+    )
+    by_status = {v.status: v for v in versions}
+    for version in versions:
+        version.table = table  # its seats are the table's, prefetched
+    return TableEntryState(
+        pending=by_status.get(ResultVersion.Status.PENDING),
+        confirmed=by_status.get(ResultVersion.Status.CONFIRMED),
+    )
 
 
 @dataclass(frozen=True)
 class MyTable:
     """The player's table in the current series, and what he may do there
-    (the services' rules: `results.services.table_player_refusals`)."""
+    (the services' rules: `services.table_player_refusals`)."""
 
     table: Table  # seats prefetched with their players
     seat: Seat
@@ -94,14 +160,14 @@ def _my_table(entry: Entry, series: Series) -> MyTable | None:
     table = results_selectors.table_for_entry(series, seat)
     table.series = series
     mine = next(s for s in table.seats.all() if s.entry_id == entry.pk)
-    result = results_selectors.table_entry_state(table)
+    result = table_entry_state(table)
     shown = result.pending or result.confirmed
-    refusals = results_services.table_player_refusals(
+    refusals = services.table_player_refusals(
         player=entry, table=table, version=result.pending
     )
     waiting_for: list[Seat] = []
     if result.pending is not None and result.pending.at_table and not result.disputed:
-        needed = results_services.needed_answers(table, result.pending)
+        needed = services.needed_answers(table, result.pending)
         agreed = {a.entry_id for a in result.answers if a.agrees}
         waiting_for = [s for s in table.seats.all() if s.entry_id in needed - agreed]
     refused_entry = refusals["enter"]

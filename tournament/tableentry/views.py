@@ -24,9 +24,9 @@ from tournament.core.ratelimit import (
 from tournament.live.fragments import FRAGMENTS, FragmentKey, region
 from tournament.models import Entry, Table, Tournament
 from tournament.registration.selectors import entry_by_link, mine_url
-from tournament.results.selectors import table_entry_state, table_for_entry
+from tournament.results.selectors import table_for_entry
 from tournament.seating.selectors import MAX_TABLE, current_series
-from tournament.tableentry.selectors import MyPage, my_page
+from tournament.tableentry.selectors import MyPage, my_page, table_entry_state
 
 # The phone remembers whose link it opened (a signed cookie per tournament,
 # only sent to the tournament's pages): the table page then offers that

@@ -6,7 +6,7 @@ sign-in and no CSRF token: the secret in the path is the credential, and
 no cookie grants anything here (a phone that kept a form while offline
 sends it later as it was). The rules are the services'
 (`services.table_player_refusal`); the games go through the referees' form
-and checks.
+and checks (`results.forms`, `results.services.result_check`).
 
 Every POST answers a browser's form with a redirect to "Mein Turnier" (or
 the page again, with what is wrong), and a client that asks for JSON
@@ -56,11 +56,12 @@ from tournament.core.ratelimit import (
 )
 from tournament.models import Entry, ResultVersion, Series, Table, Tournament
 from tournament.registration.selectors import entry_by_link, mine_url
-from tournament.results import selectors
-from tournament.results import services as results_service
-from tournament.results.adapter import GameErrors
+from tournament.results import selectors as results_selectors
+from tournament.results import services as results_services
 from tournament.results.forms import ResultForm, result_initial, table_result_form
+from tournament.results.services import GameErrors
 from tournament.seating.selectors import MAX_TABLE
+from tournament.tableentry import services
 
 # What a series' number may be (the Series constraint; tables: MAX_TABLE);
 # anything larger names no table and is not asked.
@@ -92,7 +93,7 @@ def _table(entry: Entry, series: int, table: int) -> Table:
     if found is None:
         raise _NotFound
     try:
-        table_obj = selectors.table_for_entry(found, table)
+        table_obj = results_selectors.table_for_entry(found, table)
     except Table.DoesNotExist as exc:
         raise _NotFound from exc
     return table_obj
@@ -118,7 +119,7 @@ def _refused(
         return JsonResponse(payload, status=status)
     return render(
         request,
-        "tournament/results/player_refused.html",
+        "tournament/tableentry/refused.html",
         {
             "tournament": entry.tournament,
             "entry": entry,
@@ -211,7 +212,7 @@ def _enter_page(
 ) -> HttpResponse:
     return render(
         request,
-        "tournament/results/player_enter.html",
+        "tournament/tableentry/enter.html",
         {
             "tournament": table.series.tournament,
             "series": table.series,
@@ -241,7 +242,7 @@ def player_enter(
         table_obj = _table(entry, series, table)
     except _NotFound:
         return link_not_found(request)
-    refusal = results_service.table_player_refusal(
+    refusal = services.table_player_refusal(
         player=entry, table=table_obj, action="enter"
     )
     if refusal is not None:
@@ -261,7 +262,7 @@ def player_enter(
     games = [game for game in form.entered if game is not None]
     try:
         if valid and not errors and len(games) == len(form.entered):
-            version = results_service.result_enter_by_player(
+            version = services.result_enter_by_player(
                 player=entry,
                 table=table_obj,
                 games=games,
@@ -269,7 +270,7 @@ def player_enter(
                 revision=form.cleaned_data["revision"],
             )
             return _done(request, entry, version, "entered")
-        results_service.result_check(
+        results_services.result_check(
             games=form.entered, table=table_obj, tournament=table_obj.series.tournament
         )
     except GameErrors as error:
@@ -319,7 +320,7 @@ def _reject_page(
 ) -> HttpResponse:
     return render(
         request,
-        "tournament/results/player_reject.html",
+        "tournament/tableentry/reject.html",
         {
             "tournament": table.series.tournament,
             "series": table.series,
@@ -327,7 +328,7 @@ def _reject_page(
             "entry": entry,
             "form": form,
             "version": version,
-            "points": selectors.table_points(table, version) if version else [],
+            "points": results_selectors.table_points(table, version) if version else [],
             "mine_url": mine_url(entry),
         },
         status=status,
@@ -376,16 +377,14 @@ def _answer(
         if version is None:
             raise ConflictError(_("Dieses Ergebnis gibt es an diesem Tisch nicht."))
         if agree:
-            version = results_service.result_confirm_by_player(
-                player=entry, version=version
-            )
+            version = services.result_confirm_by_player(player=entry, version=version)
             state = (
                 "confirmed"
                 if version.status == ResultVersion.Status.CONFIRMED
                 else "agreed"
             )
         else:
-            version = results_service.result_reject_by_player(
+            version = services.result_reject_by_player(
                 player=entry, version=version, reason=form.cleaned_data["reason"]
             )
             state = "disputed"
@@ -423,7 +422,7 @@ def player_reject(
     except _NotFound:
         return link_not_found(request)
     version = _pending(table_obj, None)
-    refusal = results_service.table_player_refusal(
+    refusal = services.table_player_refusal(
         player=entry, table=table_obj, action="reject", version=version
     )
     if refusal is not None:
