@@ -9,6 +9,7 @@ from django.http import Http404, HttpRequest
 
 from tournament.history.ranking import ranking_table, ranking_token
 from tournament.live.fragments import Context, Fragment, Params, register
+from tournament.live.invalidation import Part, Source
 from tournament.models import Ranking, Tournament
 
 
@@ -33,10 +34,10 @@ register(
         "ranking",
         "tournament/history/partials/ranking_table.html",
         ranking_context,
-        frozenset({"standings"}),
+        frozenset({Part.STANDINGS}),
         params={"wertung": _slug},
         required=("wertung",),
-        source="standings",
+        source=Source.STANDINGS,
         token=lambda tournament, params: ranking_token(params["wertung"]),
     )
 )

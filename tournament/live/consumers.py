@@ -65,6 +65,7 @@ from tournament.live.fragments import (
     parse_key,
     region,
 )
+from tournament.live.invalidation import Part
 from tournament.models import Tournament
 
 logger = logging.getLogger(__name__)
@@ -149,6 +150,14 @@ def _layer() -> BaseChannelLayer:
 _render = _in_live_thread(_frame_sync)
 
 
+def _parts(names: object) -> frozenset[Part]:
+    """The parts a ``live.update`` names; a name not known here (sent by a
+    newer process during a deploy) is left out."""
+    known = {part.value for part in Part}
+    words = names if isinstance(names, list | tuple) else ()
+    return frozenset(Part(name) for name in words if name in known)
+
+
 class _Room:
     """This process's listener for one tournament's group."""
 
@@ -208,13 +217,13 @@ class _Room:
                 continue
             try:
                 if message.get("type") == "live.update":
-                    await self._update(set(message.get("parts", ())))
+                    await self._update(_parts(message.get("parts", ())))
                 elif message.get("type") == "live.link":
                     await self._link(str(message.get("link", "")))
             except Exception:  # one bad update must not end the room
                 logger.exception("live update of %s failed", self.tournament_id)
 
-    async def _update(self, parts: set[str]) -> None:
+    async def _update(self, parts: frozenset[Part]) -> None:
         wanted: dict[tuple[str, str], list[LiveConsumer]] = {}
         for member in self.members:
             for key_text in member.regions:

@@ -10,7 +10,7 @@ phones asking at once cost one render.
 """
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
@@ -25,6 +25,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from tournament.live import invalidation, state
 from tournament.live.flight import single_flight
+from tournament.live.invalidation import Part, Source
 from tournament.models import Tournament
 
 Params = dict[str, str]
@@ -92,21 +93,21 @@ class Fragment:
     name: str
     template: str
     context: Callable[[HttpRequest, Tournament, Params], Context]
-    # Which changes (`invalidation.PARTS`) make it render anew.
-    parts: frozenset[str]
+    # Which changes (published by `invalidation`) make it render anew.
+    parts: frozenset[Part]
     # Allowed parameters, in key order, with their validators; a parameter
     # equal to its default is left out of the key.
     params: dict[str, Check] = field(default_factory=dict)
     defaults: dict[str, str] = field(default_factory=dict)
     required: tuple[str, ...] = ()
     staff: bool = False
-    # What the ETag follows: "standings", the standings generation alone (no
-    # query); "results", what the results fragment shows: confirmed results,
+    # What the ETag follows: STANDINGS, the standings generation alone (no
+    # query); RESULTS, what the results fragment shows: confirmed results,
     # and waiting entries too if the tournament shows provisional results;
     # else a scope of `invalidation.state_token` (seating, confirmed results,
     # or every entry as well). A change outside it must not change what the
     # fragment shows, or its ETag would hide that change.
-    source: str = invalidation.ALL
+    source: Source = Source.ALL
     # What else the ETag follows, for a fragment that shows more than its
     # tournament (a season ranking over several): a token of its own that
     # changes whenever that changes (read from the rows, like `source`).
@@ -124,9 +125,25 @@ FRAGMENTS: dict[str, Fragment] = {}
 
 
 def register(fragment: Fragment) -> Fragment:
-    """Make a fragment known by its name to pages, polls and sockets."""
+    """Make a fragment known by its name to pages, polls and sockets. The
+    features register theirs when the app is ready, so a fragment waiting
+    for a part nobody publishes, or following an unknown source, stops the
+    start instead of leaving a page that never updates."""
     if FRAGMENTS.get(fragment.name, fragment) != fragment:
         raise ValueError(f"two fragments named {fragment.name!r}")
+    try:
+        # As the members: a plain string (which mypy would refuse) is taken
+        # if it is the name of a part or source.
+        parts = frozenset(Part(part) for part in fragment.parts)
+        source = Source(fragment.source)
+    except ValueError as error:
+        raise ValueError(
+            f"fragment {fragment.name!r}: {error} (parts: {', '.join(Part)};"
+            f" sources: {', '.join(Source)})"
+        ) from None
+    if not parts:
+        raise ValueError(f"fragment {fragment.name!r} waits for no part")
+    fragment = replace(fragment, parts=parts, source=source)
     FRAGMENTS[fragment.name] = fragment
     return fragment
 
@@ -260,7 +277,7 @@ def region(tournament: Tournament, key: FragmentKey, language: str = "") -> Regi
     language = language or translation.get_language() or "de"
     scope = state.scope_of(key.fragment.source, tournament.show_provisional)
     token = state.source_token(tournament.pk, scope, state.settings_token(tournament))
-    seen_scope = scope
+    seen_scope: str = scope
     # A fragment with a token of its own (a season ranking over several
     # tournaments) or behind a personal link follows that too, and is first
     # seen per key.

@@ -8,8 +8,9 @@ one small message goes to the tournament's channel-layer group:
 (`tournament/live/consumers.py`) turn it into rendered fragments for the pages
 that show one of those parts (`tournament/live/fragments.py`).
 
-Part names: ``standings`` (ranks and totals), ``results`` (a series' score
-grids), ``progress`` (which tables are done), ``seating`` (who sits where).
+What changed is named by a `Part`, what an ETag follows by a `Source`: a
+fragment names both (`tournament.live.fragments.register` refuses a name
+outside them), so a page cannot wait for a part that is never published.
 
 A player's personal link that is replaced (or whose player withdrew) is
 announced by `link_changed`: ``{"type": "live.link", "link": <digest>}``.
@@ -21,6 +22,7 @@ import math
 import time
 import uuid
 from collections.abc import Iterable
+from enum import StrEnum
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -33,7 +35,16 @@ from tournament.models import ResultVersion, Series, Table
 
 logger = logging.getLogger(__name__)
 
-PARTS = ("standings", "results", "progress", "seating")
+
+class Part(StrEnum):
+    """What a change touched, as the pages are told (``live.update``'s
+    ``parts``: the values are the words on the wire)."""
+
+    STANDINGS = "standings"  # ranks and totals
+    RESULTS = "results"  # a series' score grids
+    PROGRESS = "progress"  # which tables are done
+    SEATING = "seating"  # who sits where
+
 
 # Sent (with `tournament_id`) after a change's commit, once the epoch is
 # bumped and before the pages are told: `tournament.live.state` reads the
@@ -101,20 +112,22 @@ def group_name(tournament_id: int) -> str:
     return f"live-{tournament_id}"
 
 
-def publish(tournament_id: int, parts: Iterable[str]) -> None:
+def publish(tournament_id: int, parts: Iterable[Part]) -> None:
     """Tell every open page of the tournament (in every worker process, with
     the Redis layer) which parts changed. Call it after the commit; the
     services use the `*_changed` functions below, which do that."""
+    # Plain strings on the wire (`Part(name)` refuses an unknown one).
+    names = sorted({Part(part).value for part in parts})
     layer = get_channel_layer()
     if layer is None:
         return
     async_to_sync(layer.group_send)(
         group_name(tournament_id),
-        {"type": "live.update", "parts": sorted(set(parts)), "id": uuid.uuid4().hex},
+        {"type": "live.update", "parts": names, "id": uuid.uuid4().hex},
     )
 
 
-def _on_commit(tournament_id: int, parts: tuple[str, ...], *, bump: bool) -> None:
+def _on_commit(tournament_id: int, parts: tuple[Part, ...], *, bump: bool) -> None:
     def done() -> None:
         if bump:
             _bump_generation(tournament_id)
@@ -133,24 +146,24 @@ def _on_commit(tournament_id: int, parts: tuple[str, ...], *, bump: bool) -> Non
 def results_changed(tournament_id: int) -> None:
     """A result was confirmed or corrected, a tie decided, or a setting that
     orders the standings changed."""
-    _on_commit(tournament_id, ("standings", "results", "progress"), bump=True)
+    _on_commit(tournament_id, (Part.STANDINGS, Part.RESULTS, Part.PROGRESS), bump=True)
 
 
 def field_changed(tournament_id: int) -> None:
     """A player registered, checked in or out, withdrew or came back: the
     standings list who is still without a result (no result changed)."""
-    _on_commit(tournament_id, ("standings",), bump=True)
+    _on_commit(tournament_id, (Part.STANDINGS,), bump=True)
 
 
 def entries_changed(tournament_id: int) -> None:
     """A result was entered (waiting for confirmation) or rejected: the
     organizer's progress changes, and the provisional results if shown."""
-    _on_commit(tournament_id, ("results", "progress"), bump=False)
+    _on_commit(tournament_id, (Part.RESULTS, Part.PROGRESS), bump=False)
 
 
 def seating_changed(tournament_id: int) -> None:
     """A series was released, or two players swapped in a released one."""
-    _on_commit(tournament_id, ("seating", "progress", "results"), bump=False)
+    _on_commit(tournament_id, (Part.SEATING, Part.PROGRESS, Part.RESULTS), bump=False)
 
 
 def link_digest(link: str) -> str:
@@ -189,16 +202,29 @@ def link_changed(tournament_id: int, link: str) -> None:
     transaction.on_commit(done, robust=True)
 
 
-# What a fragment's ETag follows (`state_token`): each scope changes whenever
-# what a fragment of that scope shows changes, and no more often, so a
-# waiting entry does not make 300 phones fetch standings and seatings again.
-SEATING = "seating"  # who sits where: series and their tables
-CONFIRMED = "confirmed"  # the seating and every confirmed result
-ALL = "all"  # also every waiting entry (any change of a table's result)
+class Source(StrEnum):
+    """What a fragment's or a public page's ETag follows. The scopes of
+    `state_token` (`SCOPES`) each change whenever what a fragment of that
+    scope shows changes, and no more often, so a waiting entry does not
+    make 300 phones fetch standings and seatings again; the other two are
+    resolved by `tournament.live.state`."""
+
+    SEATING = "seating"  # who sits where: series and their tables
+    CONFIRMED = "confirmed"  # the seating and every confirmed result
+    ALL = "all"  # also every waiting entry (any change of a table's result)
+    STANDINGS = "standings"  # the standings generation alone (no query)
+    # What a series' results show: CONFIRMED, or ALL while the tournament
+    # shows provisional results.
+    RESULTS = "results"
+
+
+SEATING = Source.SEATING
+CONFIRMED = Source.CONFIRMED
+ALL = Source.ALL
 SCOPES = (SEATING, CONFIRMED, ALL)
 
 
-def state_token(tournament_id: int, scope: str = ALL) -> str:
+def state_token(tournament_id: int, scope: Source = ALL) -> str:
     """A token that changes with every change of the tournament that
     `scope` covers (`SCOPES`), read from the rows themselves (two small
     aggregate queries), so an ETag built on it is right even for a change
@@ -212,7 +238,9 @@ def state_token(tournament_id: int, scope: str = ALL) -> str:
     return state_tokens(tournament_id, (scope,))[scope]
 
 
-def state_tokens(tournament_id: int, scopes: Iterable[str] = SCOPES) -> dict[str, str]:
+def state_tokens(
+    tournament_id: int, scopes: Iterable[Source] = SCOPES
+) -> dict[Source, str]:
     """`state_token` of each of `scopes`, read together: the series once,
     the tables once for SEATING and ALL (three queries for all three)."""
     wanted = set(scopes)
@@ -241,7 +269,7 @@ def state_tokens(tournament_id: int, scopes: Iterable[str] = SCOPES) -> dict[str
             ).values()
         )
     generation = standings_generation(tournament_id)
-    tokens = {}
+    tokens: dict[Source, str] = {}
     for scope in wanted:
         token = [scope, *series.values(), *counts[scope]]
         if scope != SEATING:

@@ -69,6 +69,7 @@ from tournament.live.fragments import (
     region,
     region_etag,
 )
+from tournament.live.invalidation import Source
 from tournament.models import Tournament
 
 # Kept pages live until their state changes (the key names it); a searched
@@ -106,7 +107,7 @@ class Sharing:
     how long it is kept at most. A polled fragment (`fragment`) keeps its
     region's own ETag, strong but for gzip."""
 
-    source: str
+    source: Source
     params: Mapping[str, Check | None]
     timeout: int = PAGE_TIMEOUT
     fragment: FragmentKey | None = None
@@ -181,13 +182,13 @@ Allowed = Check | Collection[str] | None
 
 
 def public_page(
-    source: str,
+    source: Source,
     *,
     params: Mapping[str, Allowed] | Collection[str] = (),
     timeout: int = PAGE_TIMEOUT,
 ) -> Callable[[View], View]:
     """A tournament's public page (a view taking `slug`), rendered once per
-    state of `source` (`state.SOURCES` or "results"), language and address,
+    state of `source` (`invalidation.Source`), language and address,
     and kept `timeout` seconds at most (a search SEARCH_TIMEOUT). `params`:
     the query parameters it shows, each with its allowed values (a check
     as `fragments.search`, or the values themselves); the view sees only
@@ -197,7 +198,9 @@ def public_page(
         checks = {name: _check_of(allowed) for name, allowed in params.items()}
     else:
         checks = dict.fromkeys(params)
-    sharing = Sharing(source, checks, timeout)
+    # `Source(source)`: a page following an unknown source fails when its
+    # module is imported, not on its first visit.
+    sharing = Sharing(Source(source), checks, timeout)
 
     def decorate(view: View) -> View:
         @wraps(view)

@@ -29,18 +29,20 @@ from tournament.live import invalidation
 from tournament.live.flight import single_flight
 from tournament.models import Tournament
 
-# What an ETag can follow: a scope of `invalidation.state_token`, or
-# "standings", the standings generation alone (no query). A fragment or page
-# may also name "results": what a series' results show, confirmed results
-# and, if the tournament shows provisional results, waiting entries too.
-STANDINGS = "standings"
-RESULTS = "results"
+# What an ETag can follow (`invalidation.Source`): each of SOURCES has a
+# token of its own (a scope of `invalidation.state_token`, or STANDINGS, the
+# standings generation alone: no query); RESULTS, what a series' results
+# show, is the token of CONFIRMED, or of ALL while the tournament shows
+# provisional results.
+Source = invalidation.Source
+STANDINGS = Source.STANDINGS
+RESULTS = Source.RESULTS
 SOURCES = (STANDINGS, *invalidation.SCOPES)
 
 REMEMBER_SECONDS = 5
 
 
-def scope_of(source: str, provisional: bool) -> str:
+def scope_of(source: Source, provisional: bool) -> Source:
     """The scope (`SOURCES`) a fragment or page of `source` follows."""
     if source == RESULTS:
         return invalidation.ALL if provisional else invalidation.CONFIRMED
@@ -55,7 +57,7 @@ def settings_token(tournament: Tournament) -> str:
     )
 
 
-def source_token(tournament_id: int, scope: str, settings: str) -> str:
+def source_token(tournament_id: int, scope: Source, settings: str) -> str:
     """The state `scope` (`SOURCES`) covers, read now; `settings` is the
     tournament's `settings_token`."""
     if scope == STANDINGS:
@@ -63,7 +65,7 @@ def source_token(tournament_id: int, scope: str, settings: str) -> str:
     return f"{invalidation.state_token(tournament_id, scope)}.{settings}"
 
 
-def source_tokens(tournament_id: int, settings: str) -> dict[str, str]:
+def source_tokens(tournament_id: int, settings: str) -> dict[Source, str]:
     """`source_token` of every source (`SOURCES`), read together."""
     tokens = {
         scope: f"{token}.{settings}"
@@ -96,7 +98,8 @@ class _Remembered:
     slug: str
     settings: str
     provisional: bool
-    tokens: dict[str, tuple[str, float, float]]  # scope → token, seen, read
+    # scope (as a plain string, the same in every version) → token, seen, read
+    tokens: dict[str, tuple[str, float, float]]
 
 
 def _slug_key(slug: str) -> str:
@@ -156,7 +159,7 @@ def _remembered_in(
     return found
 
 
-def known(slug: str, source: str, retry: bool = True) -> Known | None:
+def known(slug: str, source: Source, retry: bool = True) -> Known | None:
     """The state of the tournament `slug` that a page of `source`
     (`SOURCES` or "results") shows, as remembered: read from the rows once
     per announced change, or after REMEMBER_SECONDS; None for no such
@@ -189,7 +192,7 @@ def known(slug: str, source: str, retry: bool = True) -> Known | None:
                 scope = scope_of(source, remembered.provisional)
                 token = source_token(tournament_id, scope, remembered.settings)
                 seen = first_seen(tournament_id, scope, token)
-                tokens = {**remembered.tokens, scope: (token, seen, now)}
+                tokens = {**remembered.tokens, str(scope): (token, seen, now)}
                 remembered = replace(remembered, tokens=tokens)
                 _remember(tournament_id, epoch, remembered)
     assert remembered is not None
@@ -209,7 +212,7 @@ def _read_after_change(tournament_id: int, **kwargs: object) -> None:
     settings = settings_token(row)
     now = time.time()
     tokens = {
-        scope: (token, first_seen(tournament_id, scope, token), now)
+        str(scope): (token, first_seen(tournament_id, scope, token), now)
         for scope, token in source_tokens(tournament_id, settings).items()
     }
     remembered = _Remembered(row.slug, settings, row.show_provisional, tokens)
@@ -217,7 +220,7 @@ def _read_after_change(tournament_id: int, **kwargs: object) -> None:
     _remember_slug(row.slug, tournament_id, now)
 
 
-def remembered(store: BaseCache, slug: str, source: str) -> Known | None:
+def remembered(store: BaseCache, slug: str, source: Source) -> Known | None:
     """`known` from the cache `store` alone, without a query; None if
     anything is not remembered (the next request that may ask the database
     reads it)."""
@@ -235,13 +238,13 @@ def remembered(store: BaseCache, slug: str, source: str) -> Known | None:
     return _known_of(found, tournament_id, source)
 
 
-def _known_of(remembered: _Remembered, tournament_id: int, source: str) -> Known:
+def _known_of(remembered: _Remembered, tournament_id: int, source: Source) -> Known:
     token, seen, _read_at = remembered.tokens[scope_of(source, remembered.provisional)]
     return Known(tournament_id, token, seen)
 
 
 def _missing(
-    remembered: _Remembered | None, slug: str, source: str, now: float
+    remembered: _Remembered | None, slug: str, source: Source, now: float
 ) -> bool:
     """Whether `source`'s token is not remembered (or too old) for `slug`."""
     if remembered is None or remembered.slug != slug:

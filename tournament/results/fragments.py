@@ -19,6 +19,7 @@ from tournament.live.fragments import (
     register,
     series_number,
 )
+from tournament.live.invalidation import Part, Source
 from tournament.models import Tournament
 from tournament.results import selectors
 from tournament.seating.selectors import current_series, public_series_or_404
@@ -199,10 +200,10 @@ register(
         "results",
         "tournament/results/partials/live_series_results.html",
         results_context,
-        frozenset({"results", "seating"}),
+        frozenset({Part.RESULTS, Part.SEATING}),
         params={"series": series_number},
         required=("series",),
-        source="results",
+        source=Source.RESULTS,
     )
 )
 register(
@@ -210,7 +211,7 @@ register(
         "progress",
         "tournament/results/partials/live_progress.html",
         progress_context,
-        frozenset({"progress", "seating"}),
+        frozenset({Part.PROGRESS, Part.SEATING}),
         staff=True,
     )
 )
@@ -219,7 +220,7 @@ register(
         "progress-public",
         "tournament/results/partials/live_progress.html",
         progress_public_context,
-        frozenset({"progress", "seating"}),
+        frozenset({Part.PROGRESS, Part.SEATING}),
         source=invalidation.CONFIRMED,
     )
 )

@@ -19,6 +19,7 @@ from tournament.live.fragments import (
     FragmentKey,
     region,
 )
+from tournament.live.invalidation import Source
 from tournament.live.pages import public_page, region_or_404, render_live_page
 from tournament.models import ResultVersion, Table, Tournament
 from tournament.results import selectors
@@ -212,7 +213,7 @@ def result_reject(
     return _decide(request, slug, series, table, confirm=False)
 
 
-@public_page("results")
+@public_page(Source.RESULTS)
 def series_results(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     series = seating_selectors.public_series_or_404(tournament, number)

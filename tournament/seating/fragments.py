@@ -12,6 +12,7 @@ from tournament.live.fragments import (
     search,
     series_number,
 )
+from tournament.live.invalidation import Part
 from tournament.models import Tournament
 from tournament.seating import selectors
 from tournament.seating.selectors import current_series, public_series_or_404
@@ -72,7 +73,7 @@ register(
         "seating",
         "tournament/seating/partials/series_tables.html",
         seating_context,
-        frozenset({"seating"}),
+        frozenset({Part.SEATING}),
         params={"series": series_number},
         required=("series",),
         source=invalidation.SEATING,
@@ -83,7 +84,7 @@ register(
         "where",
         "tournament/seating/partials/live_where.html",
         where_context,
-        frozenset({"seating"}),
+        frozenset({Part.SEATING}),
         params={"q": search},
         source=invalidation.SEATING,
     )
@@ -93,7 +94,7 @@ register(
         "seating-names",
         "tournament/seating/partials/live_seating_names.html",
         seating_names_context,
-        frozenset({"seating"}),
+        frozenset({Part.SEATING}),
         source=invalidation.SEATING,
     )
 )

@@ -27,7 +27,7 @@ def _category_word(value: str) -> str | None:
 
 
 @require_GET
-@public_page("standings", params={"category": _category_word})
+@public_page(invalidation.Source.STANDINGS, params={"category": _category_word})
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     """The overall standings; `?category=damen` (or `ladies`; `senioren`,
     `jugend`): that category's ranking, its own places in `rank` and the

@@ -12,6 +12,7 @@ from tournament.live.fragments import (
     register,
     search,
 )
+from tournament.live.invalidation import Part, Source
 from tournament.models import Tournament
 from tournament.registration.selectors import PlayerQuery
 from tournament.standings.selectors import (
@@ -74,7 +75,7 @@ register(
         "standings",
         "tournament/standings/partials/live_standings.html",
         standings_context,
-        frozenset({"standings"}),
+        frozenset({Part.STANDINGS}),
         params={
             # overall, a category's ranking (by its stored value), teams
             "view": choice("overall", *(c.value for c in categories()), "teams"),
@@ -82,6 +83,6 @@ register(
             "q": search,
         },
         defaults={"view": "overall"},
-        source="standings",
+        source=Source.STANDINGS,
     )
 )

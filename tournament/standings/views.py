@@ -22,7 +22,9 @@ from tournament.standings import selectors, tiebreaks
 from tournament.standings.selectors import standings_rows
 
 
-@public_page("standings", params=fragment_params("standings", "sort", "q"))
+@public_page(
+    invalidation.Source.STANDINGS, params=fragment_params("standings", "sort", "q")
+)
 def standings(request: HttpRequest, slug: str, view: str = "overall") -> HttpResponse:
     """The overall standings, a category's ranking (`view`: its stored
     value) or the teams'."""

@@ -20,6 +20,7 @@ from tournament.live.fragments import (
     PersonalLink,
     register,
 )
+from tournament.live.invalidation import Part
 from tournament.models import Tournament
 from tournament.registration.selectors import entry_by_link
 from tournament.tableentry.selectors import my_page
@@ -50,7 +51,7 @@ register(
         "mein",
         "tournament/tableentry/partials/live_mine.html",
         mine_context,
-        frozenset({"standings", "results", "progress", "seating"}),
+        frozenset({Part.STANDINGS, Part.RESULTS, Part.PROGRESS, Part.SEATING}),
         params={"link": link_token},
         required=("link",),
         source=invalidation.ALL,
