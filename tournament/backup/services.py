@@ -746,7 +746,7 @@ def _restore_version(
     here = _("%(where)s, Ergebnisversion") % {"where": at}
     v = _part(v, "version", here)
     _check_games(v["data"], table, tournament, here)
-    version = _saved(
+    version: ResultVersion = _saved(
         ResultVersion(
             table=table,
             number=v["number"],

@@ -370,7 +370,7 @@ def _current_versions(
 ) -> defaultdict[int, dict[str, ResultVersion]]:
     """The confirmed and the pending result of each table, by table id (an
     empty dict for a table with neither)."""
-    versions: dict[int, dict[str, ResultVersion]] = defaultdict(dict)
+    versions: defaultdict[int, dict[str, ResultVersion]] = defaultdict(dict)
     for version in ResultVersion.objects.filter(
         table__series__tournament=tournament,
         status__in=[ResultVersion.Status.CONFIRMED, ResultVersion.Status.PENDING],
