@@ -111,7 +111,7 @@ ASGI_APPLICATION = "config.asgi.application"
 # for another instead of failing; IMMEDIATE transactions, so a transaction
 # takes the write lock when it begins -- two that start as readers and then
 # both write deadlock, which SQLite answers at once with "database is
-# locked" (bots answering a player at once did, issue 19).
+# locked" (as when bots answer a player's move at the same moment).
 SQLITE_OPTIONS: dict[str, Any] = {
     "init_command": (
         "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA busy_timeout=5000;"
@@ -120,8 +120,8 @@ SQLITE_OPTIONS: dict[str, Any] = {
 }
 # Under ASGI every request runs in a thread of its own, so Django's
 # persistent connections (CONN_MAX_AGE) pile up, one per thread, and every
-# request in flight opens one more: 300 viewers on two workers took all 100
-# of PostgreSQL's (bench/load.py). A pool per worker process keeps at most
+# request in flight opens one more, until a busy hall holds every connection
+# PostgreSQL allows (bench/load.py). A pool per worker process keeps at most
 # 10 (four workers: 40); a request waits for a free one. Django's
 # documentation: no persistent connections under ASGI, a pool instead.
 POSTGRESQL_POOL = {"min_size": 1, "max_size": 10, "timeout": 30}

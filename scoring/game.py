@@ -191,18 +191,28 @@ class GameState:
         """Apply ``action`` to the current hand; settle the game's marks and
         dealer when the hand ends.  Raises IllegalAction."""
         hand = self._hand
-        if hand is None or hand.finished:
-            if self.finished:
-                raise IllegalAction("game_over", "the game is over", action)
-            if hand is not None:
-                raise IllegalAction(
-                    "hand_finished", "the hand is over; deal the next", action
-                )
-            raise IllegalAction("no_hand_dealt", "deal the next hand first", action)
-        hand.apply(action)
+        if hand is None:
+            raise self._refusal(action)
+        try:
+            hand.apply(action)  # refuses any action once the hand is over
+        except IllegalAction:
+            if hand.finished:
+                raise self._refusal(action) from None
+            raise
         outcome = hand.outcome()
         if outcome is not None:
             self._settle(hand, outcome)
+
+    def _refusal(self, action: Action) -> IllegalAction:
+        """Why an action between hands is refused: the game's reason, not
+        the hand's."""
+        if self.finished:
+            return IllegalAction("game_over", "the game is over", action)
+        if self._hand is not None:
+            return IllegalAction(
+                "hand_finished", "the hand is over; deal the next", action
+            )
+        return IllegalAction("no_hand_dealt", "deal the next hand first", action)
 
     def apply_sheet(self, line: SheetLine) -> HandOutcome:
         """Record the next hand from its sheet line; raise SheetError with the

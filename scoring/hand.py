@@ -139,7 +139,8 @@ class HandState:
         Raises RecordError for impossible ``marks`` or ``dealer``.
         """
         table = table_for(rules, marks, dealer)
-        drawn = rng.sample(DECK, 4 * len(table.playing))
+        k = 4 * len(table.playing)
+        drawn = _sample(rng, k) if type(rng) is Random else rng.sample(DECK, k)
         dealt: list[tuple[Card, ...]] = [()] * table.n
         masks = [0] * table.n
         i = 0
@@ -655,6 +656,32 @@ class HandState:
         for s in range(self._n):
             if rest >> s & 1:
                 loss[s] = value if value < marks[s] else marks[s]
+
+
+#: _BITS[m]: the random bits ``Random`` draws for a number below m.
+_BITS = tuple(m.bit_length() for m in range(len(DECK) + 1))
+
+
+def _sample(rng: Random, k: int) -> list[Card]:
+    """``rng.sample(DECK, k)``: the same cards from the same draws, without a
+    method call per card (a random hand spends much of its time dealing).
+
+    CPython's algorithm for a population this small: take a uniformly
+    random index among the cards not yet drawn (``getrandbits`` of the
+    index's bit length, again while too large), then fill its place with
+    the last of them. ``test_deal_draws_as_random_sample`` fails if a
+    Python version draws differently."""
+    getrandbits = rng.getrandbits
+    pool = list(DECK)
+    drawn = []
+    for m in range(len(pool), len(pool) - k, -1):
+        bits = _BITS[m]
+        j = getrandbits(bits)
+        while j >= m:
+            j = getrandbits(bits)
+        drawn.append(pool[j])
+        pool[j] = pool[m - 1]
+    return drawn
 
 
 #: Answer order after a knock, keyed by table size, knocker and seats in.

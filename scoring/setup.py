@@ -130,6 +130,11 @@ class Table:
 
 
 _TABLES: dict[tuple[int, tuple[tuple[int, int], ...], int], Table] = {}
+#: Bounded (a table is about 1 kB), but with room for the starts a long
+#: simulation meets: a table of four under the championship rules has at
+#: most 8 ** 4 marks × 4 dealers of them, and a miss (checks and a new
+#: Table) costs more than dealing the hand.
+_TABLES_LIMIT = 1 << 14
 
 
 def table_for(rules: RuleSet, marks: Mapping[int, int], dealer: int) -> Table:
@@ -162,7 +167,7 @@ def table_for(rules: RuleSet, marks: Mapping[int, int], dealer: int) -> Table:
         raise RecordError("marks", "a hand needs at least two seats with marks")
     if type(dealer) is not int or not 1 <= dealer <= n or not start[dealer - 1]:
         raise RecordError("dealer", f"dealer {dealer} is not a seat with marks")
-    if len(_TABLES) >= 4096:
-        _TABLES.clear()  # bounded: marks combinations are many, reuse is local
+    if len(_TABLES) >= _TABLES_LIMIT:
+        _TABLES.clear()
     table = _TABLES[key] = Table(rules, start, dealer - 1)
     return table

@@ -9,7 +9,7 @@ it; the first that acts wins the moment, then the hand is asked again.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from random import Random
@@ -80,27 +80,40 @@ def _deciders(bots: Mapping[int, Bot], seats: int) -> list[_Decide | None]:
     return out
 
 
-def _next_action(
+def _bot_actions(
     hand: HandState,
     deciders: Sequence[_Decide | None],
     views: Sequence[ViewOf],
-    due: int,
-) -> Action | None:
-    # Each bot gets its own seat's legal actions and ``views[seat - 1]``,
-    # which builds that seat's view: never the hand (STYLE.md item 4).
-    legal = hand.legal_without_plays()  # the seats not due have no plays
-    for seat in _SEATS_AFTER[hand.seats][due]:
-        acts = legal[seat]
-        if acts:
-            decide = deciders[seat]
-            if decide is not None:
-                chosen = decide(seat, acts, False, views[seat - 1])
-                if chosen is not None:
-                    return chosen
-    decide = deciders[due]
-    if decide is None:
-        return None
-    return decide(due, hand.legal_plays() + legal[due], True, views[due - 1])
+) -> Iterator[Action | None]:
+    """Yield the action the bots make at each moment of ``hand``, None when
+    the seat the hand waits for has no bot or its bot did not act; stop when
+    the hand is over.  The caller applies each action before asking for the
+    next (a generator, so a played-out hand pays no call per move)."""
+    to_move = hand.to_move
+    without_plays = hand.legal_without_plays
+    legal_plays = hand.legal_plays
+    after = _SEATS_AFTER[hand.seats]
+    while (move := to_move()) is not None:
+        due = move[0]
+        # Each bot gets its own seat's legal actions and ``views[seat - 1]``,
+        # which builds that seat's view: never the hand (STYLE.md item 4).
+        legal = without_plays()  # the seats not due have no plays
+        for seat in after[due]:
+            acts = legal[seat]
+            if acts:
+                decide = deciders[seat]
+                if decide is not None:
+                    chosen = decide(seat, acts, False, views[seat - 1])
+                    if chosen is not None:
+                        break
+        else:
+            decide = deciders[due]
+            chosen = (
+                None
+                if decide is None
+                else decide(due, legal_plays() + legal[due], True, views[due - 1])
+            )
+        yield chosen
 
 
 def _views(hand: HandState) -> list[ViewOf]:
@@ -133,11 +146,8 @@ def next_bot_action(hand: HandState, bots: Mapping[int, Bot]) -> Action | None:
     to play that has not looked gets its plays, a play being its look),
     else with ``choose(hand.view(seat))``; see ``scoring.bots``.
     """
-    move = hand.to_move()
-    if move is None:
-        return None
     deciders = _deciders(bots, hand.seats)
-    return _next_action(hand, deciders, _views(hand), move[0])
+    return next(_bot_actions(hand, deciders, _views(hand)), None)
 
 
 def play_hand(
@@ -161,10 +171,10 @@ def _play_hand(
     apply: Callable[[Action], None] | None,
 ) -> None:
     do = hand.apply if apply is None else apply
-    to_move = hand.to_move
-    while (move := to_move()) is not None:
-        chosen = _next_action(hand, deciders, views, move[0])
+    for chosen in _bot_actions(hand, deciders, views):
         if chosen is None:
+            move = hand.to_move()
+            assert move is not None
             raise RuntimeError(f"bot of seat {move[0]} did not act when due")
         do(chosen)
 

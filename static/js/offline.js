@@ -1,4 +1,4 @@
-// The phone without the network (issue 16.3): registers the service worker
+// The phone without the network: registers the service worker
 // (static/js/sw.js, served from /sw.js), and shows "Stand von 14:32" on a
 // page that is a kept copy or that has lost the network, with the time of
 // the copy (asked of the service worker) or of the page's last update (its

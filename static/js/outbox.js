@@ -1,4 +1,4 @@
-// The outbox (issue 16.3): an entry or confirmation made on a phone is never
+// The outbox: an entry or confirmation made on a phone is never
 // lost to the hall's Wi-Fi. A form that carries a submission key (its hidden
 // idempotency_key, {% submission_key %}) or is marked data-outbox, whose
 // view applies a key once (tournament/core/idempotency.py), is kept on the

@@ -1,4 +1,4 @@
-// The service worker of the installable web app (issue 16.3), served from
+// The service worker of the installable web app, served from
 // /sw.js by tournament/webapp/views.py, which puts `CONFIG` in front of this
 // file: its version, the static files to keep, the pages it may keep and the
 // words of its offline page in the visitor's language.

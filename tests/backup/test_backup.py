@@ -79,3 +79,21 @@ def test_restore_refuses_an_existing_slug_and_bad_files(tmp_path):
     bad.write_text("{nonsense")
     with pytest.raises(CommandError, match="kein lesbares JSON"):
         call_command("restore", str(bad), stdout=StringIO())
+
+
+def test_a_restored_backup_backs_up_to_the_same_file(tmp_path):
+    # The demo with every series played, referees and a withdrawal: a backup
+    # restored in place of its tournament writes the same file again, byte
+    # for byte, but for the restore's own line in the audit trail.
+    call_command("demo", "--complete", "2", stdout=StringIO())
+    original = Tournament.objects.get(slug="rm-2026")
+    original.referees.set(get_user_model().objects.filter(username="referee2"))
+    first = tmp_path / "first.json"
+    again = tmp_path / "again.json"
+    call_command("backup", "rm-2026", "-o", str(first), stdout=StringIO())
+    call_command("restore", str(first), "--replace", stdout=StringIO())
+    call_command("backup", "rm-2026", "-o", str(again), stdout=StringIO())
+    doc = json.loads(again.read_text("utf-8"))
+    assert doc["audit"][-1]["action"] == "tournament.restore"
+    del doc["audit"][-1]
+    assert json.dumps(doc, ensure_ascii=False, indent=1) == first.read_text("utf-8")

@@ -1,4 +1,4 @@
-"""A restore writes only what the site itself would accept (issue 15.4): the
+"""A restore writes only what the site itself would accept: the
 file is checked as a whole, and a refused file writes nothing."""
 
 import json

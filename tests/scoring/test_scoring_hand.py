@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from random import Random
 
 from scoring_testkit import act, deal
 
-from scoring import HandState, parse_card
+from scoring import DECK, HandState, parse_card
 
 
 def test_forehand_is_left_of_the_dealer_and_leads() -> None:
@@ -193,3 +194,25 @@ def test_nothing_outside_hand_py_reads_a_private_field_of_a_hand() -> None:
         if path.name != "hand.py":
             text = path.read_text(encoding="utf-8")
             assert not re.search(r"\bhand\._[a-z]", text), path.name
+
+
+class _OwnRandom(Random):
+    """A Random of another kind: dealt through its own ``sample``."""
+
+
+def test_deal_draws_as_random_sample() -> None:
+    # ``HandState.deal`` draws the cards itself for a plain ``Random``: the
+    # same cards as ``rng.sample`` and the generator left in the same state,
+    # so seeded deals stay what they were (fails if Python draws otherwise).
+    for seed in range(300):
+        for marks in ({1: 7, 2: 7, 3: 7, 4: 7}, {1: 7, 2: 0, 3: 3}, {1: 1, 2: 2, 3: 5}):
+            for rng_type in (Random, _OwnRandom):
+                rng, same = rng_type(seed), Random(seed)
+                hand = HandState.deal(marks, 1, rng)
+                drawn = iter(same.sample(DECK, 4 * len(hand.dealt)))
+                assert hand.dealt == {
+                    seat: tuple(next(drawn) for _ in range(4))
+                    for seat, m in marks.items()
+                    if m
+                }
+                assert rng.random() == same.random()

@@ -69,8 +69,8 @@ KEYS: dict[str, frozenset[str]] = {
             "withdrawn_at",
             "withdrawal_reason",
             "team",
-            # Since issue 16: the personal link (so printed cards keep
-            # working on the laptop a backup is restored to).
+            # The personal link, so printed cards keep working on the
+            # laptop a backup is restored to.
             "link",
             # The moment of a withdrawal: [series, game or null] or null.
             "withdrawn_after",
@@ -101,7 +101,7 @@ KEYS: dict[str, frozenset[str]] = {
             "entered_at",
             "decided_by",
             "decided_at",
-            # Since issue 16: entry at the table (start numbers).
+            # A player who entered or decided it at the table, by start number.
             "entered_by_player",
             "decided_by_player",
             "answers",
@@ -313,132 +313,153 @@ def _settings(tournament: Tournament) -> dict[str, Any]:
 
 
 def tournament_backup(*, tournament: Tournament) -> dict[str, Any]:
-    """The whole tournament as a JSON-ready document."""
+    """The whole tournament as a JSON-ready document, one part per section
+    (the order of the keys is the order of the file)."""
     numbers = dict(tournament.entries.values_list("id", "start_number"))
-    doc: dict[str, Any] = {
+    return {
         "format": FORMAT,
-        "tournament": _settings(tournament),
+        "tournament": _tournament_doc(tournament, numbers),
         "teams": list(tournament.teams.order_by("name").values_list("name", flat=True)),
-        "players": [],
-        "series": [],
-        "tiebreaks": [],
-        "audit": [],
+        "players": _players_doc(tournament),
+        "series": [
+            _series_doc(s, numbers) for s in tournament.series.order_by("number")
+        ],
+        "tiebreaks": _tiebreaks_doc(tournament),
+        "audit": _audit_doc(tournament, numbers),
     }
-    doc["tournament"]["date"] = tournament.date.isoformat()
+
+
+def _tournament_doc(tournament: Tournament, numbers: dict[int, int]) -> dict[str, Any]:
+    """The settings, and the seating plan by start numbers (if drawn)."""
+    doc = _settings(tournament)
+    doc["date"] = tournament.date.isoformat()
     plan = tournament.seating_plan
     if plan:
-        doc["tournament"]["seating_plan"] = {
+        doc["seating_plan"] = {
             "seed": plan["seed"],
             "players": [numbers[p] for p in plan["players"] if p in numbers],
             "series": [[[numbers[p] for p in t] for t in s] for s in plan["series"]],
         }
-    for e in tournament.entries.select_related("player", "team").order_by(
-        "start_number"
-    ):
-        doc["players"].append(
-            {
-                "start_number": e.start_number,
-                "first_name": e.player.first_name,
-                "last_name": e.player.last_name,
-                "club": e.player.club,
-                "town": e.player.town,
-                "category": e.player.category,
-                "checked_in": e.checked_in,
-                "withdrawn_at": _when(e.withdrawn_at),
-                "withdrawal_reason": e.withdrawal_reason,
-                "team": e.team.name if e.team else None,
-                "link": e.link_token,
-                "withdrawn_after": None
-                if e.withdrawn_after_series is None
-                else [e.withdrawn_after_series, e.withdrawn_after_game],
-            }
-        )
-    for s in tournament.series.order_by("number"):
-        tables = []
-        for t in s.tables.order_by("number").prefetch_related("seats"):
-            tables.append(
-                {
-                    "number": t.number,
-                    "size": t.size,
-                    "result_revision": t.result_revision,
-                    "seats": [
-                        numbers[seat.entry_id]
-                        for seat in sorted(t.seats.all(), key=lambda x: x.number)
-                    ],
-                    "versions": [
-                        {
-                            "number": v.number,
-                            "status": v.status,
-                            "mode": v.mode,
-                            "data": v.data,
-                            "reason": v.reason,
-                            "entered_by": _user(v.entered_by),
-                            "entered_at": _when(v.entered_at),
-                            "decided_by": _user(v.decided_by),
-                            "decided_at": _when(v.decided_at),
-                            "entered_by_player": numbers.get(
-                                v.entered_by_player_id or 0
-                            ),
-                            "decided_by_player": numbers.get(
-                                v.decided_by_player_id or 0
-                            ),
-                            "answers": [
-                                {
-                                    "player": numbers[a.entry_id],
-                                    "answer": a.answer,
-                                    "reason": a.reason,
-                                    "answered_at": _when(a.answered_at),
-                                }
-                                for a in v.answers.all()
-                            ],
-                        }
-                        for v in t.result_versions.select_related(
-                            "entered_by", "decided_by"
-                        )
-                        .prefetch_related("answers")
-                        .order_by("number")
-                    ],
-                }
-            )
-        doc["series"].append(
-            {
-                "number": s.number,
-                "status": s.status,
-                "mode": s.mode,
-                "seed": s.seed,
-                "quality": s.quality,
-                "seated_at": _when(s.seated_at),
-                "released_at": _when(s.released_at),
-                "version": s.version,
-                "tables": tables,
-            }
-        )
-    for tb in tournament.tiebreaks.select_related("created_by").order_by("id"):
-        doc["tiebreaks"].append(
-            {
-                "method": tb.method,
-                "order": tb.order,
-                "seed": tb.seed,
-                "note": tb.note,
-                "created_by": _user(tb.created_by),
-                "created_at": _when(tb.created_at),
-            }
-        )
-    for ev in tournament.audit_events.select_related("actor").order_by("id"):
-        doc["audit"].append(
-            {
-                "actor": _user(ev.actor),
-                "player": numbers.get(ev.player_id or 0),
-                "at": _when(ev.at),
-                "action": ev.action,
-                "object_type": ev.object_type,
-                "object_id": ev.object_id,
-                "before": ev.before,
-                "after": ev.after,
-                "note": ev.note,
-            }
-        )
     return doc
+
+
+def _players_doc(tournament: Tournament) -> list[dict[str, Any]]:
+    return [
+        {
+            "start_number": e.start_number,
+            "first_name": e.player.first_name,
+            "last_name": e.player.last_name,
+            "club": e.player.club,
+            "town": e.player.town,
+            "category": e.player.category,
+            "checked_in": e.checked_in,
+            "withdrawn_at": _when(e.withdrawn_at),
+            "withdrawal_reason": e.withdrawal_reason,
+            "team": e.team.name if e.team else None,
+            "link": e.link_token,
+            "withdrawn_after": None
+            if e.withdrawn_after_series is None
+            else [e.withdrawn_after_series, e.withdrawn_after_game],
+        }
+        for e in tournament.entries.select_related("player", "team").order_by(
+            "start_number"
+        )
+    ]
+
+
+def _series_doc(s: Series, numbers: dict[int, int]) -> dict[str, Any]:
+    tables = [
+        _table_doc(t, numbers)
+        for t in s.tables.order_by("number").prefetch_related("seats")
+    ]
+    return {
+        "number": s.number,
+        "status": s.status,
+        "mode": s.mode,
+        "seed": s.seed,
+        "quality": s.quality,
+        "seated_at": _when(s.seated_at),
+        "released_at": _when(s.released_at),
+        "version": s.version,
+        "tables": tables,
+    }
+
+
+def _table_doc(t: Table, numbers: dict[int, int]) -> dict[str, Any]:
+    """A table: its seats by start number and every result version."""
+    return {
+        "number": t.number,
+        "size": t.size,
+        "result_revision": t.result_revision,
+        "seats": [
+            numbers[seat.entry_id]
+            for seat in sorted(t.seats.all(), key=lambda x: x.number)
+        ],
+        "versions": [
+            _version_doc(v, numbers)
+            for v in t.result_versions.select_related("entered_by", "decided_by")
+            .prefetch_related("answers")
+            .order_by("number")
+        ],
+    }
+
+
+def _version_doc(v: ResultVersion, numbers: dict[int, int]) -> dict[str, Any]:
+    """A result version with who entered and decided it, and the players'
+    answers to it."""
+    return {
+        "number": v.number,
+        "status": v.status,
+        "mode": v.mode,
+        "data": v.data,
+        "reason": v.reason,
+        "entered_by": _user(v.entered_by),
+        "entered_at": _when(v.entered_at),
+        "decided_by": _user(v.decided_by),
+        "decided_at": _when(v.decided_at),
+        "entered_by_player": numbers.get(v.entered_by_player_id or 0),
+        "decided_by_player": numbers.get(v.decided_by_player_id or 0),
+        "answers": [
+            {
+                "player": numbers[a.entry_id],
+                "answer": a.answer,
+                "reason": a.reason,
+                "answered_at": _when(a.answered_at),
+            }
+            for a in v.answers.all()
+        ],
+    }
+
+
+def _tiebreaks_doc(tournament: Tournament) -> list[dict[str, Any]]:
+    return [
+        {
+            "method": tb.method,
+            "order": tb.order,
+            "seed": tb.seed,
+            "note": tb.note,
+            "created_by": _user(tb.created_by),
+            "created_at": _when(tb.created_at),
+        }
+        for tb in tournament.tiebreaks.select_related("created_by").order_by("id")
+    ]
+
+
+def _audit_doc(tournament: Tournament, numbers: dict[int, int]) -> list[dict[str, Any]]:
+    return [
+        {
+            "actor": _user(ev.actor),
+            "player": numbers.get(ev.player_id or 0),
+            "at": _when(ev.at),
+            "action": ev.action,
+            "object_type": ev.object_type,
+            "object_id": ev.object_id,
+            "before": ev.before,
+            "after": ev.after,
+            "note": ev.note,
+        }
+        for ev in tournament.audit_events.select_related("actor").order_by("id")
+    ]
 
 
 def _delete(tournament: Tournament) -> None:
@@ -474,11 +495,42 @@ def tournament_restore(
         ) from error
 
 
+Users = dict[str, "User"]
+
+
 def _restore(
     doc: dict[str, Any], slug: str | None, replace: bool, actor: Actor
 ) -> Tournament:
-    users = {u.get_username(): u for u in get_user_model().objects.all()}
+    """Each section in the order of the file, inside the caller's
+    transaction: a section refused rolls back the sections before it."""
+    users: Users = {u.get_username(): u for u in get_user_model().objects.all()}
     _part(doc, "document", _("Die Sicherung"))
+    tournament, plan = _restore_tournament(doc, slug, replace, actor, users)
+    teams = _restore_teams(doc, tournament)
+    entries = _restore_players(doc, tournament, teams)
+    if plan:
+        _restore_seating_plan(plan, tournament, entries)
+    for s in _list(doc["series"], _("Die Serien")):
+        _restore_series(s, tournament, entries, users)
+    _restore_tiebreaks(doc, tournament, entries, users)
+    _restore_audit(doc, tournament, entries, users)
+    audit_record(
+        actor=actor,
+        action="tournament.restore",
+        obj=tournament,
+        tournament=tournament,
+        after=snapshot(tournament, TOURNAMENT_FIELDS),
+        note=_("aus einer Sicherung wiederhergestellt"),
+    )
+    return tournament
+
+
+def _restore_tournament(
+    doc: dict[str, Any], slug: str | None, replace: bool, actor: Actor, users: Users
+) -> tuple[Tournament, Any]:
+    """The tournament's row and its referees (replacing one of the same slug
+    if asked to); returns it with the seating plan, written once the players
+    have their rows."""
     info = dict(_part(doc["tournament"], "tournament", _("Das Turnier")))
     plan = info.pop("seating_plan", None)
     # Older backups have no referee list: every referee, as then.
@@ -516,13 +568,23 @@ def _restore(
     tournament.save()
     for name, usernames in named.items():
         getattr(tournament, name).set(users[n] for n in usernames)
-    teams = {
+    return tournament, plan
+
+
+def _restore_teams(doc: dict[str, Any], tournament: Tournament) -> dict[str, Team]:
+    return {
         name: _saved(
             Team(tournament=tournament, name=name),
             _("Mannschaft %(name)s") % {"name": name},
         )
         for name in _list(doc["teams"], _("Die Mannschaften"))
     }
+
+
+def _restore_players(
+    doc: dict[str, Any], tournament: Tournament, teams: dict[str, Team]
+) -> dict[int, Entry]:
+    """Each player's row and entry; returns the entries by start number."""
     entries: dict[int, Entry] = {}
     players = [
         _part(p, "player", _("Spieler %(n)s") % {"n": i})
@@ -535,147 +597,194 @@ def _restore(
         tournament=tournament,
     )
     for i, p in enumerate(players, 1):
-        where = _("Spieler %(n)s") % {"n": i}
-        player = Player(
-            first_name=p["first_name"],
-            last_name=p["last_name"],
-            club=p["club"],
-            town=p["town"],
-            category=p["category"],
+        entry = _restore_player(
+            p, _("Spieler %(n)s") % {"n": i}, tournament, teams, index
         )
-        _checked(player, where, exclude=["person"])
-        person_attach(player=player, index=index)
-        player = _saved(player, where)
-        entry = Entry(
-            tournament=tournament,
-            player=player,
-            start_number=p["start_number"],
-            checked_in=p["checked_in"],
-            withdrawn_at=_parse_when(p["withdrawn_at"]),
-            withdrawal_reason=p["withdrawal_reason"],
-            team=teams[p["team"]] if p["team"] else None,
-        )
-        after = p.get("withdrawn_after")
-        if isinstance(after, list) and len(after) == 2:
-            entry.withdrawn_after_series, entry.withdrawn_after_game = after
-        link = p.get("link")
-        # The printed card's link, unless another tournament holds it (a
-        # copy restored beside its original gets links of its own).
-        if (
-            isinstance(link, str)
-            and LINK_TOKEN.match(link)
-            and not Entry.objects.filter(link_token=link).exists()
-        ):
-            entry.link_token = link
-        entry = _saved(entry, where)
         entries[entry.start_number] = entry
     persons_refresh(person_ids=[e.player.person_id for e in entries.values()])
-    if plan:
-        plan = _part(plan, "seating_plan", _("Der Sitzplan"))
-        tournament.seating_plan = {
-            "seed": plan["seed"],
-            "players": sorted(entries[n].pk for n in plan["players"]),
-            "series": [[[entries[n].pk for n in t] for t in s] for s in plan["series"]],
-        }
-        tournament.save(update_fields=["seating_plan"])
-    for s in _list(doc["series"], _("Die Serien")):
-        number = s.get("number") if isinstance(s, dict) else "?"
-        where = _("Serie %(n)s") % {"n": number}
-        s = _part(s, "series", where)
-        series = _saved(
-            Series(
-                tournament=tournament,
-                number=s["number"],
-                status=s["status"],
-                # Older backups: every series was drawn by lot.
-                mode=s.get("mode", Series.Mode.LOT),
-                seed=s["seed"],
-                quality=s["quality"],
-                seated_at=_parse_when(s["seated_at"]),
-                released_at=_parse_when(s["released_at"]),
-                version=s["version"],
-            ),
-            where,
+    return entries
+
+
+def _restore_player(
+    p: dict[str, Any],
+    where: str,
+    tournament: Tournament,
+    teams: dict[str, Team],
+    index: PersonIndex,
+) -> Entry:
+    player = Player(
+        first_name=p["first_name"],
+        last_name=p["last_name"],
+        club=p["club"],
+        town=p["town"],
+        category=p["category"],
+    )
+    _checked(player, where, exclude=["person"])
+    person_attach(player=player, index=index)
+    player = _saved(player, where)
+    entry = Entry(
+        tournament=tournament,
+        player=player,
+        start_number=p["start_number"],
+        checked_in=p["checked_in"],
+        withdrawn_at=_parse_when(p["withdrawn_at"]),
+        withdrawal_reason=p["withdrawal_reason"],
+        team=teams[p["team"]] if p["team"] else None,
+    )
+    after = p.get("withdrawn_after")
+    if isinstance(after, list) and len(after) == 2:
+        entry.withdrawn_after_series, entry.withdrawn_after_game = after
+    link = p.get("link")
+    # The printed card's link, unless another tournament holds it (a
+    # copy restored beside its original gets links of its own).
+    if (
+        isinstance(link, str)
+        and LINK_TOKEN.match(link)
+        and not Entry.objects.filter(link_token=link).exists()
+    ):
+        entry.link_token = link
+    saved: Entry = _saved(entry, where)
+    return saved
+
+
+def _restore_seating_plan(
+    plan: Any, tournament: Tournament, entries: dict[int, Entry]
+) -> None:
+    plan = _part(plan, "seating_plan", _("Der Sitzplan"))
+    tournament.seating_plan = {
+        "seed": plan["seed"],
+        "players": sorted(entries[n].pk for n in plan["players"]),
+        "series": [[[entries[n].pk for n in t] for t in s] for s in plan["series"]],
+    }
+    tournament.save(update_fields=["seating_plan"])
+
+
+def _restore_series(
+    s: Any, tournament: Tournament, entries: dict[int, Entry], users: Users
+) -> None:
+    """A series with its tables, seats and results."""
+    number = s.get("number") if isinstance(s, dict) else "?"
+    where = _("Serie %(n)s") % {"n": number}
+    s = _part(s, "series", where)
+    series = _saved(
+        Series(
+            tournament=tournament,
+            number=s["number"],
+            status=s["status"],
+            # Older backups: every series was drawn by lot.
+            mode=s.get("mode", Series.Mode.LOT),
+            seed=s["seed"],
+            quality=s["quality"],
+            seated_at=_parse_when(s["seated_at"]),
+            released_at=_parse_when(s["released_at"]),
+            version=s["version"],
+        ),
+        where,
+    )
+    if not 1 <= series.number <= tournament.series_count:
+        # Its points would stand beside the series the tournament has,
+        # counted in no list's columns and in every total.
+        raise Damaged(
+            _("%(where)s passt nicht zur Anzahl Serien des Turniers (%(count)d).")
+            % {"where": where, "count": tournament.series_count}
         )
-        if not 1 <= series.number <= tournament.series_count:
-            # Its points would stand beside the series the tournament has,
-            # counted in no list's columns and in every total.
-            raise Damaged(
-                _("%(where)s passt nicht zur Anzahl Serien des Turniers (%(count)d).")
-                % {"where": where, "count": tournament.series_count}
-            )
-        for t in _list(s["tables"], where):
-            at = _("%(where)s, Tisch %(t)s") % {
-                "where": where,
-                "t": t.get("number") if isinstance(t, dict) else "?",
-            }
-            t = _part(t, "table", at)
-            table = _saved(
-                Table(
-                    series=series,
-                    number=t["number"],
-                    size=t["size"],
-                    result_revision=t["result_revision"],
-                ),
-                at,
-            )
-            seats = [
-                Seat(series=series, table=table, number=i, entry=entries[n])
-                for i, n in enumerate(_list(t["seats"], at), 1)
-            ]
-            if len(seats) != table.size:
-                raise Damaged(
-                    _("%(where)s: die Zahl der Sitze passt nicht.") % {"where": at}
-                )
-            for seat in seats:
-                _checked(seat, at)
-            Seat.objects.bulk_create(seats)
-            confirmed = None
-            for v in _list(t["versions"], at):
-                here = _("%(where)s, Ergebnisversion") % {"where": at}
-                v = _part(v, "version", here)
-                _check_games(v["data"], table, tournament, here)
-                version = _saved(
-                    ResultVersion(
-                        table=table,
-                        number=v["number"],
-                        status=v["status"],
-                        mode=v["mode"],
-                        data=v["data"],
-                        reason=v["reason"],
-                        entered_by=users.get(v["entered_by"] or ""),
-                        decided_by=users.get(v["decided_by"] or ""),
-                        entered_by_player=_player(
-                            entries, v.get("entered_by_player"), here
-                        ),
-                        decided_by_player=_player(
-                            entries, v.get("decided_by_player"), here
-                        ),
-                        decided_at=_parse_when(v["decided_at"]),
-                    ),
-                    here,
-                )
-                for a in _list(v.get("answers") or [], here):
-                    a = _part(a, "answer", here)
-                    answer = _saved(
-                        ResultAnswer(
-                            version=version,
-                            entry=_player(entries, a["player"], here),
-                            answer=a["answer"],
-                            reason=a["reason"],
-                        ),
-                        here,
-                    )
-                    ResultAnswer.objects.filter(pk=answer.pk).update(
-                        answered_at=_parse_when(a["answered_at"])
-                    )
-                ResultVersion.objects.filter(pk=version.pk).update(
-                    entered_at=_parse_when(v["entered_at"])
-                )
-                if version.status == ResultVersion.Status.CONFIRMED:
-                    confirmed = version
-            if confirmed is not None:
-                rebuild_table_scores(table, confirmed)
+    for t in _list(s["tables"], where):
+        _restore_table(t, where, series, tournament, entries, users)
+
+
+def _restore_table(
+    t: Any,
+    where: str,
+    series: Series,
+    tournament: Tournament,
+    entries: dict[int, Entry],
+    users: Users,
+) -> None:
+    """A table, its seats and its result versions; its scores are rebuilt
+    from the confirmed one."""
+    at = _("%(where)s, Tisch %(t)s") % {
+        "where": where,
+        "t": t.get("number") if isinstance(t, dict) else "?",
+    }
+    t = _part(t, "table", at)
+    table = _saved(
+        Table(
+            series=series,
+            number=t["number"],
+            size=t["size"],
+            result_revision=t["result_revision"],
+        ),
+        at,
+    )
+    seats = [
+        Seat(series=series, table=table, number=i, entry=entries[n])
+        for i, n in enumerate(_list(t["seats"], at), 1)
+    ]
+    if len(seats) != table.size:
+        raise Damaged(_("%(where)s: die Zahl der Sitze passt nicht.") % {"where": at})
+    for seat in seats:
+        _checked(seat, at)
+    Seat.objects.bulk_create(seats)
+    confirmed = None
+    for v in _list(t["versions"], at):
+        version = _restore_version(v, at, table, tournament, entries, users)
+        if version.status == ResultVersion.Status.CONFIRMED:
+            confirmed = version
+    if confirmed is not None:
+        rebuild_table_scores(table, confirmed)
+
+
+def _restore_version(
+    v: Any,
+    at: str,
+    table: Table,
+    tournament: Tournament,
+    entries: dict[int, Entry],
+    users: Users,
+) -> ResultVersion:
+    """A result version with its answers, at their original times."""
+    here = _("%(where)s, Ergebnisversion") % {"where": at}
+    v = _part(v, "version", here)
+    _check_games(v["data"], table, tournament, here)
+    version: ResultVersion = _saved(
+        ResultVersion(
+            table=table,
+            number=v["number"],
+            status=v["status"],
+            mode=v["mode"],
+            data=v["data"],
+            reason=v["reason"],
+            entered_by=users.get(v["entered_by"] or ""),
+            decided_by=users.get(v["decided_by"] or ""),
+            entered_by_player=_player(entries, v.get("entered_by_player"), here),
+            decided_by_player=_player(entries, v.get("decided_by_player"), here),
+            decided_at=_parse_when(v["decided_at"]),
+        ),
+        here,
+    )
+    for a in _list(v.get("answers") or [], here):
+        a = _part(a, "answer", here)
+        answer = _saved(
+            ResultAnswer(
+                version=version,
+                entry=_player(entries, a["player"], here),
+                answer=a["answer"],
+                reason=a["reason"],
+            ),
+            here,
+        )
+        ResultAnswer.objects.filter(pk=answer.pk).update(
+            answered_at=_parse_when(a["answered_at"])
+        )
+    ResultVersion.objects.filter(pk=version.pk).update(
+        entered_at=_parse_when(v["entered_at"])
+    )
+    return version
+
+
+def _restore_tiebreaks(
+    doc: dict[str, Any], tournament: Tournament, entries: dict[int, Entry], users: Users
+) -> None:
     if _list(doc["tiebreaks"], _("Die Entscheidungen bei Gleichstand")):
         Tournament.objects.filter(pk=tournament.pk).update(has_tiebreaks=True)
     for tb in doc["tiebreaks"]:
@@ -700,6 +809,12 @@ def _restore(
         TieBreak.objects.filter(pk=row.pk).update(
             created_at=_parse_when(tb["created_at"])
         )
+
+
+def _restore_audit(
+    doc: dict[str, Any], tournament: Tournament, entries: dict[int, Entry], users: Users
+) -> None:
+    """The audit trail, every event at its original time."""
     events = [
         AuditEvent(
             tournament=tournament,
@@ -727,12 +842,3 @@ def _restore(
             raise Damaged(_("Das Protokoll: ein Eintrag ohne Zeitpunkt."))
         event.at = when
     AuditEvent.objects.bulk_update(events, ["at"], batch_size=500)
-    audit_record(
-        actor=actor,
-        action="tournament.restore",
-        obj=tournament,
-        tournament=tournament,
-        after=snapshot(tournament, TOURNAMENT_FIELDS),
-        note=_("aus einer Sicherung wiederhergestellt"),
-    )
-    return tournament

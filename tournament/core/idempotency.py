@@ -1,5 +1,5 @@
 """At most once per key: a POST that carries a key is applied once, and a
-repeat of it gets the first answer (issue 16.3).
+repeat of it gets the first answer.
 
 A phone in the hall sends an entry; the server saves it; the answer is lost
 on the way back, so the phone (static/js/outbox.js) sends it again with the

@@ -198,11 +198,11 @@ class Lanes:
 
     Every request in Django runs in a thread of its own, and they all take
     turns at one GIL with the event loop, which answers the kept pages
-    (`tournament.live.edge`). With 1,000 phones, dozens of threads rendered
-    at once: each took longer, the loop's answers waited behind them, and a
-    referee's page waited behind every phone's (bench/load.py: the entry
-    overview's p95 was 14.8 s). A few threads get the same work done, and
-    the referees' own lane keeps the phones from ever filling it.
+    (`tournament.live.edge`). With a hall full of phones, dozens of threads
+    rendering at once each take longer, the loop's answers wait behind them,
+    and a referee's page waits behind every phone's (bench/load.py times
+    the referees' pages under that load). A few threads get the same work
+    done, and the referees' own lane keeps the phones from ever filling it.
 
     A request is in the signed-in lane only if its session cookie names a
     signed-in user's session in the session store, not for having a cookie

@@ -1,5 +1,5 @@
 # A seat whose phone is gone: when it was last seen, and whether a bot plays
-# for it only until it comes back (issue 14.21).
+# for it only until it comes back.
 
 from django.db import migrations, models
 

@@ -1,5 +1,6 @@
 # Submissions applied under a client's idempotency key, at most once each,
-# with their first answer for a repeat (issue 16.3: phones on bad Wi-Fi).
+# with their first answer for a repeat (a phone on bad Wi-Fi sends again
+# when the answer is lost).
 
 import django.utils.timezone
 from django.db import migrations, models

@@ -1,7 +1,7 @@
-# Issue 16 (part a): personal links for players (a token per entry, on the
-# player card), entry at the table (the tournament's setting, who of the
-# table entered and confirmed a version, the players' answers) and the
-# player named in the audit trail. Numbered after 16b's 0009.
+# Personal links for players (a token per entry, on the player card), entry
+# at the table (the tournament's setting, who of the table entered and
+# confirmed a version, the players' answers) and the player named in the
+# audit trail.
 
 import secrets
 

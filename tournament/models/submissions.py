@@ -1,4 +1,4 @@
-"""Submissions applied under a client's idempotency key (issue 16.3).
+"""Submissions applied under a client's idempotency key: at most once.
 
 A phone in a hall with bad Wi-Fi sends an entry, the server saves it, and
 the answer is lost on the way back: the phone sends it again. Each

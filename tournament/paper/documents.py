@@ -398,7 +398,7 @@ def standings_document(*, tournament: Tournament) -> StandingsData:
 
 # A certificate's lines (templates/pdf/css/certificate.css): the event,
 # the name and the club, each whole in its place, centred on it (mm from
-# the top of the frame), shrunk and wrapped as it needs (issue 14.16).
+# the top of the frame), shrunk and wrapped as it needs, never cut.
 CERTIFICATE_EVENT = {"width_mm": 156.0, "height_mm": 10.5, "at_mm": 75.0}
 CERTIFICATE_NAME = {"width_mm": 166.0, "height_mm": 20.0, "at_mm": 117.0}
 CERTIFICATE_CLUB = {"width_mm": 166.0, "height_mm": 14.0, "at_mm": 135.0}

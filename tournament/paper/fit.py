@@ -1,6 +1,6 @@
 """Names that fit their place on paper, in full: shrunk, then wrapped, never
-cut ("Müller-Lüdenscheidt, Gertru" lost its start number on the seating
-list, issue 14.16).
+cut (a cut name can lose what matters, e.g. the start number after a long
+name on the seating list).
 
 WeasyPrint cannot shrink text to a box by itself, so the widths are
 measured here, with the fonts it prints with (static/fonts, DejaVu), and

@@ -219,124 +219,164 @@ def _read_rows(sheet: ReadOnlyWorksheet, preview: GamesPreview) -> list[Row]:
     return rows
 
 
+# (series, table) -> game -> seat -> (marks kept, line in the sheet)
+Found = dict[tuple[int, int], dict[int, dict[int, tuple[int, int]]]]
+
+
+@dataclass
+class _Seating:
+    """What the rows are checked against: the tournament's series, its
+    tables by (series, table) and who sits where by (series, table, seat)."""
+
+    series: dict[int, Series]
+    tables: dict[tuple[int, int], Table]
+    seated: dict[tuple[int, int, int], int]
+
+    @classmethod
+    def of(cls, tournament: Tournament) -> "_Seating":
+        tables = {
+            (t.series.number, t.number): t
+            for t in Table.objects.filter(series__tournament=tournament)
+            .select_related("series")
+            .prefetch_related("seats__entry")
+        }
+        return cls(
+            series={s.number: s for s in tournament.series.all()},
+            tables=tables,
+            seated={
+                (t.series.number, t.number, seat.number): seat.entry.start_number
+                for t in tables.values()
+                for seat in t.seats.all()
+            },
+        )
+
+
 def _check(rows: list[Row], preview: GamesPreview, tournament: Tournament) -> None:
-    series_by_number = {s.number: s for s in tournament.series.all()}
-    tables = {
-        (t.series.number, t.number): t
-        for t in Table.objects.filter(series__tournament=tournament)
-        .select_related("series")
-        .prefetch_related("seats__entry")
-    }
-    seated = {
-        (t.series.number, t.number, seat.number): seat.entry.start_number
-        for t in tables.values()
-        for seat in t.seats.all()
-    }
-    start = tournament.start_marks
-    games_per_series = tournament.games_per_series
-    # (series, table) -> game -> seat -> (marks, line)
-    found: dict[tuple[int, int], dict[int, dict[int, tuple[int, int]]]] = defaultdict(
-        lambda: defaultdict(dict)
-    )
+    """Each row against the seating and the rules (an error per refused
+    row), then each table's games against its results."""
+    seating = _Seating.of(tournament)
+    found: Found = defaultdict(lambda: defaultdict(dict))
     for row in rows:
-        line = row["line"]
-        numbers = {k: _int(row.get(k)) for k in (*REQUIRED, "points")}
-        bad = [k for k in REQUIRED if numbers[k] is None]
-        if bad:
-            preview.row_errors.append(
-                _("Zeile %(line)d: %(cols)s fehlt oder ist keine ganze Zahl.")
-                % {"line": line, "cols": ", ".join(_column_names(bad))}
+        problem = _row_problem(row, seating, tournament, found)
+        if problem is not None:
+            preview.row_errors.append(problem)
+    versions = _current_versions(tournament)
+    for (s, t), games in sorted(found.items()):
+        table = seating.tables[s, t]
+        preview.tables.append(
+            _table_import(
+                table, seating.series[s], games, tournament, versions[table.pk]
             )
-            continue
-        s, t, g, p = (numbers[k] for k in ("series", "table", "game", "seat"))
-        assert s is not None and t is not None and g is not None and p is not None
-        marks, points = numbers["marks"], numbers["points"]
-        assert marks is not None
-        if s not in series_by_number:
-            preview.row_errors.append(
-                _("Zeile %(line)d: Serie %(s)d gibt es in diesem Turnier nicht.")
-                % {"line": line, "s": s}
-            )
-            continue
-        if (s, t) not in tables:
-            preview.row_errors.append(
-                _("Zeile %(line)d: Serie %(s)d hat keinen Tisch %(t)d.")
-                % {"line": line, "s": s, "t": t}
-            )
-            continue
-        if not 1 <= g <= games_per_series:
-            preview.row_errors.append(
-                _("Zeile %(line)d: Spiel %(g)d gibt es nicht (1 bis %(n)d).")
-                % {"line": line, "g": g, "n": games_per_series}
-            )
-            continue
-        expected = seated.get((s, t, p))
-        if expected is None:
-            preview.row_errors.append(
-                _(
-                    "Zeile %(line)d: an Tisch %(t)d der Serie %(s)d gibt es keinen "
-                    "Sitz %(p)d."
-                )
-                % {"line": line, "s": s, "t": t, "p": p}
-            )
-            continue
-        if numbers["start_number"] != expected:
-            preview.row_errors.append(
-                _(
-                    "Zeile %(line)d: auf Serie %(s)d, Tisch %(t)d, Sitz %(p)d sitzt "
-                    "Startnummer %(e)d, nicht %(n)d. Die Setzung der Datei muss "
-                    "der des Turniers entsprechen."
-                )
-                % {
-                    "line": line,
-                    "s": s,
-                    "t": t,
-                    "p": p,
-                    "e": expected,
-                    "n": numbers["start_number"],
-                }
-            )
-            continue
-        if not 0 <= marks <= start:
-            preview.row_errors.append(
-                _("Zeile %(line)d: %(m)d Schräm übrig – möglich sind 0 bis %(max)d.")
-                % {"line": line, "m": marks, "max": start}
-            )
-            continue
-        should = game_points(marks, tournament)
-        if row.get("points") not in (None, "") and points != should:
-            preview.row_errors.append(
-                _(
-                    "Zeile %(line)d: %(pts)s Punkte passen nicht zu %(m)d Schräm "
-                    "übrig (das gibt %(should)d Punkte)."
-                )
-                % {"line": line, "pts": row.get("points"), "m": marks, "should": should}
-            )
-            continue
-        game = found[s, t][g]
-        if p in game:
-            preview.row_errors.append(
-                _(
-                    "Zeile %(line)d: Serie %(s)d, Tisch %(t)d, Spiel %(g)d, Sitz "
-                    "%(p)d steht schon in Zeile %(other)d."
-                )
-                % {"line": line, "s": s, "t": t, "g": g, "p": p, "other": game[p][1]}
-            )
-            continue
-        game[p] = (marks, line)
-    versions: dict[int, dict[str, ResultVersion]] = defaultdict(dict)
+        )
+
+
+def _row_problem(
+    row: Row, seating: _Seating, tournament: Tournament, found: Found
+) -> str | None:
+    """Why a row cannot be imported; else None, its marks kept in `found`."""
+    line = row["line"]
+    numbers = {k: _int(row.get(k)) for k in (*REQUIRED, "points")}
+    bad = [k for k in REQUIRED if numbers[k] is None]
+    if bad:
+        return _("Zeile %(line)d: %(cols)s fehlt oder ist keine ganze Zahl.") % {
+            "line": line,
+            "cols": ", ".join(_column_names(bad)),
+        }
+    s, t, g, p, n, marks = (numbers[k] for k in REQUIRED)
+    assert s is not None and t is not None and g is not None and p is not None
+    assert n is not None and marks is not None
+    problem = _place_problem(line, s, t, g, p, n, seating, tournament)
+    if problem is None:
+        problem = _score_problem(line, marks, numbers["points"], row, tournament)
+    if problem is not None:
+        return problem
+    game = found[s, t][g]
+    if p in game:
+        return _(
+            "Zeile %(line)d: Serie %(s)d, Tisch %(t)d, Spiel %(g)d, Sitz "
+            "%(p)d steht schon in Zeile %(other)d."
+        ) % {"line": line, "s": s, "t": t, "g": g, "p": p, "other": game[p][1]}
+    game[p] = (marks, line)
+    return None
+
+
+def _place_problem(
+    line: int,
+    s: int,
+    t: int,
+    g: int,
+    p: int,
+    n: int,
+    seating: _Seating,
+    tournament: Tournament,
+) -> str | None:
+    """Why series `s`, table `t`, game `g`, seat `p` with start number `n`
+    is no place of this tournament's seating, else None."""
+    if s not in seating.series:
+        return _("Zeile %(line)d: Serie %(s)d gibt es in diesem Turnier nicht.") % {
+            "line": line,
+            "s": s,
+        }
+    if (s, t) not in seating.tables:
+        return _("Zeile %(line)d: Serie %(s)d hat keinen Tisch %(t)d.") % {
+            "line": line,
+            "s": s,
+            "t": t,
+        }
+    games_per_series = tournament.games_per_series
+    if not 1 <= g <= games_per_series:
+        return _("Zeile %(line)d: Spiel %(g)d gibt es nicht (1 bis %(n)d).") % {
+            "line": line,
+            "g": g,
+            "n": games_per_series,
+        }
+    expected = seating.seated.get((s, t, p))
+    if expected is None:
+        return _(
+            "Zeile %(line)d: an Tisch %(t)d der Serie %(s)d gibt es keinen Sitz %(p)d."
+        ) % {"line": line, "s": s, "t": t, "p": p}
+    if n != expected:
+        return _(
+            "Zeile %(line)d: auf Serie %(s)d, Tisch %(t)d, Sitz %(p)d sitzt "
+            "Startnummer %(e)d, nicht %(n)d. Die Setzung der Datei muss "
+            "der des Turniers entsprechen."
+        ) % {"line": line, "s": s, "t": t, "p": p, "e": expected, "n": n}
+    return None
+
+
+def _score_problem(
+    line: int, marks: int, points: int | None, row: Row, tournament: Tournament
+) -> str | None:
+    """Why the marks kept (and the points, if the row gives them) are not
+    what the rules allow, else None."""
+    start = tournament.start_marks
+    if not 0 <= marks <= start:
+        return _("Zeile %(line)d: %(m)d Schräm übrig – möglich sind 0 bis %(max)d.") % {
+            "line": line,
+            "m": marks,
+            "max": start,
+        }
+    should = game_points(marks, tournament)
+    if row.get("points") not in (None, "") and points != should:
+        return _(
+            "Zeile %(line)d: %(pts)s Punkte passen nicht zu %(m)d Schräm "
+            "übrig (das gibt %(should)d Punkte)."
+        ) % {"line": line, "pts": row.get("points"), "m": marks, "should": should}
+    return None
+
+
+def _current_versions(
+    tournament: Tournament,
+) -> defaultdict[int, dict[str, ResultVersion]]:
+    """The confirmed and the pending result of each table, by table id (an
+    empty dict for a table with neither)."""
+    versions: defaultdict[int, dict[str, ResultVersion]] = defaultdict(dict)
     for version in ResultVersion.objects.filter(
         table__series__tournament=tournament,
         status__in=[ResultVersion.Status.CONFIRMED, ResultVersion.Status.PENDING],
     ):
         versions[version.table_id][version.status] = version
-    for (s, t), games in sorted(found.items()):
-        table = tables[s, t]
-        preview.tables.append(
-            _table_import(
-                table, series_by_number[s], games, tournament, versions[table.pk]
-            )
-        )
+    return versions
 
 
 def _column_names(keys: Sequence[str]) -> list[str]:

@@ -86,7 +86,7 @@ _render_lock = threading.Lock()
 def gc_paused() -> Iterator[None]:
     """Pause Python's cyclic garbage collector while WeasyPrint renders: it
     builds large graphs of boxes, and the collector walking them again and
-    again costs a sixth of a render (bench/paper.py). The garbage is
+    again costs a good part of each render (bench/paper.py). The garbage is
     collected as usual afterwards. Counted, as renders may overlap."""
     global _gc_renders
     with _gc_lock:

@@ -41,7 +41,7 @@ GAP_EM = 0.5
 DIGIT_EM = 0.636
 # A name on a game row stands between the seat number and the strokes'
 # column (17.5–75 mm of the grid; its rule is at 76), at the rows' size,
-# shrunk or wrapped to fit when it is long: never cut (issue 14.16).
+# shrunk or wrapped to fit when it is long: never cut.
 ROW_NAME_LEFT_MM = 17.5
 ROW_NAME_WIDTH_MM = 57.5
 ROW_NAME_PT = 12.5

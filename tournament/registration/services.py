@@ -1,4 +1,6 @@
-"""Tournaments, players, entries and teams: the registration desk's writes."""
+"""The registration desk's writes: players registered (one by one or from a
+list), their details, check-in, withdrawal and reinstatement, teams, and a
+new personal link."""
 
 from collections.abc import Iterable
 from dataclasses import dataclass

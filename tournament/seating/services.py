@@ -473,56 +473,11 @@ def series_swap(
     names any meeting this repeats."""
     with transaction.atomic():
         series, tournament = _lock(series)
-        _check_version(series, version)
-        if series.status not in SWAPPABLE:
-            raise UserError(
-                _("In Serie %(n)d kann nicht mehr getauscht werden.")
-                % {"n": series.number},
-                code="locked",
-            )
-        if entry_a.pk == entry_b.pk:
-            raise UserError(_("Bitte zwei verschiedene Spieler wählen."), code="same")
-        seats = {
-            s.entry_id: s
-            for s in Seat.objects.select_for_update().filter(
-                series=series, entry__in=[entry_a, entry_b]
-            )
-        }
-        if len(seats) != 2:
-            raise UserError(
-                _("Beide Spieler müssen in dieser Serie sitzen."), code="not_seated"
-            )
-        a, b = seats[entry_a.pk], seats[entry_b.pk]
-        if a.table_id == b.table_id:
-            raise UserError(
-                _(
-                    "%(a)s und %(b)s sitzen beide an Tisch %(t)d: ein Tausch am "
-                    "selben Tisch änderte nur die Sitze, nicht die Gegner."
-                )
-                % {
-                    "a": entry_a.player.full_name,
-                    "b": entry_b.player.full_name,
-                    "t": a.table.number,
-                },
-                code="same_table",
-            )
+        a, b = _seats_to_swap(series, entry_a, entry_b, version)
         # Table number and seat of each, for the audit's before and after.
         place_a = [a.table.number, a.number]
         place_b = [b.table.number, b.number]
-        # Two steps: the unique (series, entry) constraint must hold after
-        # every single statement.
-        a_table, a_number, b_table, b_number = (
-            a.table_id,
-            a.number,
-            b.table_id,
-            b.number,
-        )
-        a.delete()
-        b.table_id, b.number = a_table, a_number
-        b.save()
-        Seat.objects.create(
-            series=series, table_id=b_table, number=b_number, entry=entry_a
-        )
+        _exchange(series, a, b, entry_a)
         _measure(series, tournament)
         series.version += 1
         series.save(update_fields=["quality", "version"])
@@ -543,6 +498,59 @@ def series_swap(
             },
         )
     return series
+
+
+def _seats_to_swap(
+    series: Series, entry_a: Entry, entry_b: Entry, version: int
+) -> tuple[Seat, Seat]:
+    """The seats of `entry_a` and `entry_b` in the locked `series`, locked
+    too; refused unless the series is still as the organizer saw it and open
+    to swaps, and the two are different players at different tables."""
+    _check_version(series, version)
+    if series.status not in SWAPPABLE:
+        raise UserError(
+            _("In Serie %(n)d kann nicht mehr getauscht werden.")
+            % {"n": series.number},
+            code="locked",
+        )
+    if entry_a.pk == entry_b.pk:
+        raise UserError(_("Bitte zwei verschiedene Spieler wählen."), code="same")
+    seats = {
+        s.entry_id: s
+        for s in Seat.objects.select_for_update().filter(
+            series=series, entry__in=[entry_a, entry_b]
+        )
+    }
+    if len(seats) != 2:
+        raise UserError(
+            _("Beide Spieler müssen in dieser Serie sitzen."), code="not_seated"
+        )
+    a, b = seats[entry_a.pk], seats[entry_b.pk]
+    if a.table_id == b.table_id:
+        raise UserError(
+            _(
+                "%(a)s und %(b)s sitzen beide an Tisch %(t)d: ein Tausch am "
+                "selben Tisch änderte nur die Sitze, nicht die Gegner."
+            )
+            % {
+                "a": entry_a.player.full_name,
+                "b": entry_b.player.full_name,
+                "t": a.table.number,
+            },
+            code="same_table",
+        )
+    return a, b
+
+
+def _exchange(series: Series, a: Seat, b: Seat, entry_a: Entry) -> None:
+    """Put `b`'s player on seat `a` and `entry_a` on the seat `b` had. Two
+    steps: the unique (series, entry) constraint must hold after every
+    single statement."""
+    a_table, a_number, b_table, b_number = a.table_id, a.number, b.table_id, b.number
+    a.delete()
+    b.table_id, b.number = a_table, a_number
+    b.save()
+    Seat.objects.create(series=series, table_id=b_table, number=b_number, entry=entry_a)
 
 
 # A late arrival joins a released series only before its games are played.
