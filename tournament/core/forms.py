@@ -94,14 +94,17 @@ class DescribedBoundField(BoundField):
 
     @property
     def first_input_id(self) -> str:
-        """The id of the field's first input, where a link to the field
-        leads: a group's first radio or checkbox, else the input itself."""
-        widget = self.field.widget
-        if widget.use_fieldset and self.auto_id:
-            subwidgets = self.subwidgets
-            if subwidgets:
-                return str(subwidgets[0].id_for_label)
-        return str(self.id_for_label or self.auto_id or "")
+        return first_input_id(self)
+
+
+def first_input_id(field: BoundField) -> str:
+    """The id of a field's first input, where a link to the field leads: a
+    group's first radio or checkbox, else the input itself."""
+    if field.field.widget.use_fieldset and field.auto_id:
+        subwidgets = field.subwidgets
+        if subwidgets:
+            return str(subwidgets[0].id_for_label)
+    return str(field.id_for_label or field.auto_id or "")
 
 
 class FormRenderer(DjangoTemplates):

@@ -20,6 +20,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from tournament.core.forms import first_input_id
 from tournament.core.rules import tournament_rules
 from tournament.models import ResultVersion, Table
 from tournament.results.adapter import GameError, GameInput, playable_games
@@ -259,7 +260,7 @@ class ResultForm(forms.Form):
             if field is winner and radios:
                 target = str(radios[0].id_for_label)
             else:
-                target = field.first_input_id
+                target = first_input_id(field)
             out.append((g, target))
         return out
 
