@@ -101,6 +101,9 @@ TEMPLATES = [
     },
 ]
 
+# Every form's fields name their own mistakes (aria-describedby, aria-invalid).
+FORM_RENDERER = "tournament.core.forms.FormRenderer"
+
 WSGI_APPLICATION = "config.wsgi.application"
 ASGI_APPLICATION = "config.asgi.application"
 

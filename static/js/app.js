@@ -12,6 +12,36 @@ document.addEventListener("DOMContentLoaded", () => {
   });
 });
 
+// A failed submission's summary of mistakes (templates/tournament/partials/
+// error_summary.html, the result form's own): the focus goes to it when the
+// page opens, so the keyboard and the screen reader start with what went
+// wrong; each of its links leads to its field's first input, with the
+// field's box (a game of the result form) in view.
+function errorSummary() {
+  const summary = document.querySelector("[data-error-summary]");
+  if (!summary) return;
+  summary.addEventListener("click", (event) => {
+    const link = event.target.closest('a[href^="#"]');
+    const target = link && document.getElementById(decodeURIComponent(link.hash.slice(1)));
+    if (!target || target.getClientRects().length === 0) return; // hidden: the browser's way
+    event.preventDefault();
+    const box = target.closest("fieldset.game, fieldset") || target;
+    box.scrollIntoView({ block: "start" });
+    target.focus({ preventScroll: true });
+    // A box taller than the window: the input itself in view.
+    const rect = target.getBoundingClientRect();
+    if (rect.top < 0 || rect.bottom > window.innerHeight) target.scrollIntoView({ block: "nearest" });
+    window.history.replaceState(null, "", link.hash);
+  });
+  summary.scrollIntoView({ block: "start" });
+  summary.focus({ preventScroll: true });
+}
+if (document.readyState === "loading") {
+  document.addEventListener("DOMContentLoaded", errorSummary);
+} else {
+  errorSummary();
+}
+
 // Result form: show only the fields of the chosen entry mode.
 document.addEventListener("DOMContentLoaded", () => {
   const form = document.getElementById("result-form");

@@ -6,6 +6,12 @@
 // If-None-Match (304 while nothing changed). A slow poll also runs while the
 // socket is up, as a safety net. No inline scripts (CSP-friendly).
 //
+// Each update is said in a few words in the page's one live region
+// ([data-live-announce], polite, not shown): what the new fragment says
+// changed ([data-live-said], its key new), else that it was updated; the
+// updates of one moment (the projector's slides) are said once, never the
+// table itself, and nothing is said when the page opens.
+//
 // A region behind a personal link that is gone (a renewed player card) gets
 // the server's note instead ("gone" over the socket, or a poll answered 404
 // with X-Live-Gone): the page shows it and stops asking for that region; a
@@ -17,6 +23,8 @@
   const POLL_OFFLINE_MS = 15000;
   const POLL_ONLINE_MS = 120000;
   const COLORS = { live: "#2e7d32", connecting: "#c77700", offline: "#b3261e" };
+  // Updates this close together are one update, said once.
+  const SAY_AFTER_MS = 400;
 
   function start() {
     const status = document.querySelector("[data-live-ws]");
@@ -47,6 +55,40 @@
       }
     }
 
+    const announcer = document.querySelector("[data-live-announce]");
+    const saidKeys = new Map(regions.map((r) => [r, saidOf(r).key]));
+    let toSay = [];
+    let sayTimer = 0;
+
+    function saidOf(region) {
+      const said = region.querySelector("[data-live-said]");
+      return said
+        ? { key: said.dataset.liveSaid, text: said.textContent.trim() }
+        : { key: "", text: "" };
+    }
+
+    // What this update of `region` changed, to be said with the others of
+    // the moment: its fragment's words if they are new, else "updated".
+    function noteChange(region) {
+      if (!announcer) return;
+      const said = saidOf(region);
+      const isNew = said.text && said.key !== saidKeys.get(region);
+      saidKeys.set(region, said.key);
+      toSay.push(isNew ? said.text : "");
+      window.clearTimeout(sayTimer);
+      sayTimer = window.setTimeout(say, SAY_AFTER_MS);
+    }
+
+    function say() {
+      const text = toSay.find(Boolean) || status.dataset.labelChanged || "";
+      toSay = [];
+      // Emptied first, so the same words twice are said twice.
+      announcer.textContent = "";
+      window.setTimeout(() => {
+        announcer.textContent = text;
+      }, 50);
+    }
+
     function byKey(key) {
       return regions.find((r) => r.dataset.liveKey === key);
     }
@@ -59,6 +101,7 @@
         hour: "2-digit",
         minute: "2-digit",
       });
+      noteChange(region);
       region.dispatchEvent(new CustomEvent("live:updated", { bubbles: true }));
       setState(status.dataset.liveState);
     }

@@ -70,10 +70,16 @@ def test_four_quick_mistakes_are_shown_at_once_each_in_its_game(client, referee,
     assert box_errors(page, 5) == [
         "Bitte wählen, wie viele Schräm der Gewinner übrig hat."
     ]
-    # Above the form: how many, and a link to each game with a mistake.
+    # Above the form: how many, and a link to each game with a mistake,
+    # to the first input of its first field with one.
     assert "5 Fehler" in page
-    links = re.findall(r'<a href="#spiel-(\d)">', page)
-    assert links == ["2", "3", "4", "5"]
+    links = re.findall(r'<a href="#(id_g\d_\w+)">Spiel (\d)</a>', page)
+    assert links == [
+        ("id_g2_marks_0", "2"),
+        ("id_g3_winner_0", "3"),
+        ("id_g4_winner_0", "4"),
+        ("id_g5_marks_0", "5"),
+    ]
     # What was typed is still chosen.
     assert re.search(r'name="g1_winner" value="1"[^>]*checked', page)
     assert re.search(r'name="g3_marks" value="7"[^>]*checked', page)
@@ -176,3 +182,53 @@ def test_a_conflict_keeps_what_was_typed(client, table, referee, referee2, url):
     page = response.content.decode()
     assert "inzwischen von jemand anderem gespeichert" in page
     assert re.search(r'name="g4_marks" value="1"[^>]*checked', page)
+
+
+def attrs_of(page: str, selector: str) -> list[dict[str, str]]:
+    """The attributes of each tag whose HTML matches `selector` (a regex on
+    the opening tag)."""
+    return [
+        dict(re.findall(r'([\w-]+)="([^"]*)"', tag))
+        for tag in re.findall(rf"<{selector}[^>]*>", page)
+    ]
+
+
+def test_each_invalid_field_is_described_by_its_own_error(client, referee, url):
+    client.force_login(referee)
+    data = quick_form(FIVE, revision=0)
+    del data["g2_marks"]
+    del data["g3_winner"]
+    page = client.post(url, data).content.decode()
+    # The summary takes the focus (static/js/app.js): it can be focused.
+    summary = attrs_of(page, r"div [^>]*data-error-summary")
+    assert summary and summary[0]["tabindex"] == "-1"
+    # Each radio of a field with a mistake, and its group, is invalid and
+    # described by the field's error list, whose id the list carries.
+    marks = attrs_of(page, r'input type="radio" name="g2_marks"')
+    assert len(marks) == 7
+    for radio in marks:
+        assert radio["aria-invalid"] == "true"
+        assert radio["aria-describedby"] == "id_g2_marks_error"
+    assert 'id="id_g2_marks_error"' in page
+    groups = attrs_of(page, r'div class="(?:winner|marks)-choice"')
+    invalid = [g["aria-describedby"] for g in groups if g.get("aria-invalid")]
+    assert invalid == ["id_g2_marks_error", "id_g3_winner_error"]
+    winners = attrs_of(page, r'input type="radio" name="g3_winner"')
+    assert {w["aria-describedby"] for w in winners} == {"id_g3_winner_error"}
+    # The fields without a mistake are neither.
+    for radio in attrs_of(page, r'input type="radio" name="g1_(?:winner|marks)"'):
+        assert "aria-invalid" not in radio and "aria-describedby" not in radio
+
+
+def test_the_sheet_lines_keep_their_help_beside_their_error(client, referee, url):
+    client.force_login(referee)
+    data = {"mode": "sheet", "revision": "0", "g1_hands": "xyz G1"}
+    page = client.post(url, data).content.decode()
+    (hands,) = attrs_of(page, r'textarea name="g1_hands"')
+    assert hands["aria-invalid"] == "true"
+    assert hands["aria-describedby"] == "sheet-help id_g1_hands_error"
+    (untouched,) = attrs_of(page, r'textarea name="g4_hands"')
+    # Game 4 has its own mistake (no hands): described by both as well.
+    assert untouched["aria-describedby"] == "sheet-help id_g4_hands_error"
+    # The summary's link to game 1 leads to its lines, not to a hidden radio.
+    assert '<a href="#id_g1_hands">Spiel 1</a>' in page

@@ -5,6 +5,9 @@ from typing import TYPE_CHECKING, Any
 from django import forms
 from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
+from django.forms import BoundField
+from django.forms.renderers import DjangoTemplates
+from django.forms.widgets import Widget
 from django.utils.translation import gettext_lazy as _
 
 from tournament.core.text import visible_text
@@ -57,3 +60,55 @@ class NameField(forms.CharField):
         if text and not shown:
             raise ValidationError(self.error_messages["invisible"], code="invisible")
         return shown
+
+
+class DescribedBoundField(BoundField):
+    """A field that names its own mistakes: while it has errors, every
+    input of it (each radio and checkbox too, and the fieldset Django puts
+    around a group) is `aria-invalid` and described by its error list
+    (``<id>_error``, which Django's error list carries) beside its help
+    (``<id>_helptext``) and whatever description the widget names itself
+    (a help text shared by several fields). A screen reader then says why
+    a field is invalid, not only that it is."""
+
+    @property
+    def aria_describedby(self) -> str | None:
+        own = str(self.field.widget.attrs.get("aria-describedby") or "")
+        ids = own.split()
+        if self.auto_id and not self.is_hidden:
+            if self.help_text:
+                ids.append(f"{self.auto_id}_helptext")
+            if self.errors:
+                ids.append(f"{self.auto_id}_error")
+        return " ".join(dict.fromkeys(ids)) or None
+
+    def build_widget_attrs(
+        self, attrs: dict[str, Any], widget: Widget | None = None
+    ) -> dict[str, Any]:
+        built = super().build_widget_attrs(attrs, widget)
+        # Django leaves a group's inputs undescribed (only its fieldset) and
+        # drops the error once the widget names a description of its own.
+        if not attrs.get("aria-describedby") and (described := self.aria_describedby):
+            built["aria-describedby"] = described
+        return built
+
+    @property
+    def first_input_id(self) -> str:
+        return first_input_id(self)
+
+
+def first_input_id(field: BoundField) -> str:
+    """The id of a field's first input, where a link to the field leads: a
+    group's first radio or checkbox, else the input itself."""
+    if field.field.widget.use_fieldset and field.auto_id:
+        subwidgets = field.subwidgets
+        if subwidgets:
+            return str(subwidgets[0].id_for_label)
+    return str(field.id_for_label or field.auto_id or "")
+
+
+class FormRenderer(DjangoTemplates):
+    """Django's renderer, its fields `DescribedBoundField`s (settings.
+    FORM_RENDERER): every form of the site describes its mistakes."""
+
+    bound_field_class = DescribedBoundField

@@ -20,6 +20,7 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from tournament.core.forms import first_input_id
 from tournament.core.rules import tournament_rules
 from tournament.models import ResultVersion, Table
 from tournament.results.adapter import GameError, GameInput, playable_games
@@ -244,9 +245,24 @@ class ResultForm(forms.Form):
                 field if field in self.fields else None, self.error_text(error)
             )
 
-    def error_games(self) -> list[int]:
-        """The games with a mistake, for the list of links above the form."""
-        return [g[0] for g in self.game_fields() if g[4]]
+    def error_games(self) -> list[tuple[int, str]]:
+        """The games with a mistake, for the list of links above the form:
+        each with the id of the input its link leads to, the first of the
+        game's fields with a mistake, in the order the chosen mode shows
+        them (the sheet's lines first when it is the sheet)."""
+        sheet = self["mode"].value() == ResultVersion.Mode.SHEET
+        out = []
+        for g, winner, marks, hands, errors, radios, _gone in self.game_fields():
+            if not errors:
+                continue
+            order = (hands, winner, marks) if sheet else (winner, marks, hands)
+            field = next(f for f in order if f.errors)
+            if field is winner and radios:
+                target = str(radios[0].id_for_label)
+            else:
+                target = first_input_id(field)
+            out.append((g, target))
+        return out
 
     def error_summary(self) -> str:
         count = sum(len(errors) for errors in self.errors.values())

@@ -9,7 +9,7 @@ from django.http import HttpRequest
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, gettext
+from django.utils.translation import get_language, gettext, ngettext
 
 from tournament.live import invalidation
 from tournament.live.fragments import (
@@ -36,7 +36,40 @@ def results_context(
         "tournament": tournament,
         "series": series,
         "tables": _tables_html(tournament, results),
+        "said": _said(selectors.last_confirmed(tournament, series=series)),
     }
+
+
+def _said(
+    last: selectors.LastConfirmed | None, extra: str = ""
+) -> dict[str, str] | None:
+    """What the last update changed, for the page's live region: the table
+    confirmed last (and `extra`, a few words more)."""
+    if last is None:
+        return None
+    return {"key": last.key, "text": " ".join(filter(None, [last.text(), extra]))}
+
+
+def _progress_said(
+    tournament: Tournament, progress: Sequence[Mapping[str, Any]]
+) -> dict[str, str] | None:
+    """The table confirmed last and how far its series is now."""
+    last = selectors.last_confirmed(tournament)
+    if last is None:
+        return None
+    for p in progress:
+        if p["series"].number == last.series:
+            done = int(p["confirmed"])
+            return _said(
+                last,
+                ngettext(
+                    "%(done)d von %(n)d Tisch fertig.",
+                    "%(done)d von %(n)d Tischen fertig.",
+                    int(p["tables"]),
+                )
+                % {"done": done, "n": p["tables"]},
+            )
+    return _said(last)
 
 
 # A rendered table lives as long as a rendered fragment.
@@ -152,13 +185,13 @@ def progress_context(
     """The organizer's dashboard: every series, waiting entries included,
     and the tables to look at (a player's *Stimmt nicht*, a referee's entry
     that differs from the table's own) with both versions."""
+    progress = selectors.series_progress(tournament)
     return {
         "tournament": tournament,
-        "progress": _with_chips(
-            tournament, selectors.series_progress(tournament), staff=True
-        ),
+        "progress": _with_chips(tournament, progress, staff=True),
         "reviews": selectors.table_reviews(tournament),
         "staff": True,
+        "said": _progress_said(tournament, progress),
     }
 
 
@@ -192,6 +225,7 @@ def progress_public_context(
         "tournament": tournament,
         "progress": _with_chips(tournament, progress, staff=False),
         "staff": False,
+        "said": _progress_said(tournament, progress),
     }
 
 

@@ -3,8 +3,9 @@
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Count, F, Prefetch, Q, QuerySet
 from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
 
 from tournament.core.rules import game_points
 from tournament.models import (
@@ -339,3 +340,58 @@ def table_reviews(
                     )
                 )
     return reviews
+
+
+# --- What the live pages say changed ------------------------------------------
+
+
+@dataclass(frozen=True)
+class LastConfirmed:
+    """The table whose result counts since last (a confirmation or a
+    correction): what a live page's update says changed, in a few words
+    for a screen reader (never the whole table). `key` names the version,
+    so a page says it once."""
+
+    key: str
+    series: int
+    table: int
+    entry_ids: tuple[int, ...]
+
+    def text(self, *, name: str = "", rank: int = 0) -> str:
+        """ "Serie 2, Tisch 7 bestätigt." and, with a player of the table
+        and his place now, ": Rainer Kreuser jetzt 3."."""
+        if name and rank:
+            return _(
+                "Serie %(s)d, Tisch %(t)d bestätigt: %(name)s jetzt Platz %(rank)d."
+            ) % {"s": self.series, "t": self.table, "name": name, "rank": rank}
+        return _("Serie %(s)d, Tisch %(t)d bestätigt.") % {
+            "s": self.series,
+            "t": self.table,
+        }
+
+
+def last_confirmed(
+    tournament: Tournament, *, series: Series | None = None
+) -> LastConfirmed | None:
+    """The table (of `series`, if given) whose result was confirmed last."""
+    versions = ResultVersion.objects.filter(
+        table__series__tournament=tournament,
+        status=ResultVersion.Status.CONFIRMED,
+    )
+    if series is not None:
+        versions = versions.filter(table__series=series)
+    version = (
+        versions.select_related("table__series")
+        .order_by(F("decided_at").desc(nulls_last=True), "-pk")
+        .first()
+    )
+    if version is None:
+        return None
+    table = version.table
+    seats = Seat.objects.filter(table=table).order_by("number")
+    return LastConfirmed(
+        key=str(version.pk),
+        series=table.series.number,
+        table=table.number,
+        entry_ids=tuple(seats.values_list("entry_id", flat=True)),
+    )

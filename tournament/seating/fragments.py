@@ -2,6 +2,7 @@
 and the hall's list of names."""
 
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 
 from tournament.live import invalidation
 from tournament.live.fragments import (
@@ -13,9 +14,20 @@ from tournament.live.fragments import (
     series_number,
 )
 from tournament.live.invalidation import Part
-from tournament.models import Tournament
+from tournament.models import Series, Tournament
 from tournament.seating import selectors
 from tournament.seating.selectors import current_series, public_series_or_404
+
+
+def _said(series: Series | None) -> dict[str, str] | None:
+    """What the last update changed, in a few words for the page's live
+    region: the seats of the series (its version: said once a change)."""
+    if series is None:
+        return None
+    return {
+        "key": f"{series.pk}.{series.version}",
+        "text": _("Serie %(n)d: Sitzplätze geändert.") % {"n": series.number},
+    }
 
 
 def seating_context(
@@ -26,6 +38,7 @@ def seating_context(
         "tournament": tournament,
         "series": series,
         "tables": selectors.series_tables(series),
+        "said": _said(series),
     }
 
 
@@ -34,6 +47,7 @@ def where_context(
 ) -> Context:
     query = params.get("q", "")
     found = selectors.seat_search(tournament, query)
+    current = current_series(tournament)
     return {
         "tournament": tournament,
         "query": query,
@@ -41,7 +55,8 @@ def where_context(
         "more": found["more"],
         # Whether a player without a seat was left out of a released series
         # (ask the desk) or nothing is released yet.
-        "released": bool(found["results"]) and current_series(tournament) is not None,
+        "released": bool(found["results"]) and current is not None,
+        "said": _said(current),
     }
 
 
@@ -65,7 +80,12 @@ def seating_names_context(
                 s.entry.start_number,
             )
         )
-    return {"tournament": tournament, "series": series, "seats": seats}
+    return {
+        "tournament": tournament,
+        "series": series,
+        "seats": seats,
+        "said": _said(series),
+    }
 
 
 register(

@@ -15,6 +15,7 @@ from tournament.live.fragments import (
 from tournament.live.invalidation import Part, Source
 from tournament.models import Tournament
 from tournament.registration.selectors import PlayerQuery
+from tournament.results.selectors import last_confirmed
 from tournament.standings.selectors import (
     Row,
     categories,
@@ -31,6 +32,19 @@ def _found(rows: list[Row], query: PlayerQuery | None) -> list[Row]:
     return [r for r in rows if query.matches(r.start_number, (r.name, r.club))]
 
 
+def _said(tournament: Tournament, rows: list[Row]) -> dict[str, str] | None:
+    """What the last update changed, in a few words for the page's live
+    region: the table confirmed last and its best-placed player's place in
+    the ranking shown (`rows`)."""
+    last = last_confirmed(tournament)
+    if last is None:
+        return None
+    at_table = [r for r in rows if r.entry_id in last.entry_ids and r.rank]
+    best = min(at_table, key=lambda r: r.rank, default=None)
+    text = last.text(name=best.name, rank=best.rank) if best else last.text()
+    return {"key": last.key, "text": text}
+
+
 def standings_context(
     request: HttpRequest, tournament: Tournament, params: Params
 ) -> Context:
@@ -42,7 +56,11 @@ def standings_context(
         "state": current.state,
     }
     if view == "teams":
-        return {**context, "teams": team_rows(tournament, current.rows)}
+        return {
+            **context,
+            "teams": team_rows(tournament, current.rows),
+            "said": _said(tournament, []),
+        }
     rows, waiting = current.rows, current.waiting
     category = view if view != "overall" else None
     if category is not None:
@@ -65,6 +83,7 @@ def standings_context(
         "table": table,
         "query": query,
         "nobody": bool(query) and not rows and not waiting,
+        "said": _said(tournament, rows),
     }
 
 

@@ -11,6 +11,7 @@ follows every change of a table's result and of the seating
 import re
 
 from django.http import Http404, HttpRequest
+from django.utils.translation import gettext as _
 
 from tournament.live import invalidation
 from tournament.live.fragments import (
@@ -23,7 +24,7 @@ from tournament.live.fragments import (
 from tournament.live.invalidation import Part
 from tournament.models import Tournament
 from tournament.registration.selectors import entry_by_link
-from tournament.tableentry.selectors import my_page
+from tournament.tableentry.selectors import MyPage, my_page
 
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{20,64}\Z")
 
@@ -43,7 +44,39 @@ def mine_context(
     entry = entry_by_link(tournament.slug, params["link"])
     if entry is None:
         raise Http404
-    return {"tournament": tournament, "page": my_page(entry), "link": entry.link_token}
+    page = my_page(entry)
+    return {
+        "tournament": tournament,
+        "page": page,
+        "link": entry.link_token,
+        "said": _said(page),
+    }
+
+
+def _said(page: MyPage) -> dict[str, str] | None:
+    """What the last update changed for him, in a few words for the page's
+    live region: his table's result (waiting, or counted and his place
+    now), else his place."""
+    place = page.row.rank if page.row is not None and page.row.rank else 0
+    result = page.mine.result if page.mine is not None else None
+    if result is not None and result.pending is not None:
+        return {
+            "key": f"p{result.pending.pk}",
+            "text": _("Ihr Tisch: Ergebnis eingegeben, es wartet auf Bestätigung."),
+        }
+    if result is not None and result.confirmed is not None:
+        text = _("Ihr Tisch ist bestätigt.")
+        if place:
+            text = _("Ihr Tisch ist bestätigt: Sie sind jetzt Platz %(rank)d.") % {
+                "rank": place
+            }
+        return {"key": f"c{result.confirmed.pk}.{place}", "text": text}
+    if place:
+        return {
+            "key": f"r{place}",
+            "text": _("Sie sind jetzt Platz %(rank)d.") % {"rank": place},
+        }
+    return None
 
 
 register(
