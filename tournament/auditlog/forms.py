@@ -8,6 +8,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from tournament.auditlog.selectors import SYSTEM_ACTOR
 from tournament.core.audit import ACTION_LABELS, action_prefixes
@@ -26,7 +27,7 @@ ACTION_SUGGESTIONS = [
     ("tiebreak.*", _("Gleichstand")),
     ("job.*", _("Aufträge")),
     ("person.*", _("Personen")),
-    ("champions.*", _("Meister")),
+    ("champions.*", pgettext_lazy("the champions, plural", "Meister")),
     ("ranking.*", _("Wertungen")),
     # Each single action, by what the log calls it.
     *ACTION_LABELS.items(),
