@@ -72,9 +72,7 @@ class AuditFilterForm(forms.Form):
         label=_("Aktion"),
         max_length=60,
         required=False,
-        help_text=_(
-            "eine Gruppe wie „Ergebnisse“ oder eine Aktion wie „Ergebnis bestätigt“"
-        ),
+        help_text=_("z. B. „Ergebnisse“ oder „Ergebnis bestätigt“"),
         widget=forms.TextInput(attrs={"list": "audit-actions"}),
     )
     object_type = forms.ChoiceField(label=_("Objekt"), required=False)
