@@ -161,3 +161,12 @@ def test_german_documents_keep_their_forms(documents):
     assert "1. Platz" in texts["certificates"]
     assert re.search(r"\b1\. .*\b2\. ", texts["standings"])
     assert re.search(r"\d\d\.\d\d\.\d{4}", texts["ranking"])
+
+
+def test_the_ranking_forms_tournaments_show_the_languages_date(tournament):
+    from tournament.history.forms import RankingForm
+
+    for language, date in (("de", "05.12.2026"), ("en", "12/05/2026")):
+        with translation.override(language):
+            labels = [label for _, label in RankingForm().fields["tournaments"].choices]
+        assert f"{tournament.name} ({date})" in [str(label) for label in labels]
