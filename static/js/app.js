@@ -60,7 +60,9 @@ document.addEventListener("DOMContentLoaded", () => {
 document.addEventListener("DOMContentLoaded", () => {
   const menu = document.querySelector("[data-nav-menu]");
   if (!menu) return;
-  const wide = window.matchMedia("(min-width: 1024px)");
+  // The same width as the stylesheet's, in em: with the text at 200 % the
+  // row would not fit, and the menu stays a menu.
+  const wide = window.matchMedia("(min-width: 64em)");
   const fit = () => {
     menu.open = wide.matches;
   };

@@ -5,6 +5,7 @@ import datetime
 import secrets
 
 import pytest
+from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -402,3 +403,36 @@ def test_json_values_are_shown_readably(organizer_client, organizer, tournament)
     assert "<dt>Tisch 2</dt><dd><ins>Nr. 4, 5, 6</ins></dd>" in text
     assert "<ins>–</ins>" in text
     assert "[[" not in text
+
+
+def test_the_action_filter_offers_the_names_the_log_shows(
+    organizer_client, organizer, tournament
+):
+    """Never a recorded code like result.confirm: the groups' and actions'
+    names, in the page's language, and a chosen name filters."""
+    _events(tournament, 1, actor=organizer, action="result.confirm")
+    confirmed = AuditEvent.objects.latest("id")
+    _events(tournament, 1, actor=organizer, action="series.seat")
+    seated = AuditEvent.objects.latest("id")
+    url = reverse("tournament:audit_log_all")
+    for language, names, group, action in (
+        ("de", ("Ergebnisse", "Ergebnis bestätigt"), "Setzung", "Ergebnis bestätigt"),
+        ("en", ("Results", "Result confirmed"), "Seating", "Result confirmed"),
+    ):
+        organizer_client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+        text = organizer_client.get(url).content.decode()
+        datalist = text.split('<datalist id="audit-actions">')[1].split("</datalist>")[
+            0
+        ]
+        for name in names:
+            assert f'<option value="{name}">' in datalist
+        assert "result." not in datalist and "series." not in datalist
+        assert ".*" not in datalist
+
+        def shown(query):
+            page = organizer_client.get(url, {"action": query})
+            body = page.content.decode()
+            return {e.note for e in (confirmed, seated) if e.note in body}
+
+        assert shown(group) == {seated.note}
+        assert shown(action.lower()) == {confirmed.note}

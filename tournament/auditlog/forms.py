@@ -8,13 +8,16 @@ from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from tournament.auditlog.selectors import SYSTEM_ACTOR
 from tournament.core.audit import ACTION_LABELS, action_prefixes
 from tournament.core.roles import ROLE_GROUPS
 from tournament.models import Tournament
 
-# What the action field suggests; anything else typed is a prefix.
+# What the action field suggests, by the names the log shows (a group, then
+# each single action); the form reads a chosen name back as its actions.
+# Anything else typed is an action or a prefix as recorded.
 ACTION_SUGGESTIONS = [
     ("result.*", _("Ergebnisse")),
     ("entry.*", _("Spieler")),
@@ -24,7 +27,7 @@ ACTION_SUGGESTIONS = [
     ("tiebreak.*", _("Gleichstand")),
     ("job.*", _("Aufträge")),
     ("person.*", _("Personen")),
-    ("champions.*", _("Meister")),
+    ("champions.*", pgettext_lazy("the champions, plural", "Meister")),
     ("ranking.*", _("Wertungen")),
     # Each single action, by what the log calls it.
     *ACTION_LABELS.items(),
@@ -69,7 +72,7 @@ class AuditFilterForm(forms.Form):
         label=_("Aktion"),
         max_length=60,
         required=False,
-        help_text=_("eine Gruppe wie result.*, eine Aktion oder ihr Name"),
+        help_text=_("z. B. „Ergebnisse“ oder „Ergebnis bestätigt“"),
         widget=forms.TextInput(attrs={"list": "audit-actions"}),
     )
     object_type = forms.ChoiceField(label=_("Objekt"), required=False)
@@ -127,12 +130,33 @@ class AuditFilterForm(forms.Form):
         data = self.cleaned_data
         return {
             "actor": data["actor"],
-            "action_prefixes": action_prefixes(data["action"]),
+            "action_prefixes": action_prefixes(_recorded_action(data["action"])),
             "object_type": data["object_type"],
             "since": _day_start(data["date_from"]),
             "until": _day_start(data["date_to"], next_day=True),
             "text": data["q"],
         }
+
+
+def action_names() -> list[str]:
+    """The suggestions' names in the active language, as the field offers
+    them: the groups, then the single actions alphabetically."""
+    groups = [str(label) for code, label in ACTION_SUGGESTIONS if code.endswith("*")]
+    single = sorted(
+        (str(label) for code, label in ACTION_SUGGESTIONS if not code.endswith("*")),
+        key=str.lower,
+    )
+    return groups + single
+
+
+def _recorded_action(text: str) -> str:
+    """A suggestion's name (in the active language) as the action or group
+    it names; anything else as typed."""
+    wanted = text.strip().lower()
+    for code, label in ACTION_SUGGESTIONS:
+        if str(label).lower() == wanted:
+            return code
+    return text
 
 
 def _day_start(

@@ -5,7 +5,7 @@ from django.shortcuts import get_object_or_404, render
 from django_tables2 import RequestConfig
 
 from tournament.auditlog import selectors
-from tournament.auditlog.forms import ACTION_SUGGESTIONS, AuditFilterForm
+from tournament.auditlog.forms import AuditFilterForm, action_names
 from tournament.auditlog.tables import AuditTable
 from tournament.core.roles import organizer_required
 from tournament.models import AuditEvent, Tournament
@@ -41,6 +41,6 @@ def audit_log(request: HttpRequest, slug: str | None = None) -> HttpResponse:
             ),
             "form": form,
             "table": table,
-            "action_suggestions": ACTION_SUGGESTIONS,
+            "action_names": action_names(),
         },
     )

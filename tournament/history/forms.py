@@ -8,6 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournament.core.forms import MAX_ID, IdsChoiceField, NameField
+from tournament.core.l10n import short_date
 from tournament.models import Person, Ranking, Tournament
 
 if TYPE_CHECKING:
@@ -18,7 +19,7 @@ else:
 
 class TournamentChoiceField(IdsChoiceField):
     def label_from_instance(self, obj: Tournament) -> str:
-        return f"{obj.name} ({obj.date:%d.%m.%Y})"
+        return f"{obj.name} ({short_date(obj.date)})"
 
 
 class RankingForm(_RankingModelForm):

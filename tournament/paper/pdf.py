@@ -107,6 +107,29 @@ def _report(progress: Progress | None, percent: int) -> None:
         progress(max(0, min(100, percent)))
 
 
+def _css_string(text: str) -> str:
+    """`text` as a quoted CSS string."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ")
+    return f'"{escaped}"'
+
+
+def page_footer() -> str:
+    """The footer's "Seite 1 von 4" in the active language, as the value of
+    a CSS `content` (words from the catalog around the page counters; the
+    stylesheets are no file the catalog reads)."""
+    marker = "\x00"
+    text = _("Seite %(page)s von %(pages)s") % {"page": marker, "pages": marker}
+    before, between, after = [*text.split(marker), "", ""][:3]
+    parts = [
+        _css_string(before),
+        "counter(page)",
+        _css_string(between),
+        "counter(pages)",
+        _css_string(after),
+    ]
+    return " ".join(part for part in parts if part != '""')
+
+
 def parse_styles(
     styles: Sequence[str],
     context: dict[str, Any],
@@ -114,6 +137,7 @@ def parse_styles(
     font_config: FontConfiguration,
 ) -> list[CSS]:
     """The shared base stylesheet and a document's own, parsed once."""
+    context = {**context, "page_footer": page_footer()}
     return [
         CSS(
             string=render_to_string(name, context),

@@ -2,6 +2,7 @@
 
 from django.http import HttpRequest
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django_tables2 import RequestConfig
 
 from tournament.live.fragments import (
@@ -19,6 +20,7 @@ from tournament.results.selectors import last_confirmed
 from tournament.standings.selectors import (
     Row,
     categories,
+    category_named,
     category_standings,
     standings,
     team_rows,
@@ -77,10 +79,13 @@ def standings_context(
     table = StandingsTable(
         rows, waiting=waiting, player_url=player_url, overall=category is not None
     )
+    named = category_named(category) if category is not None else None
     RequestConfig(request, paginate=False).configure(table)
     return {
         **context,
         "table": table,
+        # The table's caption, as the page's heading says it.
+        "caption": named.title if named is not None else _("Gesamtwertung"),
         "query": query,
         "nobody": bool(query) and not rows and not waiting,
         "said": _said(tournament, rows),

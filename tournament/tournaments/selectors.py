@@ -4,6 +4,7 @@ from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from tournament.core.roles import Visitor, is_organizer, is_referee
 from tournament.models import ResultVersion, Series, Table, Tournament
 
 
@@ -11,6 +12,23 @@ def tournaments_public() -> QuerySet[Tournament]:
     return Tournament.objects.annotate(
         entry_count=Count("entries", filter=Q(entries__withdrawn_at__isnull=True))
     ).order_by("-date", "name")
+
+
+def running_tournament_refereed_by(user: Visitor) -> Tournament | None:
+    """The running tournament whose results this user may enter, where
+    there is exactly one; else None."""
+    if not is_referee(user):
+        return None
+    running = Tournament.objects.filter(status=Tournament.Status.RUNNING)
+    if not is_organizer(user):
+        # A tournament that names no referees lets every referee enter.
+        running = running.filter(
+            Q(referees__isnull=True) | Q(referees=user.pk)
+        ).distinct()
+    found = list(running.order_by("pk").values_list("pk", flat=True)[:2])
+    if len(found) != 1:
+        return None
+    return Tournament.objects.get(pk=found[0])
 
 
 def close_refusal(tournament: Tournament) -> str:

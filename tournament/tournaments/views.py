@@ -2,13 +2,15 @@
 organizer's pages to create, edit and manage one."""
 
 from django.contrib import messages
+from django.contrib.auth.views import LoginView
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournament.core.errors import UserError
-from tournament.core.roles import organizer_required
+from tournament.core.roles import is_organizer, organizer_required
 from tournament.core.rules import preset_note
 from tournament.live import invalidation
 from tournament.live.pages import public_page
@@ -25,6 +27,22 @@ def home(request: HttpRequest) -> HttpResponse:
         "tournament/tournaments/home.html",
         {"tournaments": selectors.tournaments_public()},
     )
+
+
+class SignIn(LoginView):
+    """The login page. Without a `next` address a referee lands where he
+    works: the entry page of the one running tournament he may referee,
+    the organizer on its desk; with none or several, on the home page."""
+
+    redirect_authenticated_user = True
+
+    def get_default_redirect_url(self) -> str:
+        user = self.request.user
+        tournament = selectors.running_tournament_refereed_by(user)
+        if tournament is None:
+            return super().get_default_redirect_url()
+        name = "tournament:manage" if is_organizer(user) else "tournament:results"
+        return reverse(name, kwargs={"slug": tournament.slug})
 
 
 @public_page(invalidation.CONFIRMED)
