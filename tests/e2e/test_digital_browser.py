@@ -247,7 +247,7 @@ def at_bottom_class(places):
 
 
 def _phone_shot(page, name):
-    """A test artifact; with UPDATE_DOC_IMAGES=1 also the README's picture
+    """A test artifact; with UPDATE_DOC_IMAGES=1 also the handbook's picture
     (the top of the page: the table and the player's cards)."""
     page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
