@@ -32,14 +32,23 @@ def serve(env, *commands):
     yield from support.serve_after(env, *commands)
 
 
-@pytest.fixture
-def server(tmp_path):
-    # DEBUG: WhiteNoise serves the static files straight from static/.
-    yield from serve(support.server_env(tmp_path, DEBUG="1"))
+@pytest.fixture(scope="module")
+def demo_server(tmp_path_factory):
+    """The demo championship (as `make run` makes it) behind a real server
+    whose bot runner plays in threads, as in production; both tests share
+    it (a practice table and a tournament table have nothing in common).
+    DEBUG: WhiteNoise serves the static files straight from static/."""
+    env = support.server_env(
+        tmp_path_factory.mktemp("digital-browser"),
+        DEBUG="1",
+        DIGITAL_BOTS_INLINE="0",
+        DIGITAL_BOT_DELAY_ALONE="0.01",
+    )
+    yield from serve(env, ["demo", "--complete", "1", "--players", "16"])
 
 
-def test_a_hand_is_played_by_tapping_on_a_phone(server):
-    in_own_thread(_play_a_hand, server)
+def test_a_hand_is_played_by_tapping_on_a_phone(demo_server):
+    in_own_thread(_play_a_hand, demo_server)
 
 
 def _play_a_hand(port):
@@ -133,19 +142,6 @@ def _tap_until_the_hand_is_over(page):
             button.click(timeout=2000)
             played += card
         button.wait_for_element_state("hidden", timeout=30_000)
-
-
-@pytest.fixture
-def demo_server(tmp_path):
-    """The demo championship (as `make run` makes it) behind a real server
-    whose bot runner plays in threads, as in production."""
-    env = support.server_env(
-        tmp_path,
-        DEBUG="1",
-        DIGITAL_BOTS_INLINE="0",
-        DIGITAL_BOT_DELAY_ALONE="0.01",
-    )
-    yield from serve(env, ["demo", "--complete", "1", "--players", "16"])
 
 
 def test_the_organizer_makes_a_demo_table_digital_and_the_bots_result_is_ranked(
