@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run dev test serve serve-tls secret-key backup restore poster lint bench check-deploy messages clean
+.PHONY: run dev test test-fast serve serve-tls secret-key backup restore poster lint bench check-deploy messages clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -61,8 +61,14 @@ dev: $(VENV)/.run-stamp
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 ## test: create .venv, install dev requirements, the checks, the whole suite
+# (each test file on one worker: --dist loadfile in pyproject.toml)
 test: lint
-	$(BIN)/pytest -n auto --dist loadfile $(PYTEST_ARGS)
+	$(BIN)/pytest -n auto $(PYTEST_ARGS)
+
+## test-fast: the edit loop: the suite without the slow and the browser
+## tests, and without the checks (make lint runs those)
+test-fast: $(VENV)/.dev-stamp
+	$(BIN)/pytest -n auto -m "not slow and not e2e" $(PYTEST_ARGS)
 
 ## lint: ruff, the architecture contracts (import-linter), mypy (strict;
 ## django-stubs for the app)

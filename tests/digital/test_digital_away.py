@@ -15,9 +15,10 @@ from channels.db import database_sync_to_async
 from django.urls import reverse
 from django.utils import timezone
 
+from tests.support.clock import Clock
 from tests.support.threads import run_async
 from tests.support.websockets import ws_connect
-from tournament.digital import adapter, runner
+from tournament.digital import adapter, away, runner
 from tournament.digital.services import (
     digital_practice_create,
     digital_seat_set_bot,
@@ -33,9 +34,9 @@ def due(digital):
     return adapter.due_seat(digital)
 
 
-def seen_ago(seat, seconds):
+def seen_ago(seat, seconds, *, now=None):
     DigitalSeat.objects.filter(pk=seat.pk).update(
-        seen_at=timezone.now() - timedelta(seconds=seconds)
+        seen_at=(now or timezone.now()) - timedelta(seconds=seconds)
     )
 
 
@@ -43,9 +44,23 @@ def seat_of(digital, number):
     return DigitalSeat.objects.get(table=digital, number=number)
 
 
-def someone_waits(digital, number):
+def someone_waits(digital, number, *, now=None):
     """The phone of the seat after `number` is there, waiting for him."""
-    seen_ago(seat_of(digital, number % 4 + 1), 0)
+    seen_ago(seat_of(digital, number % 4 + 1), 0, now=now)
+
+
+def beats(monkeypatch):
+    """The times a socket's connect, beat or close wrote, as they come."""
+    written = queue.Queue()
+    seat_seen = away.seat_seen
+
+    def counted(seat, *, beat=False):
+        seat_seen(seat, beat=beat)
+        if beat:
+            written.put(seat.seen_at)
+
+    monkeypatch.setattr(away, "seat_seen", counted)
+    return written
 
 
 @committing
@@ -136,38 +151,57 @@ def test_the_socket_gives_the_seat_back_before_its_first_state(
 
 
 @committing
-def test_a_connected_seat_is_never_taken_over(four_people, memory_layer, settings):
+def test_a_connected_seat_is_never_taken_over(
+    four_people, memory_layer, settings, monkeypatch
+):
+    """The rule's clock moves only when the test moves it: three limits in
+    steps of half a limit, and after each step the test waits for the
+    socket's next beat instead of for time to pass."""
     settings.DIGITAL_AWAY_SECONDS = 0.6  # the socket beats every 0.2 s
+    clock = Clock(monkeypatch, away)
+    written = beats(monkeypatch)
     digital = four_people
     first = due(digital)
     seat = seat_of(digital, first)
 
+    def next_beat():
+        """Blocks until a beat writes the clock's present time."""
+        while written.get(timeout=10) < clock.now():
+            pass
+
+    def is_away():
+        return seat_of(digital, first).away
+
     async def connected_then_gone():
         socket, connected, _ = await ws_connect(f"/ws/d/{seat.token}/")
         assert connected
-        # Three limits long, connected: the bots wait for him.
+        # Three limits long, connected: the bots wait for him. The wake in
+        # the consumers' database thread, as a socket's wake is; the wait
+        # for the beat outside it (the beat writes in that thread).
+        taken = []
         for _ in range(6):
-            await asyncio.sleep(0.3)
-            # In the consumers' database thread, as a socket's wake is.
+            clock.advance(0.3)
+            # His neighbour's phone is there, waiting for him.
+            await database_sync_to_async(someone_waits)(digital, first, now=clock.now())
+            await asyncio.to_thread(next_beat)
             await database_sync_to_async(runner.wake)(digital.pk)
-        taken_while_there = await database_sync_to_async(
-            lambda: seat_of(digital, first).away
-        )()
+            taken.append(await database_sync_to_async(is_away)())
         await socket.disconnect()
-        return taken_while_there
+        return taken
 
-    assert run_async(connected_then_gone) is False
+    assert run_async(connected_then_gone) == [False] * 6
     assert due(digital) == first and not AuditEvent.objects.filter(
         action="digital.away"
     )
     # Closed: the limit counts from the close, then a bot plays for him.
     seat.refresh_from_db()
-    assert timezone.now() - seat.seen_at < timedelta(seconds=0.6)
-    someone_waits(digital, first)
+    assert seat.seen_at == clock.now()
+    clock.advance(0.5)
+    someone_waits(digital, first, now=clock.now())
     runner.wake(digital.pk)
     assert not seat_of(digital, first).away
-    seen_ago(seat, 0.7)
-    someone_waits(digital, first)
+    clock.advance(0.2)
+    someone_waits(digital, first, now=clock.now())
     runner.wake(digital.pk)
     assert seat_of(digital, first).away
 
@@ -225,13 +259,20 @@ def test_the_runner_wakes_the_table_when_the_seat_due_would_be_gone(
             ended.put(threading.current_thread())
 
     monkeypatch.setattr(runner, "_run", run_and_report)
+    clock = Clock(monkeypatch, away)
     digital = four_people
     first = due(digital)
     # Silent for 2 of the 3 seconds; the next seat's phone waits for him.
-    seen_ago(seat_of(digital, first), 2)
-    someone_waits(digital, first)
+    seen_ago(seat_of(digital, first), 2, now=clock.now())
+    someone_waits(digital, first, now=clock.now())
     runner.wake(digital.pk)
     ended.get(timeout=30)  # the first look: not gone yet
     assert not seat_of(digital, first).away
-    ended.get(timeout=30)  # woken by the alarm
+    clock.advance(1)
+    # Nothing but the alarm wakes the table again (in about a second; one
+    # that came before the clock moved found him not gone and set another).
+    for _ in range(3):
+        ended.get(timeout=30)
+        if seat_of(digital, first).away:
+            break
     assert seat_of(digital, first).away

@@ -6,10 +6,10 @@ sideways scroll, tap targets of 44 px and more."""
 
 import contextlib
 import os
-import time
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.e2e.a11y import Audit
 from tests.support import servers as support
@@ -32,14 +32,23 @@ def serve(env, *commands):
     yield from support.serve_after(env, *commands)
 
 
-@pytest.fixture
-def server(tmp_path):
-    # DEBUG: WhiteNoise serves the static files straight from static/.
-    yield from serve(support.server_env(tmp_path, DEBUG="1"))
+@pytest.fixture(scope="module")
+def demo_server(tmp_path_factory):
+    """The demo championship (as `make run` makes it) behind a real server
+    whose bot runner plays in threads, as in production; both tests share
+    it (a practice table and a tournament table have nothing in common).
+    DEBUG: WhiteNoise serves the static files straight from static/."""
+    env = support.server_env(
+        tmp_path_factory.mktemp("digital-browser"),
+        DEBUG="1",
+        DIGITAL_BOTS_INLINE="0",
+        DIGITAL_BOT_DELAY_ALONE="0.01",
+    )
+    yield from serve(env, ["demo", "--complete", "1", "--players", "16"])
 
 
-def test_a_hand_is_played_by_tapping_on_a_phone(server):
-    in_own_thread(_play_a_hand, server)
+def test_a_hand_is_played_by_tapping_on_a_phone(demo_server):
+    in_own_thread(_play_a_hand, demo_server)
 
 
 def _play_a_hand(port):
@@ -96,50 +105,43 @@ def _play_a_hand(port):
         audit.assert_clean()
 
 
-def _tap_until_the_hand_is_over(page, seconds=180):
+# What a player can tap, and the signs that the first hand is over.
+TAPPABLE = (
+    "#d-actions button[data-act='look']:enabled",
+    "#d-actions button[data-act='hold']:enabled",
+    "#d-hand button[data-card]:enabled",
+)
+OVER = ("#d-last:not([hidden])", "#d-value:has-text('gewinnt das Spiel')")
+
+
+def _tap_until_the_hand_is_over(page):
     """Tap what a player would: answer the hammer, hold a knock, play the
-    first playable card; until the first hand has a winner."""
-    deadline = time.monotonic() + seconds
+    first playable card; until the first hand has a winner. Waits for the
+    page, never for time: for something to tap (the bots' moves come over
+    the socket), then for the page to draw the state after the tap (it
+    draws the hand and the buttons anew for every state)."""
     played = 0
-    while time.monotonic() < deadline:
-        if page.locator("#d-last:not([hidden])").count() or "gewinnt das Spiel" in (
-            page.inner_text("#d-value")
-        ):
+    shot = False
+    while True:
+        page.locator(", ".join(TAPPABLE + OVER)).first.wait_for(timeout=60_000)
+        if page.locator(", ".join(OVER)).count():
             return played
-        for selector in (
-            "#d-actions button[data-act='look']:enabled",
-            "#d-actions button[data-act='hold']:enabled",
-            "#d-hand button[data-card]:enabled",
-        ):
-            button = page.locator(selector).first
-            if button.count():
-                # A card that may not be played is shown, but not tappable.
-                illegal = page.locator("#d-hand button[data-card].illegal")
-                for i in range(illegal.count()):
-                    assert illegal.nth(i).is_disabled()
-                with contextlib.suppress(Exception):
-                    button.click(timeout=2000)
-                    played += "data-card" in selector
-                    if played == 1 and "data-card" in selector:
-                        # The card on the table and the bots' answers.
-                        page.wait_for_timeout(300)
-                        _phone_shot(page, "digital-table-phone")
-                break
-        page.wait_for_timeout(200)
-    raise AssertionError("the hand did not end")
-
-
-@pytest.fixture
-def demo_server(tmp_path):
-    """The demo championship (as `make run` makes it) behind a real server
-    whose bot runner plays in threads, as in production."""
-    env = support.server_env(
-        tmp_path,
-        DEBUG="1",
-        DIGITAL_BOTS_INLINE="0",
-        DIGITAL_BOT_DELAY_ALONE="0.01",
-    )
-    yield from serve(env, ["demo", "--complete", "1", "--players", "16"])
+        if played and not shot:
+            # The first card on the table and the bots' answers to it.
+            _phone_shot(page, "digital-table-phone")
+            shot = True
+        # A card that may not be played is shown, but not tappable.
+        illegal = page.locator("#d-hand button[data-card].illegal")
+        for i in range(illegal.count()):
+            assert illegal.nth(i).is_disabled()
+        button = page.locator(", ".join(TAPPABLE)).first.element_handle()
+        if button is None:  # drawn anew meanwhile: look again
+            continue
+        card = button.get_attribute("data-card") is not None
+        with contextlib.suppress(Exception):  # drawn anew before the tap
+            button.click(timeout=2000)
+            played += card
+        button.wait_for_element_state("hidden", timeout=30_000)
 
 
 def test_the_organizer_makes_a_demo_table_digital_and_the_bots_result_is_ranked(
@@ -171,15 +173,16 @@ def _bots_table(port):
         page.screenshot(
             path=str(ARTIFACTS / "digital-table-organizer.png"), full_page=True
         )
-        # The bots play five games; the table's page then shows the
-        # confirmed result and its replays.
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            page.reload()
-            if page.locator("a:text('Wiederholung')").count() == 5:
-                break
-            page.wait_for_timeout(500)
-        assert page.locator("a:text('Wiederholung')").count() == 5
+        # The bots play five games, watched live (the page hears every move
+        # over its socket); the page of its links then shows the confirmed result
+        # and its replays.
+        links = page.url
+        page.click("text=Zuschauen")
+        expect(page.locator("#d-turn")).to_have_text(
+            "Alle Spiele dieses Tisches sind gespielt.", timeout=120_000
+        )
+        page.goto(links)
+        expect(page.locator("a:text('Wiederholung')")).to_have_count(5)
         page.click("a:text('Wiederholung') >> nth=0")
         page.wait_for_selector(".replay-steps li")
         _assert_cards_drawn(page)
@@ -211,13 +214,11 @@ def _assert_phone_sized(page):
 
 
 def _assert_cards_drawn(page):
-    """Every card on the page is a drawing that loaded. (Polled from here:
-    the page's CSP refuses wait_for_function's eval.)"""
+    """Every card on the page is a drawing that loaded. (Playwright's
+    expect, not wait_for_function: the page's CSP refuses its eval.)"""
+    for card in page.locator("img.card").all():
+        expect(card).to_have_js_property("complete", True, timeout=10_000)
     cards = "[...document.querySelectorAll('img.card')]"
-    deadline = time.monotonic() + 10
-    while not page.evaluate(f"{cards}.every((i) => i.complete)"):
-        assert time.monotonic() < deadline, "cards still loading"
-        page.wait_for_timeout(100)
     assert page.evaluate(f"{cards}.every((i) => i.naturalWidth)")
 
 
@@ -247,7 +248,7 @@ def at_bottom_class(places):
 
 
 def _phone_shot(page, name):
-    """A test artifact; with UPDATE_DOC_IMAGES=1 also the README's picture
+    """A test artifact; with UPDATE_DOC_IMAGES=1 also the handbook's picture
     (the top of the page: the table and the player's cards)."""
     page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"))

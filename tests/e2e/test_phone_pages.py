@@ -25,7 +25,7 @@ are opened at 360 px as well (nothing too wide, axe, no error), and at
 1366 px (nothing too wide, and no word of the navigation wraps). All
 problems of all pages come as one readable failure per check.
 UPDATE_DOC_IMAGES=1 also writes a screenshot of every page to
-test-artifacts/phone-pages/, and the README's phone pictures of the demo
+test-artifacts/phone-pages/, and the handbook's phone pictures of the demo
 championship to docs/img/."""
 
 import os
@@ -47,12 +47,12 @@ LAPTOP = {"width": 1366, "height": 900}
 DOCS_IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
 SHOTS = ARTIFACTS / "phone-pages"
 UPDATE_DOC_IMAGES = bool(os.environ.get("UPDATE_DOC_IMAGES"))
-# The README's phone pictures, of the demo championship (as `make run`
+# The handbook's phone pictures, of the demo championship (as `make run`
 # shows it): file name, page, large print, what to scroll to the top (the
 # standings' state, as the picture always showed it). The referee's
 # entry page is added by the test (a table still without a result).
 DEMO = "/t/rm-2026"
-README_PICTURES = [
+DOC_PICTURES = [
     ("phone-tournament", f"{DEMO}/", False, None),
     ("phone-where", f"{DEMO}/wo-sitze-ich/?q=1", False, None),
     ("phone-standings", f"{DEMO}/tabelle/", False, None),
@@ -502,13 +502,13 @@ def test_no_word_of_the_organizers_navigation_wraps_at_1366_px(survey):
     )
 
 
-# --- The README's pictures --------------------------------------------------------
+# --- The handbook's pictures ------------------------------------------------------
 
 
 @pytest.fixture
 def demo_server(tmp_path):
     if not UPDATE_DOC_IMAGES:
-        pytest.skip("UPDATE_DOC_IMAGES=1 draws the README's phone pictures")
+        pytest.skip("UPDATE_DOC_IMAGES=1 draws the handbook's phone pictures")
     skip_without_chromium()
     env = support.server_env(tmp_path, DEBUG="1")
     yield from support.serve_after(env, ["demo", "--complete", "3"])
@@ -520,7 +520,7 @@ def test_the_readmes_phone_pictures(browser, demo_server):
     base = f"http://127.0.0.1:{demo_server}"
     _, cookies = support.http_sign_in(demo_server, "referee", "referee-demo")
     referee = cookies.split("sessionid=")[1]
-    pictures = [(*picture, None) for picture in README_PICTURES]
+    pictures = [(*picture, None) for picture in DOC_PICTURES]
     survey = Survey(Audit(base))
     site = Site(base, "sessionid", [], [], [])
     tab = Tab(browser, site, survey, PHONE, session=referee)

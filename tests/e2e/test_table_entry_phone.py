@@ -5,7 +5,7 @@ thumb; another player of the table, whose "Mein Turnier" is open, gets the
 entry pushed to his phone without reloading, and says *Stimmt*; it counts.
 Every page fits the screen (no sideways scroll), its answer buttons are
 44 px to tap, axe finds nothing serious. With UPDATE_DOC_IMAGES=1 the
-README's pictures are made here."""
+handbook's pictures (docs/HANDBUCH.md) are made here."""
 
 import os
 from pathlib import Path
@@ -49,7 +49,7 @@ def hall(tmp_path):
 
 
 def picture(page, name: str, *, readme: bool = False) -> None:
-    """A test artifact; with UPDATE_DOC_IMAGES=1 also the README's."""
+    """A test artifact; with UPDATE_DOC_IMAGES=1 also the handbook's."""
     ARTIFACTS.mkdir(exist_ok=True)
     page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)

@@ -89,7 +89,7 @@ def test_the_persons_search_folds_like_every_player_search(client, anna, years):
 
 def test_the_persons_api_lists_only_persons_who_played(client, anna, years):
     """Registered without a confirmed result anywhere is not playing: not
-    in the list (the README's "every person who played"), nor on its page."""
+    in the API's list ("every person who played"), nor on its page."""
     waiting = person("Carla Weiß")
     played([(waiting, None), (anna, 80)], year=2027, finished=False)
     names = [

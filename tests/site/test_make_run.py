@@ -52,11 +52,35 @@ def make_env(var_dir: Path) -> dict[str, str]:
     return env
 
 
+def _once_per_run(tmp_path_factory) -> None:
+    """Fails if another worker of this run started `make run` already: the
+    run's temporary folder is shared by its workers (each has a folder of
+    its own inside it)."""
+    base = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        base = base.parent
+    try:
+        (base / "make-run-started").touch(exist_ok=False)
+    except FileExistsError:
+        pytest.fail("make run started twice in one run: run with --dist loadfile")
+
+
 @pytest.fixture(scope="module")
 def make_run(tmp_path_factory):
     """`make run` on a free port; yields the port and what make printed
     before the server started. The requirements are installed already
-    (-o: make does not reinstall them)."""
+    (-o: make does not reinstall them).
+
+    Once per suite run: the module's tests share it, and with -n the
+    whole file runs on one worker (--dist loadfile in pyproject.toml).
+    `make run` always serves its own SQLite file under var/, whatever
+    DATABASE_URL says, so a run against another database skips it."""
+    if os.environ.get("DATABASE_URL"):
+        pytest.skip(
+            "make run serves its own SQLite file and ignores DATABASE_URL: "
+            "the run without DATABASE_URL tests it"
+        )
+    _once_per_run(tmp_path_factory)
     port = free_port()
     var_dir = tmp_path_factory.mktemp("make-run-var")
     log = var_dir / "make.log"

@@ -6,19 +6,20 @@ takes the write lock when it begins, so two never deadlock halfway, which
 SQLite answers at once with "database is locked").
 
 The settings are read once, at import: the settings function is tested
-directly, and real servers (uvicorn, tests/support/servers.py) show that
-writers at once lose nothing: practice tables whose bots answer at once
-(DIGITAL_BOT_DELAY=0, the real runner threads) while their players move,
-and two referees entering results at the same time.
+directly (a file named by DATABASE_URL gets the default's options), and a
+real server (uvicorn, tests/support/servers.py) on a file named by
+DATABASE_URL shows that writers at once lose nothing: practice tables whose
+bots answer at once (DIGITAL_BOT_DELAY=0, the real runner threads) while
+their players move, and two referees entering results at the same time.
 """
 
 import json
+import os
 import re
 import sqlite3
 import subprocess
 import sys
 import threading
-import time
 import urllib.parse
 
 import pytest
@@ -30,7 +31,6 @@ SLUG = "zwei-schiris"
 PASSWORD = "zweimal-pruefen"
 TABLES = 12  # six per referee
 PLAYERS = 3  # practice tables played at once
-SECONDS = 6.0  # how long the players play
 
 
 # --- the settings function -------------------------------------------------
@@ -102,18 +102,23 @@ def seed() -> None:
     make_user("schiri-b", "referee", password=PASSWORD)
 
 
-@pytest.fixture(params=["named by DATABASE_URL", "default"])
-def server(request, tmp_path):
-    """A real server on SQLite whose bots play in threads of their own and
-    answer at once; its database file and what it wrote to stderr."""
-    extra = {"DIGITAL_BOTS_INLINE": "0", "DIGITAL_BOT_DELAY": "0"}
-    if request.param == "default":
-        database = tmp_path / "siebenschraem.sqlite3"
-    else:
-        database = tmp_path / "elsewhere" / "named.sqlite3"
-        database.parent.mkdir()
-        extra["DATABASE_URL"] = f"sqlite:///{database}"
-    env = support.server_env(tmp_path, **extra)
+@pytest.fixture
+def server(tmp_path):
+    """A real server on an SQLite file named by DATABASE_URL (the default
+    file gets the same options: the settings tests above), whose bots play
+    in threads of their own and answer at once; its database file and what
+    it wrote to stderr. Only where the suite runs on SQLite: under another
+    DATABASE_URL it would test the same file again."""
+    if os.environ.get("DATABASE_URL"):
+        pytest.skip("a real server on SQLite: the run on SQLite tests it")
+    database = tmp_path / "elsewhere" / "named.sqlite3"
+    database.parent.mkdir()
+    env = support.server_env(
+        tmp_path,
+        DIGITAL_BOTS_INLINE="0",
+        DIGITAL_BOT_DELAY="0",
+        DATABASE_URL=f"sqlite:///{database}",
+    )
     subprocess.run(
         [sys.executable, "-c", f"import {__name__} as t; t.seed()"],
         cwd=support.ROOT,
@@ -186,47 +191,69 @@ def _choose(hand):
     return {"act": legal["acts"][0]} if legal["acts"] else None
 
 
-def _practice(port: int, until: float, report: dict) -> None:
-    """A visitor plays practice tables against bots until `until`; records
-    per table token the moves the site accepted."""
+def _socket(port: int, token: str):
+    """The seat's socket, as its phone opens it: the table's state at once
+    and after every change (no polling, no waiting for time to pass)."""
+    from websockets.sync.client import connect
+
+    return connect(
+        f"ws://127.0.0.1:{port}/ws/d/{token}/",
+        origin=f"http://127.0.0.1:{port}",
+        open_timeout=30,
+    )
+
+
+def _next_state(socket) -> dict:
+    """The next state the socket sends; fails if none comes in 20 s (the
+    bots stopped)."""
+    while True:
+        message = json.loads(socket.recv(timeout=20))
+        if message.get("type") == "state":
+            return message
+
+
+def _practice(port: int, stop: threading.Event, report: dict) -> None:
+    """A visitor plays practice tables against bots until `stop` (and one
+    accepted move at least); records per table token the moves the site
+    accepted."""
     browser = Browser(port)
     report["browser"] = browser
     accepted: dict[str, int] = {}
     report["accepted"] = accepted
-    token = None
-    while time.monotonic() < until:
-        if token is None:
-            status, answer, _ = browser.form("/ueben/", {"new": "1"})
-            assert status == 302, f"no practice table: {status}"
-            token = answer["Location"].strip("/").split("/")[-1]
-            accepted[token] = 0
-        status, _, content = browser.call("GET", f"/d/{token}/zustand/")
-        if status != 200:
-            time.sleep(0.05)
-            continue
-        state = json.loads(content)
-        hand = (state.get("game") or {}).get("hand")
-        if state["status"] != "playing":
-            token = None
-            continue
-        move = _choose(hand) if hand else None
-        if move is None:  # the bots' turn
-            time.sleep(0.01)
-            continue
-        message = {
-            "type": "act",
-            "seq": state["next_seq"],
-            "version": state["version"],
-            **move,
-        }
-        status, _, _ = browser.call(
-            "POST",
-            f"/d/{token}/zug/",
-            json.dumps(message),
-            {"Content-Type": "application/json"},
-        )
-        if status == 200:
-            accepted[token] += 1
+    while not (stop.is_set() and sum(accepted.values())):
+        status, answer, _ = browser.form("/ueben/", {"new": "1"})
+        assert status == 302, f"no practice table: {status}"
+        token = answer["Location"].strip("/").split("/")[-1]
+        accepted[token] = 0
+        done = 0  # the last sequence number the site accepted
+        with _socket(port, token) as socket:
+            while not (stop.is_set() and sum(accepted.values())):
+                state = _next_state(socket)
+                if state["status"] != "playing":
+                    break  # the game is over: another table
+                if state["next_seq"] <= done:
+                    continue  # sent before our move was in
+                hand = (state.get("game") or {}).get("hand")
+                move = _choose(hand) if hand else None
+                if move is None:  # the bots' turn: the socket says when
+                    continue
+                message = {
+                    "type": "act",
+                    "seq": state["next_seq"],
+                    "version": state["version"],
+                    **move,
+                }
+                status, _, _ = browser.call(
+                    "POST",
+                    f"/d/{token}/zug/",
+                    json.dumps(message),
+                    {"Content-Type": "application/json"},
+                )
+                if status == 200:
+                    accepted[token] += 1
+                    done = message["seq"]
+                else:  # the state was old already: ask for the current one
+                    socket.send(json.dumps({"type": "sync"}))
 
 
 def _referee(port: int, username: str, tables: range, report: dict) -> None:
@@ -252,8 +279,10 @@ def _referee(port: int, username: str, tables: range, report: dict) -> None:
             saved.append(number)
 
 
-def _run_together(*jobs):
-    reports = [{} for _ in jobs]
+def _run_together(players, referees):
+    """The players start, then the referees; once the referees are done
+    the players stop. Each job's report, and what failed."""
+    stop = threading.Event()
     failures = []
 
     def run(job, report):
@@ -262,54 +291,60 @@ def _run_together(*jobs):
         except Exception as error:  # collected for the asserts
             failures.append(repr(error))
 
-    threads = [
-        threading.Thread(target=run, args=(job, report))
-        for job, report in zip(jobs, reports, strict=True)
-    ]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
+    def start(jobs):
+        reports = [{} for _ in jobs]
+        threads = [
+            threading.Thread(target=run, args=(job, report))
+            for job, report in zip(jobs, reports, strict=True)
+        ]
+        for thread in threads:
+            thread.start()
+        return reports, threads
+
+    playing, players_threads = start([(*job, stop) for job in players])
+    entering, referees_threads = start(referees)
+    for thread in referees_threads:
         thread.join(120)
-    return reports, failures
+    stop.set()
+    for thread in players_threads:
+        thread.join(120)
+    return playing, entering, failures
 
 
-def _bots_idle(port: int, token: str, seconds: float = 20) -> dict:
+def _bots_idle(port: int, token: str) -> dict:
     """The table's state once its bots wait for the person (or it is over);
     fails if they stop before that (a runner that gave up)."""
-    deadline = time.monotonic() + seconds
-    while True:
-        _, _, content = support.request(port, "GET", f"/d/{token}/zustand/")
-        state = json.loads(content)
-        hand = (state.get("game") or {}).get("hand")
-        if state["status"] != "playing" or (hand and _choose(hand)):
-            return state
-        if time.monotonic() > deadline:
-            raise AssertionError(f"the bots of {token} stopped playing: {state}")
-        time.sleep(0.05)
+    with _socket(port, token) as socket:
+        while True:
+            state = _next_state(socket)
+            hand = (state.get("game") or {}).get("hand")
+            if state["status"] != "playing" or (hand and _choose(hand)):
+                return state
 
 
+@pytest.mark.slow  # a real server: not in make test-fast
 def test_writers_at_once_on_sqlite_lose_nothing(server):
     port, database, log = server
-    until = time.monotonic() + SECONDS
     half = TABLES // 2
-    jobs = [(_practice, port, until) for _ in range(PLAYERS)]
-    jobs += [
-        (_referee, port, "schiri-a", range(1, half + 1)),
-        (_referee, port, "schiri-b", range(half + 1, TABLES + 1)),
-    ]
-    reports, failures = _run_together(*jobs)
-    errors = [e for report in reports for e in report["browser"].errors]
+    players, referees, failures = _run_together(
+        [(_practice, port) for _ in range(PLAYERS)],
+        [
+            (_referee, port, "schiri-a", range(1, half + 1)),
+            (_referee, port, "schiri-b", range(half + 1, TABLES + 1)),
+        ],
+    )
+    errors = [e for report in players + referees for e in report["browser"].errors]
     assert not failures, failures
     assert not errors, errors
     assert "database is locked" not in log.read_text()
     # Nothing lost: every accepted move is the seat's (its last sequence
     # number), every table's result is saved, and the bots played on.
-    players = [r["accepted"] for r in reports[:PLAYERS]]
-    assert sum(n for accepted in players for n in accepted.values()) >= PLAYERS
-    for accepted in players:
-        for token, moves in accepted.items():
+    accepted = [report["accepted"] for report in players]
+    assert all(sum(moves.values()) for moves in accepted)
+    for moves_of in accepted:
+        for token, moves in moves_of.items():
             assert _bots_idle(port, token)["next_seq"] == moves + 1
-    saved = sorted(reports[-2]["saved"] + reports[-1]["saved"])
+    saved = sorted(referees[0]["saved"] + referees[1]["saved"])
     assert saved == list(range(1, TABLES + 1))
     with sqlite3.connect(database) as db:
         versions = db.execute(

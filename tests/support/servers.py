@@ -97,7 +97,7 @@ def run_seed(env: dict[str, str], module: str) -> Any:
         env=env,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=300,  # a ceiling: migrating takes a minute on a busy machine
         check=True,
     )
     return json.loads(done.stdout.splitlines()[-1])
