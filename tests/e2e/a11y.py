@@ -8,6 +8,7 @@ while axe looks at the page."""
 import time
 
 SERIOUS = ("serious", "critical")
+EVERY = ("minor", "moderate", "serious", "critical")
 AXE_URL = "/static/vendor/axe/axe.min.js"
 
 RUN_AXE = """async (impacts) => {
@@ -29,12 +30,13 @@ RUN_AXE = """async (impacts) => {
 
 
 class Audit:
-    """Runs axe on pages and remembers serious and critical violations per
-    page, and any CSP refusal the browser reported, for one readable failure
-    at the end of the test."""
+    """Runs axe on pages and remembers their violations of the given impacts
+    (serious and critical unless told) per page, and any CSP refusal the
+    browser reported, for one readable failure at the end of the test."""
 
-    def __init__(self, base_url: str) -> None:
+    def __init__(self, base_url: str, impacts: tuple[str, ...] = SERIOUS) -> None:
         self.base_url = base_url
+        self.impacts = impacts
         self.found: dict[str, list[dict]] = {}
         self.csp: list[str] = []
         self.pages: list[str] = []
@@ -53,7 +55,7 @@ class Audit:
         started = time.monotonic()
         if not page.evaluate("() => typeof window.axe !== 'undefined'"):
             page.add_script_tag(url=self.base_url + AXE_URL)
-        violations = page.evaluate(RUN_AXE, list(SERIOUS))
+        violations = page.evaluate(RUN_AXE, list(self.impacts))
         self.pages.append(name)
         self.seconds += time.monotonic() - started
         if violations:
@@ -78,7 +80,7 @@ class Audit:
 
     def assert_clean(self) -> None:
         assert not self.found and not self.csp, (
-            "accessibility problems (axe: serious/critical):" + self.report()
+            f"accessibility problems (axe: {'/'.join(self.impacts)}):" + self.report()
         )
 
 
