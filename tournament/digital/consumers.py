@@ -7,7 +7,7 @@ seat, ``/ws/d/zuschauen/<id>/`` for referees and the organizer watching.
     ← {"type": "error", "code": "must_follow_suit", "message": "…"}
 
 Every state message is built for its receiver from `view(seat)` alone
-(`tournament.digital.state`). A seat's socket says its phone is there when
+(`tournament.digital.selectors`). A seat's socket says its phone is there when
 it opens, while it is open and when it closes (`tournament.digital.away`):
 opening it gives back a seat a bot took over while the phone was gone.
 A message that is not one of the above gets an error and changes nothing;
@@ -31,16 +31,16 @@ from django.utils.translation import gettext_lazy as _lazy
 from tournament.core.errors import ConflictError, UserError
 from tournament.digital import away, runner
 from tournament.digital.moves import group_name
-from tournament.digital.services import (
-    MAX_MESSAGE_CHARS,
-    digital_act_message,
-    parse_message,
-)
-from tournament.digital.state import (
+from tournament.digital.selectors import (
     fresh_state,
     may_watch,
     seat_by_token,
     table_for_watching,
+)
+from tournament.digital.services import (
+    MAX_MESSAGE_CHARS,
+    digital_act_message,
+    parse_message,
 )
 from tournament.models import DigitalSeat
 

@@ -17,9 +17,9 @@ from django.views.decorators.http import require_POST
 
 from tournament.core.errors import ConflictError, UserError
 from tournament.core.roles import organizer_required, tournament_referee_required
-from tournament.digital import adapter, away, faces, limits
+from tournament.digital import adapter, away, faces, ratelimit
 from tournament.digital import services as service
-from tournament.digital.state import seat_by_token, state
+from tournament.digital.selectors import seat_by_token, state
 from tournament.models import DigitalSeat, DigitalTable, Table, Tournament
 from tournament.results.selectors import table_or_404
 from tournament.seating import selectors as seating_selectors
@@ -246,7 +246,7 @@ def digital_watch_state(
 
 def practice(request: HttpRequest) -> HttpResponse:
     """Anyone may play a game against three bots, outside any tournament
-    (as many tables as `limits` allow; a new one replaces the last)."""
+    (as many tables as `ratelimit` allows; a new one replaces the last)."""
     token = request.session.get(PRACTICE_SESSION_KEY)
     current = seat_by_token(token) if token else None
     if current is not None and current.table.status != DigitalTable.Status.PLAYING:
@@ -265,12 +265,12 @@ def practice(request: HttpRequest) -> HttpResponse:
 def _practice_open(request: HttpRequest, replacing: DigitalSeat | None) -> DigitalSeat:
     # The address first: a flood without cookies is refused before it
     # makes a session for each request.
-    limits.practice_count_address(request.META.get("REMOTE_ADDR", ""))
+    ratelimit.practice_count_address(request.META.get("REMOTE_ADDR", ""))
     if request.session.session_key is None:
         request.session.save()
     session_key = request.session.session_key
     assert session_key is not None  # saved just now
-    limits.practice_count_session(session_key)
+    ratelimit.practice_count_session(session_key)
     seat = service.digital_practice_create(replacing=replacing)
     request.session[PRACTICE_SESSION_KEY] = seat.token
     return seat
