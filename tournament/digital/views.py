@@ -17,8 +17,7 @@ from django.views.decorators.http import require_POST
 
 from tournament.core.errors import ConflictError, UserError
 from tournament.core.roles import organizer_required, tournament_referee_required
-from tournament.digital import adapter, away, faces, ratelimit
-from tournament.digital import services as service
+from tournament.digital import adapter, away, faces, ratelimit, services
 from tournament.digital.selectors import seat_by_token, state
 from tournament.models import DigitalSeat, DigitalTable, Table, Tournament
 from tournament.results.selectors import table_or_404
@@ -67,7 +66,7 @@ def digital_manage(
             "seats": table_obj.seats.all(),
             "digital": digital,
             "rows": _seat_rows(request, digital) if digital else [],
-            "bot_names": service.BOT_NAMES,
+            "bot_names": services.BOT_NAMES,
             "games": adapter.finished_games(digital) if digital else [],
         },
     )
@@ -83,27 +82,27 @@ def _manage_post(
             bot = request.POST.get(f"bot_{seat.number}", "")
             if bot:
                 bots[seat.number] = bot
-        service.digital_table_create(actor=request.user, table=table, bots=bots)
+        services.digital_table_create(actor=request.user, table=table, bots=bots)
         messages.success(request, _("Der Tisch wird jetzt digital gespielt."))
         return
     if digital is None:
         raise UserError(_("Dieser Tisch ist kein digitaler Tisch."))
     if action == "stop":
-        service.digital_stop(
+        services.digital_stop(
             actor=request.user, digital=digital, reason=request.POST.get("reason", "")
         )
         messages.success(request, _("Das digitale Spiel ist beendet."))
         return
     digital_seat = _seat_of(digital, request.POST.get("seat"))
     if action == "bot":
-        service.digital_seat_set_bot(
+        services.digital_seat_set_bot(
             actor=request.user, seat=digital_seat, bot=request.POST.get("bot", "")
         )
         messages.success(
             request, _("Sitz %(n)d geändert.") % {"n": digital_seat.number}
         )
     elif action == "link":
-        service.digital_seat_new_link(actor=request.user, seat=digital_seat)
+        services.digital_seat_new_link(actor=request.user, seat=digital_seat)
         messages.success(
             request,
             _("Sitz %(n)d hat einen neuen Link; der alte gilt nicht mehr.")
@@ -188,10 +187,10 @@ def digital_move(request: HttpRequest, token: str) -> JsonResponse:
     fallback sends it while it polls), and gets the state."""
     seat = _seat_or_404(token)
     message = None
-    if len(request.body) <= service.MAX_MESSAGE_CHARS:
+    if len(request.body) <= services.MAX_MESSAGE_CHARS:
         with contextlib.suppress(ValueError, RecursionError):
             message = json.loads(request.body.decode("utf-8"))
-    message = service.parse_message(message)
+    message = services.parse_message(message)
     if message is not None and message["type"] in ("here", "act"):
         away.seat_seen(seat, beat=message["type"] == "here")
         if message["type"] == "here":
@@ -208,7 +207,7 @@ def digital_move(request: HttpRequest, token: str) -> JsonResponse:
             status=400,
         )
     try:
-        service.digital_act_message(token=seat.token, message=message)
+        services.digital_act_message(token=seat.token, message=message)
     except UserError as error:
         status = 409 if isinstance(error, ConflictError) else 400
         return JsonResponse(
@@ -271,7 +270,7 @@ def _practice_open(request: HttpRequest, replacing: DigitalSeat | None) -> Digit
     session_key = request.session.session_key
     assert session_key is not None  # saved just now
     ratelimit.practice_count_session(session_key)
-    seat = service.digital_practice_create(replacing=replacing)
+    seat = services.digital_practice_create(replacing=replacing)
     request.session[PRACTICE_SESSION_KEY] = seat.token
     return seat
 

@@ -21,8 +21,7 @@ from tournament.live.fragments import (
 )
 from tournament.live.pages import public_page, region_or_404, render_live_page
 from tournament.models import ResultVersion, Table, Tournament
-from tournament.results import selectors
-from tournament.results import services as results_service
+from tournament.results import selectors, services
 from tournament.results.adapter import GameErrors
 from tournament.results.forms import ResultForm, result_initial, table_result_form
 from tournament.results.selectors import table_or_404
@@ -63,7 +62,7 @@ def _enter(
     games = [game for game in form.entered if game is not None]
     try:
         if valid and not errors and len(games) == len(form.entered):
-            return results_service.result_enter(
+            return services.result_enter(
                 actor=request.user,
                 table=table,
                 games=games,
@@ -72,7 +71,7 @@ def _enter(
                 reason=form.cleaned_data["reason"],
             )
         # Something is refused already: the rules still check the rest.
-        results_service.result_check(
+        services.result_check(
             games=form.entered, table=table, tournament=table.series.tournament
         )
     except GameErrors as error:
@@ -168,7 +167,7 @@ def _decide(
     )
     try:
         if confirm:
-            results_service.result_confirm(
+            services.result_confirm(
                 actor=request.user,
                 version=version,
                 revision=form.cleaned_data["revision"],
@@ -177,7 +176,7 @@ def _decide(
                 request, _("Ergebnis von Tisch %(t)d bestätigt.") % {"t": table}
             )
         else:
-            results_service.result_reject(
+            services.result_reject(
                 actor=request.user,
                 version=version,
                 revision=form.cleaned_data["revision"],

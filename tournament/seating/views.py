@@ -24,8 +24,7 @@ from tournament.live.pages import (
 )
 from tournament.models import Entry, Series, Tournament
 from tournament.registration import selectors as registration_selectors
-from tournament.seating import selectors
-from tournament.seating import services as seating_service
+from tournament.seating import selectors, services
 
 
 class VersionForm(forms.Form):
@@ -85,14 +84,14 @@ def _series(slug: str, number: int) -> Series:
 @organizer_required
 def series_overview(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
-    seating_service.series_ensure(tournament=tournament, actor=request.user)
+    services.series_ensure(tournament=tournament, actor=request.user)
     return render(
         request,
         "tournament/seating/series_overview.html",
         {
             "tournament": tournament,
             "series_list": selectors.series_list(tournament),
-            "players": len(seating_service.seated_players(tournament)),
+            "players": len(services.seated_players(tournament)),
         },
     )
 
@@ -114,7 +113,7 @@ def _swap_preview(series: Series, form: SwapPickForm) -> dict[str, object] | Non
                 "error": _("Startnummer %(n)d sitzt nicht in Serie %(s)d.")
                 % {"n": number, "s": series.number}
             }
-            if series.status in seating_service.LATE_JOINABLE:
+            if series.status in services.LATE_JOINABLE:
                 # Came after the release? A swap moves only the seated; his
                 # way in is the free seat of a table of three.
                 missing["late"] = number
@@ -165,7 +164,7 @@ def series_late(
             messages.error(request, _("Bitte einen Dreiertisch wählen."))
         else:
             try:
-                table = seating_service.series_seat_late(
+                table = services.series_seat_late(
                     actor=request.user,
                     series=series,
                     entry=entry,
@@ -196,7 +195,7 @@ def series_late(
             "entry": entry,
             "seat": seat,
             "present": entry.checked_in and entry.withdrawn_at is None,
-            "running": series.status in seating_service.LATE_JOINABLE,
+            "running": series.status in services.LATE_JOINABLE,
             "choices": selectors.late_choices(series),
             "drawn": registration_selectors.missed_series(entry)["drawn"],
             "next": back,
@@ -237,7 +236,7 @@ def _redraw(
     options = None
     if offer and request.GET.get("vergleichen") == "1":
         try:
-            options = seating_service.draw_options(series=series)
+            options = services.draw_options(series=series)
         except UserError as error:
             messages.error(request, error.message)
     return {
@@ -277,7 +276,7 @@ def series_manage(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             **redraw,
             "changes": changes if changed else None,
             "release_form": ReleaseForm(initial={"version": series.version}),
-            "players": len(seating_service.seated_players(series.tournament)),
+            "players": len(services.seated_players(series.tournament)),
         },
     )
 
@@ -300,7 +299,7 @@ def series_seat(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     if request.POST.get("mode") == Series.Mode.STANDINGS:
         _run(
             request,
-            lambda: seating_service.series_seat_by_standings(
+            lambda: services.series_seat_by_standings(
                 actor=request.user, series=series, version=version
             ),
             _("Serie %(n)d ist nach Tabelle gesetzt.") % {"n": number},
@@ -309,7 +308,7 @@ def series_seat(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     new_lot = request.POST.get("new_lot") == "1"
     _run(
         request,
-        lambda: seating_service.series_seat(
+        lambda: services.series_seat(
             actor=request.user, series=series, new_lot=new_lot, version=version
         ),
         _("Serie %(n)d ist ausgelost.") % {"n": number},
@@ -328,7 +327,7 @@ def series_choose(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     else:
         _run(
             request,
-            lambda: seating_service.series_seat(
+            lambda: services.series_seat(
                 actor=request.user,
                 series=series,
                 version=form.cleaned_data["version"],
@@ -367,7 +366,7 @@ def series_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     a, b = entries[form.cleaned_data["a"]], entries[form.cleaned_data["b"]]
     _run(
         request,
-        lambda: seating_service.series_swap(
+        lambda: services.series_swap(
             actor=request.user,
             series=series,
             entry_a=a,
@@ -402,7 +401,7 @@ def series_release(request: HttpRequest, slug: str, number: int) -> HttpResponse
     reason = form.cleaned_data["reason"] if valid else ""
     _run(
         request,
-        lambda: seating_service.series_release(
+        lambda: services.series_release(
             actor=request.user, series=series, version=version, reason=reason
         ),
         _("Serie %(n)d ist veröffentlicht.") % {"n": number},
