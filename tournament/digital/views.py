@@ -16,6 +16,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from tournament.core.errors import ConflictError, UserError
+from tournament.core.lookup import with_tournament
 from tournament.core.roles import organizer_required, tournament_referee_required
 from tournament.digital import adapter, away, faces, ratelimit, services
 from tournament.digital.selectors import seat_by_token, state
@@ -305,11 +306,11 @@ def _replay(
     )
 
 
+@with_tournament
 def digital_replay(
-    request: HttpRequest, slug: str, number: int, table: int, game: int
+    request: HttpRequest, tournament: Tournament, number: int, table: int, game: int
 ) -> HttpResponse:
     """Any finished game of a tournament's digital table, hand by hand."""
-    tournament = get_object_or_404(Tournament, slug=slug)
     series = seating_selectors.public_series_or_404(tournament, number)
     digital = get_object_or_404(DigitalTable, table__series=series, table__number=table)
     return _replay(request, digital, game, tournament=tournament, series=series)

@@ -10,6 +10,7 @@ from django.views.decorators.http import require_POST
 
 from tournament.core.errors import UserError
 from tournament.core.idempotency import idempotent
+from tournament.core.lookup import with_tournament
 from tournament.core.roles import (
     is_organizer,
     tournament_referee_required,
@@ -38,8 +39,8 @@ def _table(request: HttpRequest, slug: str, series: int, table: int) -> Table:
 
 
 @tournament_referee_required
-def entry_overview(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
+@with_tournament
+def entry_overview(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     # The progress is the staff live region: rendered once per state of the
     # tournament (its ETag) for every referee, not once per page view.
     progress = region(tournament, FragmentKey(FRAGMENTS["progress"], {}))
@@ -212,8 +213,10 @@ def result_reject(
 
 
 @public_page("results")
-def series_results(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
+@with_tournament
+def series_results(
+    request: HttpRequest, tournament: Tournament, number: int
+) -> HttpResponse:
     series = seating_selectors.public_series_or_404(tournament, number)
     return render_live_page(
         request,

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 
 from tournament.core.back import back_url
 from tournament.core.errors import UserError
+from tournament.core.lookup import with_tournament
 from tournament.core.roles import organizer_required
 from tournament.live import invalidation
 from tournament.live.pages import (
@@ -82,8 +83,8 @@ def _series(slug: str, number: int) -> Series:
 
 
 @organizer_required
-def series_overview(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
+@with_tournament
+def series_overview(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     services.series_ensure(tournament=tournament, actor=request.user)
     return render(
         request,
@@ -410,9 +411,11 @@ def series_release(request: HttpRequest, slug: str, number: int) -> HttpResponse
 
 
 @public_page(invalidation.SEATING)
-def series_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+@with_tournament
+def series_detail(
+    request: HttpRequest, tournament: Tournament, number: int
+) -> HttpResponse:
     """The seating of a released series, by table (for the wall and phones)."""
-    tournament = get_object_or_404(Tournament, slug=slug)
     series = selectors.public_series_or_404(tournament, number)
     return render_live_page(
         request,
@@ -423,8 +426,8 @@ def series_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 @public_page(invalidation.SEATING, params=fragment_params("where", "q"))
-def where_do_i_sit(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
+@with_tournament
+def where_do_i_sit(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     page_region = region_or_404(tournament, "where", {"q": request.GET.get("q", "")})
     return render_live_page(
         request,
