@@ -32,6 +32,8 @@ from django.utils import translation
 from django.utils.html import escape
 from django.utils.translation import gettext as _
 
+from tournament.core.middleware import supported_language
+
 # As Django's ASGIHandler types them.
 Scope = dict[str, Any]
 Message = Mapping[str, Any]
@@ -56,8 +58,8 @@ def _language(scope: Scope) -> str:
         except Exception:  # a broken cookie header: the default language
             return settings.LANGUAGE_CODE
         chosen = cookie.get(settings.LANGUAGE_COOKIE_NAME)
-        if chosen is not None and chosen.value in dict(settings.LANGUAGES):
-            return chosen.value
+        if chosen is not None:
+            return supported_language(chosen.value)
     return settings.LANGUAGE_CODE
 
 

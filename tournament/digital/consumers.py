@@ -29,6 +29,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
 from tournament.core.errors import ConflictError, UserError
+from tournament.core.middleware import supported_language
 from tournament.digital import away, runner
 from tournament.digital.moves import group_name
 from tournament.digital.selectors import (
@@ -44,8 +45,6 @@ from tournament.digital.services import (
 )
 from tournament.models import DigitalSeat
 
-LANGUAGES = ("de", "en")
-
 
 class DigitalConsumer(AsyncWebsocketConsumer):
     token: str | None = None
@@ -55,8 +54,7 @@ class DigitalConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
-        lang = (query.get("lang") or ["de"])[0]
-        self.lang = lang if lang in LANGUAGES else "de"
+        self.lang = supported_language((query.get("lang") or [""])[0])
         kwargs = self.scope["url_route"]["kwargs"]
         if "token" in kwargs:
             seat = await database_sync_to_async(seat_by_token)(kwargs["token"])

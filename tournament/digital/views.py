@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 import segno
+from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -127,7 +128,7 @@ def _seat_of(digital: DigitalTable, raw: str | None) -> DigitalSeat:
 def _play_page(
     request: HttpRequest, digital: DigitalTable, seat: DigitalSeat | None, **urls: str
 ) -> HttpResponse:
-    lang = get_language() or "de"
+    lang = get_language() or settings.LANGUAGE_CODE
     return render(
         request,
         "tournament/digital/play.html",
