@@ -80,7 +80,8 @@ class Series(models.Model):
                 fields=["tournament", "number"], name="series_number_unique"
             ),
             models.CheckConstraint(
-                condition=Q(number__gte=1, number__lte=10), name="series_number_range"
+                condition=Q(number__gte=1, number__lte=Tournament.MAX_SERIES),
+                name="series_number_range",
             ),
             models.CheckConstraint(
                 condition=Q(

@@ -57,7 +57,9 @@ class DocumentForm(forms.Form):
     """Which document, for which series, blank or filled, how many places."""
 
     document = forms.ChoiceField(choices=list(DOCUMENTS.items()))
-    series = forms.IntegerField(required=False, min_value=1, max_value=10)
+    series = forms.IntegerField(
+        required=False, min_value=1, max_value=Tournament.MAX_SERIES
+    )
     filled = forms.BooleanField(required=False)
     top = forms.IntegerField(
         required=False, min_value=1, max_value=pdf.MAX_CERTIFICATES, initial=3
