@@ -69,6 +69,7 @@ def digital_manage(
             "digital": digital,
             "rows": _seat_rows(request, digital) if digital else [],
             "bot_names": services.BOT_NAMES,
+            "default_bot": services.DEFAULT_BOT,
             "games": adapter.finished_games(digital) if digital else [],
         },
     )
