@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
+from scoring.bots import DEFAULT_BOT
 from tournament.core.errors import ConflictError, UserError
 from tournament.core.lookup import with_tournament
 from tournament.core.roles import organizer_required, tournament_referee_required
@@ -69,7 +70,7 @@ def digital_manage(
             "digital": digital,
             "rows": _seat_rows(request, digital) if digital else [],
             "bot_names": services.BOT_NAMES,
-            "default_bot": services.DEFAULT_BOT,
+            "default_bot": DEFAULT_BOT,
             "games": adapter.finished_games(digital) if digital else [],
         },
     )
