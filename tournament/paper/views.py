@@ -164,9 +164,7 @@ def _job(tournament: Tournament, job_id: UUID) -> Job:
 @require_GET
 @with_tournament
 def paper(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    series = [
-        s for s in seating_selectors.series_list(tournament) if s.status != "draft"
-    ]
+    series = [s for s in seating_selectors.series_list(tournament) if s.is_seated]
     recent = [jobs.job_refresh(job) for job in jobs.jobs_recent(tournament)]
     return render(
         request,

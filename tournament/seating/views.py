@@ -251,7 +251,7 @@ def _redraw(
 def series_manage(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     series = _series(slug, number)
     tables = selectors.series_tables(series)
-    seated = series.status != Series.Status.DRAFT
+    seated = series.is_seated
     # Only a seated series can still be drawn again; a released one is
     # played as it is (a late arrival takes the free seat of a table of
     # three that has not begun, or the next draw seats him).
