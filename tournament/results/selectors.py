@@ -6,7 +6,7 @@ from typing import Any, TypedDict
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.shortcuts import get_object_or_404
 
-from tournament.core.rules import game_points
+from tournament.core.rules import seat_points
 from tournament.models import (
     ResultAnswer,
     ResultVersion,
@@ -167,11 +167,7 @@ def _players_points(
     for seat in table.seats.all():
         plays = seat.entry.last_game_in(series, count) if full else len(games)
         points: list[int | None] = [
-            None
-            if n > plays
-            else game_points(g["marks"], tournament)
-            if g["winner"] == seat.number
-            else 0
+            None if n > plays else seat_points(g, seat.number, tournament)
             for n, g in enumerate(games, 1)
         ]
         if full:
