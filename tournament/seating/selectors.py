@@ -229,7 +229,7 @@ def seating_report(series: Series, tables: list[Table]) -> SeatingReport:
             series__tournament_id=series.tournament_id,
             series__number__lt=series.number,
         )
-        .exclude(series__status=Series.Status.DRAFT)
+        .seated()
         .values_list("table_id", "table__size", "entry_id")
     )
     met: dict[tuple[int, int], int] = {}
@@ -365,7 +365,7 @@ def redraw_reasons(series: Series) -> RedrawReasons:
         for pk, number in Series.objects.filter(
             tournament_id=series.tournament_id, number__lt=series.number
         )
-        .exclude(status=Series.Status.DRAFT)
+        .seated()
         .values_list("pk", "number")
     }
     if not earlier:

@@ -157,7 +157,7 @@ def _seat_inputs(
     """Who is drawn and the series before `series` as they were seated;
     refused while one of those is not drawn yet."""
     earlier = _earlier(series)
-    if any(s.status == Series.Status.DRAFT for s in earlier):
+    if not all(s.is_seated for s in earlier):
         raise UserError(_("Bitte zuerst die vorherigen Serien setzen."), code="order")
     return seated_players(tournament), [adapter.stored_series(s) for s in earlier]
 
@@ -457,7 +457,7 @@ def _measure(series: Series, tournament: Tournament) -> None:
         adapter.stored_series(s)
         for s in Series.objects.filter(
             tournament=tournament, number__lte=series.number
-        ).exclude(status=Series.Status.DRAFT)
+        ).seated()
     ]
     quality = adapter.seating_quality(seated, entries)
     if series.mode == Series.Mode.STANDINGS:
