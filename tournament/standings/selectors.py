@@ -23,13 +23,14 @@ players waiting for a result follow with the next confirmed result.
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime
 from functools import lru_cache, partial
+from json import loads
 from operator import itemgetter
 from typing import Any, NamedTuple, Protocol, TypedDict, TypeVar
 
 from django.core.cache import cache
-from django.db.models import Count, Prefetch, Q
+from django.db import connection
+from django.db.models import Prefetch
 from django.utils import translation
 from django.utils.functional import Promise
 from django.utils.text import format_lazy, slugify
@@ -38,6 +39,7 @@ from django.utils.translation import gettext_lazy
 from tournament.live.invalidation import standings_generation
 from tournament.models import (
     Entry,
+    EntryTotal,
     GameScore,
     Player,
     ResultVersion,
@@ -244,30 +246,39 @@ def _state_of(counts: dict[int, tuple[int, int]], series_count: int) -> Standing
     )
 
 
+@lru_cache(maxsize=8)
+def _table_counts_sql(tournaments: int) -> str:
+    """The query of `_table_counts` for a number of tournaments, written out
+    as `_fetch_sql` is (the same reason)."""
+    ids = ", ".join(["%s"] * tournaments)
+    return (
+        "SELECT s.tournament_id, s.number,"
+        " COUNT(DISTINCT tb.id) AS tables, COUNT(DISTINCT v.table_id) AS confirmed"
+        f" FROM {Series._meta.db_table} s"
+        f" JOIN {Table._meta.db_table} tb ON tb.series_id = s.id"
+        f" LEFT JOIN {ResultVersion._meta.db_table} v"
+        " ON v.table_id = tb.id AND v.status = %s"
+        f" WHERE s.tournament_id IN ({ids})"
+        " GROUP BY s.tournament_id, s.number"
+        " ORDER BY s.tournament_id, s.number"
+    )
+
+
 def _table_counts(
     tournaments: Sequence[Tournament],
 ) -> dict[int, dict[int, tuple[int, int]]]:
     """One query: per tournament and series its tables and the confirmed
     ones."""
-    per_series = (
-        Table.objects.filter(series__tournament__in=tournaments)
-        .values("series__tournament_id", "series__number")
-        .annotate(
-            tables=Count("id", distinct=True),
-            confirmed=Count(
-                "id",
-                filter=Q(result_versions__status=ResultVersion.Status.CONFIRMED),
-                distinct=True,
-            ),
-        )
-        .order_by("series__tournament_id", "series__number")
-    )
     counts: dict[int, dict[int, tuple[int, int]]] = defaultdict(dict)
-    for s in per_series:
-        counts[s["series__tournament_id"]][s["series__number"]] = (
-            s["confirmed"],
-            s["tables"],
+    if not tournaments:
+        return counts
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _table_counts_sql(len(tournaments)),
+            [ResultVersion.Status.CONFIRMED.value, *(t.pk for t in tournaments)],
         )
+        for tournament_id, number, tables, confirmed in cursor.fetchall():
+            counts[tournament_id][number] = (confirmed, tables)
     return counts
 
 
@@ -279,35 +290,59 @@ def _state(tournament: Tournament) -> StandingsState:
 
 class _Fetched(NamedTuple):
     """What a row is made of: an entry, its player and kept totals (the
-    `total__` columns are None while the player has no confirmed table)."""
+    totals are None while the player has no confirmed table), named as the
+    columns of `_fetch`'s query."""
 
     id: int
     start_number: int
-    player__first_name: str
-    player__last_name: str
-    player__club: str
-    player__category: str
-    total__points: int | None
-    total__games_won: int | None
-    total__best_game: int | None
-    total__three_table_games: int | None
-    total__series_points: list[int] | None
+    first_name: str
+    last_name: str
+    club: str
+    category: str
+    points: int | None
+    games_won: int | None
+    best_game: int | None
+    three_table_games: int | None
+    series_points: str | None  # JSON text
     checked_in: bool
-    withdrawn_at: datetime | None
+    withdrawn_at: object  # only ever compared with None
     withdrawn_after_series: int | None
     withdrawn_after_game: int | None
     tournament_id: int
 
 
-# Set up once, filtered per read: setting up a query of these joined columns
-# costs about as much as reading the rows of a large field.
-_ENTRIES = Entry.objects.order_by("start_number").values_list(*_Fetched._fields)
+@lru_cache(maxsize=8)
+def _fetch_sql(tournaments: int) -> str:
+    """The query of `_fetch` for a number of tournaments. Written out, not
+    built by the ORM: building and compiling the query and converting its
+    rows cost more than the database's work, and every column is used as
+    it comes (bench/standings.py measures the cold read)."""
+    ids = ", ".join(["%s"] * tournaments)
+    return (
+        "SELECT e.id, e.start_number,"
+        " p.first_name, p.last_name, p.club, p.category,"
+        " t.points, t.games_won, t.best_game, t.three_table_games, t.series_points,"
+        " e.checked_in, e.withdrawn_at, e.withdrawn_after_series,"
+        " e.withdrawn_after_game, e.tournament_id"
+        f" FROM {Entry._meta.db_table} e"
+        f" JOIN {Player._meta.db_table} p ON p.id = e.player_id"
+        f" LEFT JOIN {EntryTotal._meta.db_table} t ON t.entry_id = e.id"
+        f" WHERE e.tournament_id IN ({ids})"
+        " ORDER BY e.start_number"
+    )
 
 
 def _fetch(tournaments: Sequence[Tournament]) -> list[_Fetched]:
     """The entries of some tournaments with their kept totals, by start
     number: one query."""
-    return list(map(_Fetched._make, _ENTRIES.filter(tournament__in=tournaments)))
+    if not tournaments:
+        return []
+    with connection.cursor() as cursor:
+        cursor.execute(_fetch_sql(len(tournaments)), [t.pk for t in tournaments])
+        names = tuple(column[0] for column in cursor.description)
+        if names != _Fetched._fields:
+            raise RuntimeError(f"standings query returned {names}")
+        return list(map(_Fetched._make, cursor.fetchall()))
 
 
 def _decisions(tournaments: Sequence[Tournament]) -> dict[int, list[list[int]]]:
@@ -335,23 +370,26 @@ def _build(
     rows: list[Row] = []
     waiting: list[Row] = []
     absent: list[Row] = []
-    for e in fetched:
+    fetched = list(fetched)
+    # Every row's series points decoded at once: one call, not one per row.
+    series = loads(f"[{','.join(e.series_points or 'null' for e in fetched)}]")
+    for e, points in zip(fetched, series, strict=True):
         row = Row(
             entry_id=e.id,
             start_number=e.start_number,
-            name=f"{e.player__first_name} {e.player__last_name}",
-            club=e.player__club,
-            category=e.player__category,
-            points=e.total__points or 0,
-            games_won=e.total__games_won or 0,
-            best_game=e.total__best_game or 0,
-            three_table_games=e.total__three_table_games or 0,
-            series_points=e.total__series_points or empty,
+            name=f"{e.first_name} {e.last_name}",
+            club=e.club,
+            category=e.category,
+            points=e.points or 0,
+            games_won=e.games_won or 0,
+            best_game=e.best_game or 0,
+            three_table_games=e.three_table_games or 0,
+            series_points=points or empty,
             withdrawn=None
             if e.withdrawn_at is None
             else (e.withdrawn_after_series, e.withdrawn_after_game),
         )
-        if e.total__points is not None:  # a total row: a confirmed table of theirs
+        if e.points is not None:  # a total row: a confirmed table of theirs
             rows.append(row)
         elif e.checked_in and e.withdrawn_at is None:
             waiting.append(row)
