@@ -198,7 +198,7 @@ def totals_refresh(*, entry_ids: list[int], tournament: Tournament) -> None:
                 games_won=t["won"],
                 best_game=t["best"],
                 three_table_games=t["three"],
-                series_points=",".join(map(str, t["series"])),
+                series_points=t["series"],
             )
             for entry_id, t in per_entry.items()
         ],

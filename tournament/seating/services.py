@@ -367,7 +367,7 @@ def _totals_before(tournament: Tournament, number: int) -> dict[int, int]:
     """Each entry's points in the series before series `number`, from the
     kept totals (one query): the standings that series is seated by."""
     return {
-        entry_id: sum(int(p) for p in points.split(",")[: number - 1] if p)
+        entry_id: sum(points[: number - 1])
         for entry_id, points in EntryTotal.objects.filter(
             entry__tournament=tournament
         ).values_list("entry_id", "series_points")
