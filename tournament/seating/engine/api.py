@@ -29,6 +29,7 @@ BUDGET = 3000  # search iterations of one attempt
 ATTEMPTS = 4
 RETRY_BUDGET = 8000  # search iterations of one further attempt
 RETRY_RESTARTS = 30  # its fruitless restarts from the best state
+RELABEL = 60  # relabelling steps from a design laid around played series
 CHANGED_TENURE = (1, 2)  # tabu tenure of every search after a change
 Note = Literal["", "field", "history", "search"]
 
@@ -302,6 +303,8 @@ def _retry(
     played_over = sum(
         max(0, c - problem.three_bound) for c in problem.fixed_three or ()
     )
+    if search.repeats() > forced:
+        search.repair()
     best = search
     for round_ in range(ATTEMPTS):
         if best.over_three() <= played_over and best.repeats() <= forced:
@@ -327,7 +330,10 @@ def _retry(
                 break
             start = made[0][:todo]
         attempt = Search(problem, start, rng, tenure=CHANGED_TENURE)
+        attempt.relabel(RELABEL)
         attempt.run(RETRY_BUDGET, restarts=RETRY_RESTARTS)
+        if attempt.repeats() > forced:
+            attempt.repair()
         if attempt.cost < best.cost:
             best = attempt
     return [[list(t) for t in s] for s in best.tables]
