@@ -24,8 +24,12 @@ BUDGET = 3000  # search iterations of one attempt
 # while repeats are left that the history does not force. With a history the
 # tight fields (17-20 players) need long searches with a short tabu tenure:
 # a few long attempts that restart from their best state many times find a
-# draw without repeats far more often than many short ones. The whole budget
-# stays under two seconds for the tightest fields on a slow machine.
+# draw without repeats far more often than many short ones. Each attempt
+# first relabels the players over its design (the design repeats nothing
+# whoever sits where, so who takes which point is all that is left to fix),
+# and ends by re-seating whole series exactly where repeats remain. The
+# whole budget stays under two seconds for the tightest fields on a slow
+# machine.
 ATTEMPTS = 4
 RETRY_BUDGET = 8000  # search iterations of one further attempt
 RETRY_RESTARTS = 30  # its fruitless restarts from the best state
@@ -287,8 +291,9 @@ def _retry(
     forced: each starts from a fresh design by lot, relabelled so that one
     played series lies inside one of its series, or (every other attempt,
     with two played) two played series inside two of them - then the
-    design's other series repeat none of their meetings - and searches
-    from there.
+    design's other series repeat none of their meetings - relabels the
+    players over it, searches from there and re-seats whole series where
+    repeats are left (``Search.relabel``, ``Search.run``, ``Search.repair``).
 
     The first attempt's seating stays whenever it is as good as any, so
     ties are broken as they are without a change.

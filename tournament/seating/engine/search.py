@@ -22,6 +22,13 @@ cost is computed from the two tables alone. Moves are aimed at a conflict
 best non-tabu swap is taken, and a stall restarts from the best state with a
 small random shake. Budgets count iterations, never seconds, so one seed
 always gives one result.
+
+Two larger moves serve the draws after a change. ``relabel``: two players
+trade places in every series at once, which keeps a design's structure (no
+pair of the new series meets twice) and changes only who sits at the tables
+of three and who meets a partner of a played series. ``repair``: one or two
+whole series seated anew by an exact backtracking search, so that nobody in
+them meets anyone twice; it settles a last repeat that no single swap can.
 """
 
 from __future__ import annotations
@@ -478,12 +485,13 @@ class Search:
                     better = True
                     break
 
-    def reseat(self, hs: list[int], allow: int = 0, keep_equal: bool = False) -> bool:
-        """Seat the series ``hs`` anew with at most ``allow`` pairs in them
-        who meet elsewhere too (or twice in them), nobody at more tables of
-        three than the bound allows (or than now); keep it if the cost falls
-        (or, ``keep_equal``, if the repeats do not grow). Backtracking over
-        players in an order drawn by lot, within ``RESEAT_NODES`` steps."""
+    def reseat(self, hs: list[int]) -> bool:
+        """Seat the series ``hs`` anew so that nobody in them meets anyone he
+        meets elsewhere (or in another of them), and nobody sits at more
+        tables of three than the bound allows (or than now); keep it if the
+        cost falls. Backtracking over players in an order drawn by lot (the
+        first free player opens a table, its others join in that order),
+        within ``RESEAT_NODES`` steps."""
         n, bound = self.p.n, self.p.three_bound
         order = list(range(n))
         self.rng.shuffle(order)
@@ -510,7 +518,7 @@ class Search:
         per_series = len(sizes)
         left = {4: 0, 3: 0}
 
-        def grow(free: int, table: int, pick: int, size: int, spare: int) -> bool:
+        def grow(free: int, table: int, pick: int, size: int) -> bool:
             # ``pick``: free players of higher rank than the table's last.
             nonlocal steps, threes
             steps += 1
@@ -525,7 +533,7 @@ class Search:
                         if not room[r]:
                             threes &= ~(1 << r)
                 found.append(table)
-                if place(free & ~table, spare):
+                if place(free & ~table):
                     return True
                 found.pop()
                 for r in members:
@@ -538,19 +546,16 @@ class Search:
                 low = pick & -pick
                 pick ^= low
                 r = low.bit_length() - 1
-                clash = (table & ~apart[r]).bit_count()
-                if clash <= spare and grow(
-                    free, table | low, pick, size, spare - clash
-                ):
+                if not table & ~apart[r] and grow(free, table | low, pick, size):
                     return True
             return False
 
-        def place(free: int, spare: int) -> bool:
+        def place(free: int) -> bool:
             if not free:
                 if len(found) == per_series * len(hs):
                     return True
                 left[4], left[3] = sizes.count(4), sizes.count(3)
-                ok = place((1 << n) - 1, spare)
+                ok = place((1 << n) - 1)
                 left[4] = left[3] = 0
                 return ok
             first = free & -free
@@ -561,16 +566,16 @@ class Search:
                 if size == 3:
                     pick &= threes
                 left[size] -= 1
-                ok = grow(free, first, pick, size, spare)
+                ok = grow(free, first, pick, size)
                 left[size] += 1
                 if ok:
                     return True
             return False
 
-        if not place(0, allow):
+        if not place(0):
             return False
         old = [[list(t) for t in s] for s in self.tables]
-        cost, repeats = self.cost, self.repeats()
+        cost = self.cost
         state = [[list(t) for t in s] for s in self.tables]
         for k, h in enumerate(hs):
             made = [
@@ -580,7 +585,7 @@ class Search:
             by_size = {z: [t for t in made if len(t) == z] for z in (3, 4)}
             state[h] = [by_size[size].pop() for size in sizes]
         self.load(state)
-        if self.cost < cost or (keep_equal and self.repeats() <= repeats):
+        if self.cost < cost:
             return True
         self.load(old)
         return False
