@@ -779,7 +779,7 @@ def main() -> None:
     if args.workers > 1 and not redis_url:
         raise SystemExit(
             "several workers share cache and live updates only through Redis: "
-            "set REDIS_URL (see README, Production)"
+            "set REDIS_URL (see docs/OPERATING.md, Production)"
         )
     args.redis = bool(redis_url)
     run = f"bench_load_{os.getpid()}_{uuid.uuid4().hex[:6]}"

@@ -1,8 +1,8 @@
 """Settings, read from the environment with safe local defaults.
 
-Every variable is listed in the README's configuration table. Without any of
-them the site runs on a laptop: SQLite under var/, in-memory channel layer and
-cache, DEBUG on only when asked for.
+Every variable is listed in the configuration table of docs/OPERATING.md.
+Without any of them the site runs on a laptop: SQLite under var/, in-memory
+channel layer and cache, DEBUG on only when asked for.
 """
 
 import os

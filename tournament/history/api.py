@@ -1,5 +1,5 @@
-"""The history's read-only JSON API (documented in the README): persons,
-champions, season rankings. Public data only: confirmed results."""
+"""The history's read-only JSON API (documented in docs/OPERATING.md):
+persons, champions, season rankings. Public data only: confirmed results."""
 
 from django.http import HttpRequest, JsonResponse
 from django.shortcuts import get_object_or_404

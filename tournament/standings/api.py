@@ -1,5 +1,5 @@
-"""Read-only JSON API (documented in the README). Public data only: the
-same rows as the pages, never anything unconfirmed or unreleased."""
+"""Read-only JSON API (documented in docs/OPERATING.md). Public data only:
+the same rows as the pages, never anything unconfirmed or unreleased."""
 
 import json
 
