@@ -5,24 +5,17 @@ tournament; a player with a name another person has waits for review."""
 import datetime
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
+
+from tests.support import migrations
 
 BEFORE = [("tournament", "0009_persons_champions_rankings")]
 AFTER = [("tournament", "0010_persons_from_players")]
 
 
-def _migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
-
-
 @pytest.mark.django_db(transaction=True)
 def test_players_of_the_same_name_and_club_become_one_person():
-    latest = MigrationExecutor(connection).loader.graph.leaf_nodes("tournament")
-    apps = _migrate(BEFORE)
+    latest = migrations.latest()
+    apps = migrations.migrate(BEFORE)
     try:
         Tournament = apps.get_model("tournament", "Tournament")
         Player = apps.get_model("tournament", "Player")
@@ -53,7 +46,7 @@ def test_players_of_the_same_name_and_club_become_one_person():
         )
         moved = register(older, 1, "Anna", "Jöbges", "KSC Mayen")
 
-        apps = _migrate(AFTER)
+        apps = migrations.migrate(AFTER)
         Player = apps.get_model("tournament", "Player")
         Person = apps.get_model("tournament", "Person")
         person = {p.pk: p.person_id for p in Player.objects.all()}
@@ -76,4 +69,4 @@ def test_players_of_the_same_name_and_club_become_one_person():
         assert Person.objects.count() == 6
         assert not Player.objects.filter(person__isnull=True).exists()
     finally:
-        _migrate(latest)
+        migrations.migrate(latest)

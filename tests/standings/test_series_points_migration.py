@@ -4,24 +4,17 @@ databases ("26,0,14") becomes a JSON list ([26, 0, 14]) and back again."""
 import datetime
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
+
+from tests.support import migrations
 
 BEFORE = [("tournament", "0014_withdrawal_after_game")]
 AFTER = [("tournament", "0015_series_points_json")]
 
 
-def _migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
-
-
 @pytest.mark.django_db(transaction=True)
 def test_series_points_become_a_list_and_back():
-    latest = MigrationExecutor(connection).loader.graph.leaf_nodes("tournament")
-    apps = _migrate(BEFORE)
+    latest = migrations.latest()
+    apps = migrations.migrate(BEFORE)
     try:
         Tournament = apps.get_model("tournament", "Tournament")
         Person = apps.get_model("tournament", "Person")
@@ -44,7 +37,7 @@ def test_series_points_become_a_list_and_back():
                 entry=entry, points=1, series_points=text
             ).pk
 
-        apps = _migrate(AFTER)
+        apps = migrations.migrate(AFTER)
         EntryTotal = apps.get_model("tournament", "EntryTotal")
         after = dict(EntryTotal.objects.values_list("pk", "series_points"))
         assert after == {
@@ -53,9 +46,9 @@ def test_series_points_become_a_list_and_back():
             totals["7,110,0,35,0,0,0"]: [7, 110, 0, 35, 0, 0, 0],
         }
 
-        apps = _migrate(BEFORE)
+        apps = migrations.migrate(BEFORE)
         EntryTotal = apps.get_model("tournament", "EntryTotal")
         back = dict(EntryTotal.objects.values_list("pk", "series_points"))
         assert back == {pk: text for text, pk in totals.items()}
     finally:
-        _migrate(latest)
+        migrations.migrate(latest)
