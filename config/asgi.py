@@ -9,9 +9,9 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 # The event loop answers kept pages itself (tournament/live/edge.py), and
 # each of its turns waits for the GIL while a thread renders a page or saves
-# a result: Python hands the GIL over every 5 ms by default, so a phone's
-# answer waited 5 ms several times over behind one render. Every 1 ms: the
-# loop gets its turns, the threads lose little.
+# a result. Python's default switch interval makes a phone's answer wait
+# behind a render several times over; a shorter one gives the loop its turns
+# and costs the threads little.
 sys.setswitchinterval(0.001)
 
 # Django must be set up before anything imports models (the routing does).

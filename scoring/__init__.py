@@ -64,9 +64,10 @@ Errors (``scoring.errors``), all ``ValueError``
 Bots and command line
     ``scoring.bots`` (``RandomBot``, ``GreedyBot``: ``choose(view)``, or
     ``decide(seat, legal, due, view)`` which builds the view only when
-    needed), ``BOTS``, ``make_bots``; ``scoring.simulate``: ``simulate``,
-    ``play_game``, ``play_hand`` and ``next_bot_action(hand, bots)`` (the bots'
-    move at a table of people and bots); ``python -m scoring replay FILE`` and
+    needed), ``BOTS``, ``DEFAULT_BOT``, ``make_bots``; ``scoring.simulate``:
+    ``simulate``, ``play_game``, ``play_hand`` and ``next_bot_action(hand,
+    bots)`` (the bots' move at a table of people and bots); ``python -m
+    scoring replay FILE`` and
     ``python -m scoring simulate --games N --seed S [--bot random|greedy]``.
 """
 

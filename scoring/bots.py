@@ -247,6 +247,9 @@ BOTS: dict[str, Callable[[Random], Bot]] = {
     "random": RandomBot,
     "greedy": lambda rng: GreedyBot(),
 }
+# The bot that plays unless another is chosen: the sensible one (it takes
+# over a seat whose phone is gone, plays the practice and the demo tables).
+DEFAULT_BOT = "greedy"
 
 
 def make_bots(names: Sequence[str], seats: int, seed: int) -> dict[int, Bot]:

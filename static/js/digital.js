@@ -307,7 +307,7 @@
           el("td", {}, game),
           el("td", { text: who(g.winner) }),
           el("td", { class: "num", text: String(g.marks) }),
-          el("td", { class: "num", text: String(g.marks + st.win_bonus) })),
+          el("td", { class: "num", text: String(g.points) })),
       );
     });
   }

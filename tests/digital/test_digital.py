@@ -17,6 +17,7 @@ from tournament.core.errors import ConflictError, UserError
 from tournament.digital import adapter as digital_adapter
 from tournament.digital import runner
 from tournament.digital.faces import card_words
+from tournament.digital.selectors import state
 from tournament.digital.services import (
     digital_act,
     digital_practice_create,
@@ -24,7 +25,6 @@ from tournament.digital.services import (
     digital_stop,
     digital_table_create,
 )
-from tournament.digital.state import state
 from tournament.models import (
     AuditEvent,
     DigitalTable,

@@ -19,11 +19,11 @@ from tests.support.clock import Clock
 from tests.support.threads import run_async
 from tests.support.websockets import ws_connect
 from tournament.digital import adapter, away, runner
+from tournament.digital.selectors import state
 from tournament.digital.services import (
     digital_practice_create,
     digital_seat_set_bot,
 )
-from tournament.digital.state import state
 from tournament.models import AuditEvent, DigitalSeat, DigitalTable
 
 committing = pytest.mark.django_db(transaction=True)

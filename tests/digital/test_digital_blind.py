@@ -20,8 +20,8 @@ from tests.support.threads import run_async
 from tests.support.websockets import ws_connect
 from tournament.core.errors import UserError
 from tournament.digital import adapter
+from tournament.digital.selectors import state
 from tournament.digital.services import digital_act, digital_practice_create
-from tournament.digital.state import state
 from tournament.models import DigitalTable
 
 committing = pytest.mark.django_db(transaction=True)

@@ -14,6 +14,7 @@ from tests.support.hostile import hostile
 from tests.support.threads import run_async
 from tests.support.websockets import ws_connect
 from tournament.core.errors import UserError
+from tournament.digital.selectors import state
 from tournament.digital.services import (
     SEQ_WINDOW,
     OutOfStep,
@@ -23,7 +24,6 @@ from tournament.digital.services import (
     digital_seat_new_link,
     parse_message,
 )
-from tournament.digital.state import state
 from tournament.models import AuditEvent, DigitalSeat, DigitalTable, ResultVersion
 
 json_values = st.recursive(

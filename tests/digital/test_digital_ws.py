@@ -153,7 +153,11 @@ def test_four_phones_play_a_game_and_no_message_shows_another_seats_cards(digita
     record = digital.games[0]
     outcome = GameRecord.from_json(record).replay().outcome()
     assert players[1].state["games"] == [
-        {"winner": outcome.winner, "marks": outcome.marks[outcome.winner]}
+        {
+            "winner": outcome.winner,
+            "marks": outcome.marks[outcome.winner],
+            "points": outcome.points[outcome.winner],
+        }
     ]
     assert ResultVersion.objects.get(table=digital.table).status == "confirmed"
     for player in players.values():

@@ -50,7 +50,7 @@ def played(
             EntryTotal.objects.create(
                 entry=entry,
                 points=points,
-                series_points=",".join(map(str, per_series)),
+                series_points=list(per_series),
             )
     return tournament
 

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from tests.history.helpers import person, played
 from tournament.models import AuditEvent, PastChampion, Person
-from tournament.registration import services as registration
+from tournament.registration import services as registration_services
 from tournament.registration.services import PlayerData
 
 pytestmark = pytest.mark.django_db
@@ -129,7 +129,7 @@ def test_queries_do_not_grow_with_persons_and_tournaments(client, anna, years):
 
 
 def register(tournament, first, last, club):
-    return registration.entry_register(
+    return registration_services.entry_register(
         actor=None,
         tournament=tournament,
         data=PlayerData(first_name=first, last_name=last, club=club),

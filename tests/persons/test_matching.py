@@ -16,14 +16,14 @@ from tournament.persons.services import (
     person_review_decide,
     person_split,
 )
-from tournament.registration import services as registration
+from tournament.registration import services as registration_services
 from tournament.registration.services import PlayerData
 
 pytestmark = pytest.mark.django_db
 
 
 def register(tournament, first, last, club="Schrämclub Daun", **extra):
-    return registration.entry_register(
+    return registration_services.entry_register(
         actor=None,
         tournament=tournament,
         data=PlayerData(first_name=first, last_name=last, club=club, **extra),
@@ -121,7 +121,9 @@ def test_the_import_matches_every_row(years):
     rows.append(PlayerData("Bernd", "Thelen", "Schrämclub Daun"))
     # The same row twice: the second cannot be the person the first became.
     rows.append(PlayerData("Vorname1", "Name1", "Schrämclub Daun"))
-    entries = registration.entries_import(actor=None, tournament=new, rows=rows)
+    entries = registration_services.entries_import(
+        actor=None, tournament=new, rows=rows
+    )
     assert Person.objects.count() == 33
     assert [e.player.person_review for e in entries].count(True) == 1
     event = AuditEvent.objects.get(action="entry.import")
@@ -221,7 +223,7 @@ def test_a_corrected_name_at_the_desk_finds_its_person(years, organizer):
     anna = register(old, "Anna", "Jöbges")
     typo = register(new, "Anna", "Jöbgs")
     assert typo.player.person_id != anna.player.person_id
-    registration.entry_update(
+    registration_services.entry_update(
         actor=organizer,
         entry=typo,
         data=PlayerData("Anna", "Jöbges", "Schrämclub Daun"),

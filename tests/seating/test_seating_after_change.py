@@ -125,3 +125,50 @@ def test_a_tight_field_reaches_zero_after_a_change(
     assert all(
         f.three[p] <= max(bound, b) for p, b in zip(players, before, strict=True)
     )
+
+
+def bench_history(n: int, case: int) -> tuple[list[int], list[list[list[int]]]]:
+    """The benchmark's history ``case`` for ``n`` players (late arrival,
+    swap, both, withdrawal or several changes, in turn), rebuilt here."""
+    rng = random.Random(f"history {n} {case}")
+    kind = ["late", "swap", "late+swap", "withdrawal", "several"][case % 5]
+    players = list(range(1, n + 1))
+
+    def swapped(tables: list[list[int]]) -> list[list[int]]:
+        first, second = rng.sample(range(len(tables)), 2)
+        a, b = rng.choice(tables[first]), rng.choice(tables[second])
+        return swap_players([tables], 1, a, b)[0]
+
+    assert kind != "withdrawal"
+    late = {"late": 1, "swap": 0, "late+swap": 1, "several": 2}[kind]
+    first = seat(n - late, seed=f"first {case}").series[0]
+    if kind != "late":
+        first = swapped(first)
+    if kind != "several":
+        return players, [first]
+    second = seat(players, seed=f"second {case}", fixed=[first]).series[1]
+    return players, [first, swapped(second)]
+
+
+# Histories of 18 and 19 players whose draw kept one or two repeated
+# meetings that another seed avoids: a late arrival, a swap or both in
+# series 1, or two late arrivals and a swap in each of two series.
+@pytest.mark.parametrize(
+    ("n", "case"), [(18, 12), (19, 5), (19, 7), (19, 12), (19, 15), (19, 19)]
+)
+def test_the_tightest_fields_reach_zero_after_a_change(n: int, case: int) -> None:
+    players, fixed = bench_history(n, case)
+    started = time.process_time()
+    result = seat(players, seed=case, fixed=fixed)
+    seconds = time.process_time() - started
+    assert result.series[: len(fixed)] == fixed
+    f = verify(result.series, players, result.quality, played=len(fixed))
+    assert f.repeats == 0
+    assert result.repeats_note == ""
+    assert seconds < 2
+    threes = table_plan(n).threes
+    before = [sum(len(t) == 3 for s in fixed for t in s if p in t) for p in players]
+    bound = three_bound(before, 3 * threes, 5 - len(fixed))
+    assert all(
+        f.three[p] <= max(bound, b) for p, b in zip(players, before, strict=True)
+    )

@@ -1,21 +1,22 @@
 """Organizer: the audit log of every write, across tournaments or of one."""
 
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django_tables2 import RequestConfig
 
 from tournament.auditlog import selectors
 from tournament.auditlog.forms import AuditFilterForm, action_names
 from tournament.auditlog.tables import AuditTable
+from tournament.core.lookup import tournament_or_404
 from tournament.core.roles import organizer_required
-from tournament.models import AuditEvent, Tournament
+from tournament.models import AuditEvent
 
 
 @organizer_required
 def audit_log(request: HttpRequest, slug: str | None = None) -> HttpResponse:
     """Newest first, filtered by the GET form, 50 to a page. Under a
     tournament's address the tournament is fixed."""
-    tournament = get_object_or_404(Tournament, slug=slug) if slug else None
+    tournament = tournament_or_404(slug) if slug else None
     form = AuditFilterForm(request.GET or None, fixed_tournament=tournament is not None)
     events = AuditEvent.objects.none()
     if not form.is_bound:

@@ -2,14 +2,14 @@
 
 Under ASGI, Django runs each middleware in async mode wherever the
 middleware allows it, and this site's views are synchronous. So every
-`MiddlewareMixin` (sessions, CSRF, auth, messages, CSP, …) ran its
+`MiddlewareMixin` (sessions, CSRF, auth, messages, CSP, …) would run its
 `process_request` and `process_response` through `sync_to_async`, and a
-sync-only one (the language middleware) went back through `async_to_sync`:
-some twenty hand-overs between the event loop and the request's thread per
-request, 2 ms of the 4.5 a plain page cost (bench/load.py's server). Under
-load each hand-over also waits for the GIL behind every other busy thread,
-so a referee's page, with its many middleware steps and queries, waited
-longest of all while 1,000 phones read the standings.
+sync-only one (the language middleware) would go back through
+`async_to_sync`: some twenty hand-overs between the event loop and the
+request's thread per request. Each hand-over costs its switch and, under
+load, a wait for the GIL behind every other busy thread, so the pages with
+the most middleware steps and queries (a referee's) would wait longest
+while the hall's phones read the standings.
 
 Here the chain is loaded in sync mode, as under WSGI, and a request enters
 its thread once: the middleware, the view and the response run there
@@ -22,7 +22,6 @@ from typing import cast
 import django
 from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIHandler
-from django.core.handlers.base import BaseHandler
 from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 
@@ -31,10 +30,9 @@ class OneThreadASGIHandler(ASGIHandler):
     """ASGIHandler whose middleware chain is synchronous: one switch to the
     request's thread (Django's thread-sensitive one) per request."""
 
-    def __init__(self) -> None:
-        # Not ASGIHandler.__init__, which loads the chain in async mode.
-        BaseHandler.__init__(self)
-        self.load_middleware(is_async=False)
+    def load_middleware(self, is_async: bool = False) -> None:
+        # ASGIHandler asks for the async chain; this handler's is sync.
+        super().load_middleware(is_async=False)
 
     async def get_response_async(self, request: HttpRequest) -> HttpResponseBase:
         response = await sync_to_async(self.get_response, thread_sensitive=True)(

@@ -18,12 +18,20 @@ import asyncio
 import tempfile
 import time
 import weakref
-from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from http.cookies import SimpleCookie
 from importlib import import_module
-from typing import IO, Any
+from typing import IO
 
+from asgiref.typing import (
+    ASGI3Application,
+    ASGIReceiveCallable,
+    ASGIReceiveEvent,
+    ASGISendCallable,
+    HTTPScope,
+    Scope,
+    WWWScope,
+)
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.contrib.auth import SESSION_KEY
@@ -32,22 +40,17 @@ from django.utils import translation
 from django.utils.html import escape
 from django.utils.translation import gettext as _
 
-# As Django's ASGIHandler types them.
-Scope = dict[str, Any]
-Message = Mapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+from tournament.core.middleware import supported_language
 
 
-def _header(scope: Scope, name: bytes) -> bytes | None:
+def _header(scope: WWWScope, name: bytes) -> bytes | None:
     for key, value in scope.get("headers", ()):
         if key.lower() == name:
             return bytes(value)
     return None
 
 
-def _language(scope: Scope) -> str:
+def _language(scope: WWWScope) -> str:
     raw = _header(scope, b"cookie")
     if raw is not None:
         cookie = SimpleCookie()
@@ -56,12 +59,12 @@ def _language(scope: Scope) -> str:
         except Exception:  # a broken cookie header: the default language
             return settings.LANGUAGE_CODE
         chosen = cookie.get(settings.LANGUAGE_COOKIE_NAME)
-        if chosen is not None and chosen.value in dict(settings.LANGUAGES):
-            return chosen.value
+        if chosen is not None:
+            return supported_language(chosen.value)
     return settings.LANGUAGE_CODE
 
 
-async def _refuse(scope: Scope, send: Send, status: int) -> None:
+async def _refuse(scope: WWWScope, send: ASGISendCallable, status: int) -> None:
     """A short page in the visitor's language, and the connection closes
     (the rest of the body is not read)."""
     with translation.override(_language(scope)):
@@ -91,16 +94,19 @@ async def _refuse(scope: Scope, send: Send, status: int) -> None:
                 (b"content-type", b"text/html; charset=utf-8"),
                 (b"connection", b"close"),
             ],
+            "trailers": False,
         }
     )
-    await send({"type": "http.response.body", "body": body.encode()})
+    await send(
+        {"type": "http.response.body", "body": body.encode(), "more_body": False}
+    )
 
 
 class _TooLarge(Exception):
     pass
 
 
-async def _read(receive: Receive, into: IO[bytes], limit: int) -> bool:
+async def _read(receive: ASGIReceiveCallable, into: IO[bytes], limit: int) -> bool:
     """The whole body into the file, chunk by chunk (with a length or
     without: chunked); False if the client left before its end."""
     size = 0
@@ -129,10 +135,12 @@ class BodyLimits:
     The body waits in memory, one above `FILE_UPLOAD_MAX_MEMORY_SIZE` on
     disk, as Django's handler keeps it."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGI3Application) -> None:
         self.app = app
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def __call__(
+        self, scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable
+    ) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -167,7 +175,7 @@ class BodyLimits:
                 return  # nobody to answer
             given = False
 
-            async def replay() -> Message:
+            async def replay() -> ASGIReceiveEvent:
                 nonlocal given
                 if given:
                     return await receive()
@@ -218,7 +226,7 @@ class Lanes:
     ANSWER_SECONDS = 60.0
     ANSWERS_KEPT = 10_000  # then all are forgotten (made-up keys fill it)
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGI3Application) -> None:
         self.app = app
         # A semaphore belongs to one event loop; a test may run several.
         self._lanes: weakref.WeakKeyDictionary[
@@ -235,7 +243,7 @@ class Lanes:
             lane = lanes[signed_in] = asyncio.Semaphore(size)
         return lane
 
-    async def _is_signed_in(self, scope: Scope) -> bool:
+    async def _is_signed_in(self, scope: HTTPScope) -> bool:
         cookies = parse_cookie((_header(scope, b"cookie") or b"").decode("latin-1"))
         key = cookies.get(settings.SESSION_COOKIE_NAME)
         if not key:
@@ -251,7 +259,9 @@ class Lanes:
             answer = self._answers[key] = (now, await ask(key))
         return answer[1]
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def __call__(
+        self, scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable
+    ) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return

@@ -15,12 +15,22 @@ from django.utils.cache import patch_cache_control
 SWITCH_PARAMETER = "lang"
 
 
+def is_supported(code: str | None) -> bool:
+    """Whether the site speaks `code` (one of settings.LANGUAGES, exactly)."""
+    return any(code == supported for supported, _name in settings.LANGUAGES)
+
+
+def supported_language(code: str | None) -> str:
+    """`code` if the site speaks it, else the default language (German):
+    the one rule for every language a visitor asks for (cookie, switch,
+    socket parameter)."""
+    return code if code is not None and is_supported(code) else settings.LANGUAGE_CODE
+
+
 def language_of(request: HttpRequest) -> str:
     """The language a request is answered in: the one chosen (the cookie),
     else German."""
-    chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, "")
-    supported = {code for code, _name in settings.LANGUAGES}
-    return chosen if chosen in supported else settings.LANGUAGE_CODE
+    return supported_language(request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME))
 
 
 class LanguageMiddleware:
@@ -34,12 +44,10 @@ class LanguageMiddleware:
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
-        self.supported = {code for code, _name in settings.LANGUAGES}
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if (
-            request.method in ("GET", "HEAD")
-            and request.GET.get(SWITCH_PARAMETER) in self.supported
+        if request.method in ("GET", "HEAD") and is_supported(
+            request.GET.get(SWITCH_PARAMETER)
         ):
             return self.switch(request)
         language = language_of(request)

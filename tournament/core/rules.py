@@ -3,6 +3,7 @@ tournament (or a digital table) plays, and what a game is worth. The rules
 themselves are `scoring`'s; this only hands it the tournament's settings."""
 
 import dataclasses
+from collections.abc import Mapping
 from functools import lru_cache
 
 from django.utils.functional import Promise
@@ -34,6 +35,12 @@ def game_points(marks: int, tournament: Tournament) -> int:
     """What a game gives a player who kept `marks`: the winner (the only one
     with marks left) the marks plus the win bonus, everybody else 0."""
     return points_for_game(marks, tournament_rules(tournament))
+
+
+def seat_points(game: Mapping[str, int], seat: int, tournament: Tournament) -> int:
+    """What a stored game (its `winner` seat and the `marks` he kept) gives
+    the player at `seat`: the winner his game points, everybody else 0."""
+    return game_points(game["marks"], tournament) if game["winner"] == seat else 0
 
 
 # What each preset a tournament may choose plays differently, in the words

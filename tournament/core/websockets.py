@@ -23,22 +23,20 @@ This holds whatever ALLOWED_HOSTS is, ``*`` included.
 """
 
 import logging
-from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
 from urllib.parse import urlsplit
 
+from asgiref.typing import (
+    ASGI3Application,
+    ASGIReceiveCallable,
+    ASGISendCallable,
+    Scope,
+    WebSocketScope,
+)
 from django.conf import settings
 from django.http.request import split_domain_port, validate_host
 from django.utils.http import is_same_domain
 
 logger = logging.getLogger(__name__)
-
-# As Django's ASGIHandler types them.
-Scope = dict[str, Any]
-Message = Mapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 # An origin: scheme, host (lower case, IPv6 without brackets), port.
 Origin = tuple[str, str, int]
@@ -48,7 +46,7 @@ DEFAULT_PORTS = {"http": 80, "https": 443}
 REFUSED = 4403
 
 
-def _only_header(scope: Scope, name: bytes) -> str | None:
+def _only_header(scope: WebSocketScope, name: bytes) -> str | None:
     """The header's value if it was sent exactly once (in ASCII)."""
     values = [
         bytes(value) for key, value in scope.get("headers", ()) if key.lower() == name
@@ -69,7 +67,7 @@ def _allowed_hosts() -> list[str]:
     return allowed
 
 
-def socket_origin(scope: Scope) -> Origin | None:
+def socket_origin(scope: WebSocketScope) -> Origin | None:
     """The origin of the socket itself: the scheme it was opened with and
     its Host header, if that names one of ALLOWED_HOSTS; else None."""
     host = _only_header(scope, b"host")
@@ -119,7 +117,7 @@ def _trusted(origin: Origin) -> bool:
     return False
 
 
-def origin_allowed(scope: Scope) -> bool:
+def origin_allowed(scope: WebSocketScope) -> bool:
     """Whether a websocket handshake comes from the site's own page."""
     own = socket_origin(scope)
     if own is None:
@@ -134,10 +132,12 @@ class SameOriginValidator:
     from the site's own pages (`origin_allowed`); any other is refused
     (HTTP 403 before the socket opens; close code REFUSED)."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGI3Application) -> None:
         self.app = app
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def __call__(
+        self, scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable
+    ) -> None:
         if scope["type"] != "websocket":
             raise ValueError("SameOriginValidator guards websockets only")
         if origin_allowed(scope):
@@ -150,4 +150,4 @@ class SameOriginValidator:
         )
         # Closed before it is accepted: the server answers the handshake 403.
         if (await receive())["type"] == "websocket.connect":
-            await send({"type": "websocket.close", "code": REFUSED})
+            await send({"type": "websocket.close", "code": REFUSED, "reason": None})

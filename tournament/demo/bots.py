@@ -3,7 +3,7 @@
 import zlib
 from random import Random
 
-from scoring.bots import make_bots
+from scoring.bots import DEFAULT_BOT, make_bots
 from scoring.game import GameState
 from scoring.simulate import play_game
 from tournament.core.rules import tournament_rules
@@ -11,7 +11,7 @@ from tournament.models import Tournament
 
 
 def bot_games(
-    *, table_size: int, tournament: Tournament, seed: str, bot: str = "greedy"
+    *, table_size: int, tournament: Tournament, seed: str, bot: str = DEFAULT_BOT
 ) -> list[dict[str, int]]:
     """A table's games played by rules-module bots (demo, practice): the
     winner's seat and marks per game. The highest seat deals first, then

@@ -64,7 +64,8 @@ def current_game(table: DigitalTable) -> GameState | None:
 
 
 def finished_games(table: DigitalTable) -> list[dict[str, int]]:
-    """Winner and marks of every finished game, in order."""
+    """Winner, marks and the winner's points of every finished game, in
+    order (the points as the rules count them: the page shows them)."""
     out = []
     for index in range(len(table.games)):
         result = _game_result(table, index)
@@ -80,7 +81,11 @@ def _game_result(table: DigitalTable, index: int) -> dict[str, int] | None:
     outcome = GameRecord.from_json(table.games[index]).replay().outcome()
     if outcome is None:
         return None
-    result = {"winner": outcome.winner, "marks": outcome.marks[outcome.winner]}
+    result = {
+        "winner": outcome.winner,
+        "marks": outcome.marks[outcome.winner],
+        "points": outcome.points[outcome.winner],
+    }
     if table.pk is not None:
         # A finished game never changes again: replay it once per process.
         if len(_RESULTS) > 4096:

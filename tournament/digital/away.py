@@ -26,12 +26,13 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from scoring.bots import DEFAULT_BOT
 from tournament.core.audit import audit_record
 from tournament.digital import adapter, moves
 from tournament.models import DigitalSeat, DigitalTable, Tournament
 
 # The bot that plays for a seat whose phone is gone.
-AWAY_BOT = "greedy"
+AWAY_BOT = DEFAULT_BOT
 
 
 def limit() -> timedelta:

@@ -7,7 +7,7 @@ seat, ``/ws/d/zuschauen/<id>/`` for referees and the organizer watching.
     ← {"type": "error", "code": "must_follow_suit", "message": "…"}
 
 Every state message is built for its receiver from `view(seat)` alone
-(`tournament.digital.state`). A seat's socket says its phone is there when
+(`tournament.digital.selectors`). A seat's socket says its phone is there when
 it opens, while it is open and when it closes (`tournament.digital.away`):
 opening it gives back a seat a bot took over while the phone was gone.
 A message that is not one of the above gets an error and changes nothing;
@@ -29,22 +29,21 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
 from tournament.core.errors import ConflictError, UserError
+from tournament.core.middleware import supported_language
 from tournament.digital import away, runner
 from tournament.digital.moves import group_name
-from tournament.digital.services import (
-    MAX_MESSAGE_CHARS,
-    digital_act_message,
-    parse_message,
-)
-from tournament.digital.state import (
+from tournament.digital.selectors import (
     fresh_state,
     may_watch,
     seat_by_token,
     table_for_watching,
 )
+from tournament.digital.services import (
+    MAX_MESSAGE_CHARS,
+    digital_act_message,
+    parse_message,
+)
 from tournament.models import DigitalSeat
-
-LANGUAGES = ("de", "en")
 
 
 class DigitalConsumer(AsyncWebsocketConsumer):
@@ -55,8 +54,7 @@ class DigitalConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
-        lang = (query.get("lang") or ["de"])[0]
-        self.lang = lang if lang in LANGUAGES else "de"
+        self.lang = supported_language((query.get("lang") or [""])[0])
         kwargs = self.scope["url_route"]["kwargs"]
         if "token" in kwargs:
             seat = await database_sync_to_async(seat_by_token)(kwargs["token"])

@@ -23,6 +23,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from scoring.bots import BOTS, DEFAULT_BOT
 from scoring.errors import IllegalAction
 from tournament.core.audit import audit_record
 from tournament.core.errors import ConflictError, UserError
@@ -37,7 +38,8 @@ from tournament.models import (
     Tournament,
 )
 
-BOT_NAMES = ("greedy", "random")
+# The bots a seat may be given, as the organizer's form offers them.
+BOT_NAMES = tuple(sorted(BOTS))
 PLAYABLE_SERIES = (Series.Status.RELEASED, Series.Status.PLAYING)
 
 # What the rules say, in the players' words (codes of scoring.errors): what
@@ -279,7 +281,7 @@ def digital_table_create(
 
 
 def digital_practice_create(
-    *, bot: str = "greedy", seed: str = "", replacing: DigitalSeat | None = None
+    *, bot: str = DEFAULT_BOT, seed: str = "", replacing: DigitalSeat | None = None
 ) -> DigitalSeat:
     """A practice table outside any tournament: you on seat 1, bots on the
     others, one game by the championship rules. Returns your seat.

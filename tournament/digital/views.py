@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 import segno
+from django.conf import settings
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -15,11 +16,12 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
+from scoring.bots import DEFAULT_BOT
 from tournament.core.errors import ConflictError, UserError
+from tournament.core.lookup import with_tournament
 from tournament.core.roles import organizer_required, tournament_referee_required
-from tournament.digital import adapter, away, faces, limits
-from tournament.digital import services as service
-from tournament.digital.state import seat_by_token, state
+from tournament.digital import adapter, away, faces, ratelimit, services
+from tournament.digital.selectors import seat_by_token, state
 from tournament.models import DigitalSeat, DigitalTable, Table, Tournament
 from tournament.results.selectors import table_or_404
 from tournament.seating import selectors as seating_selectors
@@ -67,7 +69,8 @@ def digital_manage(
             "seats": table_obj.seats.all(),
             "digital": digital,
             "rows": _seat_rows(request, digital) if digital else [],
-            "bot_names": service.BOT_NAMES,
+            "bot_names": services.BOT_NAMES,
+            "default_bot": DEFAULT_BOT,
             "games": adapter.finished_games(digital) if digital else [],
         },
     )
@@ -83,27 +86,27 @@ def _manage_post(
             bot = request.POST.get(f"bot_{seat.number}", "")
             if bot:
                 bots[seat.number] = bot
-        service.digital_table_create(actor=request.user, table=table, bots=bots)
+        services.digital_table_create(actor=request.user, table=table, bots=bots)
         messages.success(request, _("Der Tisch wird jetzt digital gespielt."))
         return
     if digital is None:
         raise UserError(_("Dieser Tisch ist kein digitaler Tisch."))
     if action == "stop":
-        service.digital_stop(
+        services.digital_stop(
             actor=request.user, digital=digital, reason=request.POST.get("reason", "")
         )
         messages.success(request, _("Das digitale Spiel ist beendet."))
         return
     digital_seat = _seat_of(digital, request.POST.get("seat"))
     if action == "bot":
-        service.digital_seat_set_bot(
+        services.digital_seat_set_bot(
             actor=request.user, seat=digital_seat, bot=request.POST.get("bot", "")
         )
         messages.success(
             request, _("Sitz %(n)d geändert.") % {"n": digital_seat.number}
         )
     elif action == "link":
-        service.digital_seat_new_link(actor=request.user, seat=digital_seat)
+        services.digital_seat_new_link(actor=request.user, seat=digital_seat)
         messages.success(
             request,
             _("Sitz %(n)d hat einen neuen Link; der alte gilt nicht mehr.")
@@ -127,7 +130,7 @@ def _seat_of(digital: DigitalTable, raw: str | None) -> DigitalSeat:
 def _play_page(
     request: HttpRequest, digital: DigitalTable, seat: DigitalSeat | None, **urls: str
 ) -> HttpResponse:
-    lang = get_language() or "de"
+    lang = get_language() or settings.LANGUAGE_CODE
     return render(
         request,
         "tournament/digital/play.html",
@@ -188,10 +191,10 @@ def digital_move(request: HttpRequest, token: str) -> JsonResponse:
     fallback sends it while it polls), and gets the state."""
     seat = _seat_or_404(token)
     message = None
-    if len(request.body) <= service.MAX_MESSAGE_CHARS:
+    if len(request.body) <= services.MAX_MESSAGE_CHARS:
         with contextlib.suppress(ValueError, RecursionError):
             message = json.loads(request.body.decode("utf-8"))
-    message = service.parse_message(message)
+    message = services.parse_message(message)
     if message is not None and message["type"] in ("here", "act"):
         away.seat_seen(seat, beat=message["type"] == "here")
         if message["type"] == "here":
@@ -208,7 +211,7 @@ def digital_move(request: HttpRequest, token: str) -> JsonResponse:
             status=400,
         )
     try:
-        service.digital_act_message(token=seat.token, message=message)
+        services.digital_act_message(token=seat.token, message=message)
     except UserError as error:
         status = 409 if isinstance(error, ConflictError) else 400
         return JsonResponse(
@@ -246,7 +249,7 @@ def digital_watch_state(
 
 def practice(request: HttpRequest) -> HttpResponse:
     """Anyone may play a game against three bots, outside any tournament
-    (as many tables as `limits` allow; a new one replaces the last)."""
+    (as many tables as `ratelimit` allows; a new one replaces the last)."""
     token = request.session.get(PRACTICE_SESSION_KEY)
     current = seat_by_token(token) if token else None
     if current is not None and current.table.status != DigitalTable.Status.PLAYING:
@@ -265,13 +268,13 @@ def practice(request: HttpRequest) -> HttpResponse:
 def _practice_open(request: HttpRequest, replacing: DigitalSeat | None) -> DigitalSeat:
     # The address first: a flood without cookies is refused before it
     # makes a session for each request.
-    limits.practice_count_address(request.META.get("REMOTE_ADDR", ""))
+    ratelimit.practice_count_address(request.META.get("REMOTE_ADDR", ""))
     if request.session.session_key is None:
         request.session.save()
     session_key = request.session.session_key
     assert session_key is not None  # saved just now
-    limits.practice_count_session(session_key)
-    seat = service.digital_practice_create(replacing=replacing)
+    ratelimit.practice_count_session(session_key)
+    seat = services.digital_practice_create(replacing=replacing)
     request.session[PRACTICE_SESSION_KEY] = seat.token
     return seat
 
@@ -306,11 +309,11 @@ def _replay(
     )
 
 
+@with_tournament
 def digital_replay(
-    request: HttpRequest, slug: str, number: int, table: int, game: int
+    request: HttpRequest, tournament: Tournament, number: int, table: int, game: int
 ) -> HttpResponse:
     """Any finished game of a tournament's digital table, hand by hand."""
-    tournament = get_object_or_404(Tournament, slug=slug)
     series = seating_selectors.public_series_or_404(tournament, number)
     digital = get_object_or_404(DigitalTable, table__series=series, table__number=table)
     return _replay(request, digital, game, tournament=tournament, series=series)

@@ -47,13 +47,13 @@ from channels.generic.websocket import (
     AsyncWebsocketConsumer,
 )
 from channels.layers import BaseChannelLayer, get_channel_layer
-from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.core.exceptions import ImproperlyConfigured
 from django.http import Http404, HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from tournament.core.middleware import supported_language
 from tournament.core.ratelimit import link_missed, personal_link_limited
 from tournament.core.roles import may_referee, signed_in_user
 from tournament.live import invalidation
@@ -347,9 +347,7 @@ def _personal(key_text: str) -> bool:
 
 def _language(scope: Mapping[str, Any]) -> str:
     query = parse_qs(scope.get("query_string", b"").decode("latin1"))
-    wanted = (query.get("lang") or [""])[0]
-    known = {code for code, _ in settings.LANGUAGES}
-    return wanted if wanted in known else settings.LANGUAGE_CODE
+    return supported_language((query.get("lang") or [""])[0])
 
 
 class LiveConsumer(AsyncJsonWebsocketConsumer):

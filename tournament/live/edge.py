@@ -31,10 +31,18 @@ import contextlib
 import gzip
 import io
 import logging
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
+from asgiref.typing import (
+    ASGI3Application,
+    ASGIReceiveCallable,
+    ASGISendCallable,
+    ASGISendEvent,
+    HTTPScope,
+    Scope,
+)
 from django.conf import settings
 from django.contrib.messages.storage.cookie import CookieStorage
 from django.core.cache import BaseCache, caches
@@ -50,11 +58,6 @@ from tournament.live import pages, state
 
 logger = logging.getLogger(__name__)
 
-Scope = dict[str, Any]
-Message = Mapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 Headers = list[tuple[bytes, bytes]]
 
 # How long a request waits for the one in Django that makes its page (then
@@ -120,15 +123,18 @@ class _Answer:
     headers: Headers
     body: bytes = b""
 
-    async def send(self, send: Send) -> None:
+    async def send(self, send: ASGISendCallable) -> None:
         await send(
             {
                 "type": "http.response.start",
                 "status": self.status,
                 "headers": self.headers,
+                "trailers": False,
             }
         )
-        await send({"type": "http.response.body", "body": self.body})
+        await send(
+            {"type": "http.response.body", "body": self.body, "more_body": False}
+        )
 
 
 @dataclass(frozen=True)
@@ -145,7 +151,7 @@ class _Unknown:
 class KeptPages:
     """ASGI middleware around Django: kept public pages from the cache."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGI3Application) -> None:
         self.app = app
         self._store: BaseCache | None = None
         self._flights: dict[str, asyncio.Future[None]] = {}
@@ -164,7 +170,9 @@ class KeptPages:
             self._store = caches.create_connection("default")
         return self._store
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def __call__(
+        self, scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable
+    ) -> None:
         if scope["type"] == "http" and scope.get("method") == "GET":
             found = self._find(scope)
             if isinstance(found, _Unknown) and found.flight in self._flights:
@@ -179,7 +187,9 @@ class KeptPages:
                 await found.send(send)
                 return
             if isinstance(found, _Unknown):
-                scope = {**scope, pages.EDGE_SCOPE_KEY: True}
+                # A key of the site's own, which asgiref's HTTPScope does not
+                # name (servers and Django pass unknown keys on).
+                scope = cast(HTTPScope, {**scope, pages.EDGE_SCOPE_KEY: True})
                 send = self._keeping(send, found.secure)
                 flight = asyncio.get_running_loop().create_future()
                 self._flights.setdefault(found.flight, flight)
@@ -192,14 +202,14 @@ class KeptPages:
                 return
         await self.app(scope, receive, send)
 
-    def _find(self, scope: Scope) -> _Answer | _Unknown | None:
+    def _find(self, scope: HTTPScope) -> _Answer | _Unknown | None:
         try:
             return self.find(scope)
         except Exception:  # the fast path must never break a request
             logger.exception("kept page lookup failed for %s", scope.get("path"))
             return None
 
-    def find(self, scope: Scope) -> _Answer | _Unknown | None:
+    def find(self, scope: HTTPScope) -> _Answer | _Unknown | None:
         """The answer to `scope` from the cache, _Unknown for a shared page
         the edge cannot answer yet, or None for Django's."""
         if _has_body(scope.get("headers", ())):
@@ -259,11 +269,11 @@ class KeptPages:
             extra.append((b"content-encoding", b"gzip"))
         return _Answer(200, headers + validators + extra, body)
 
-    def _keeping(self, send: Send, secure: bool) -> Send:
+    def _keeping(self, send: ASGISendCallable, secure: bool) -> ASGISendCallable:
         """`send`, keeping the headers of Django's answer if it is a kept
         page (marked) with no header but those replayed (`replayable`)."""
 
-        async def keeping(message: Message) -> None:
+        async def keeping(message: ASGISendEvent) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", ()))
                 marker = pages.EDGE_HEADER.lower().encode()

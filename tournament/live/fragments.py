@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
 from django.http import HttpRequest, QueryDict
@@ -67,7 +68,11 @@ def choice(*allowed: str) -> Check:
 def series_number(value: str) -> str | None:
     # isdecimal, not isdigit: int() refuses "²"; two digits at most, as int()
     # refuses thousands.
-    ok = value.isdecimal() and len(value) <= 2 and 1 <= int(value) <= 10
+    ok = (
+        value.isdecimal()
+        and len(value) <= 2
+        and 1 <= int(value) <= Tournament.MAX_SERIES
+    )
     return value if ok else None
 
 
@@ -288,7 +293,7 @@ class Region:
 def region(tournament: Tournament, key: FragmentKey, language: str = "") -> Region:
     """The region of `key` in `language` (default: the active one); its
     HTML is rendered (or read from the cache) when first asked for."""
-    language = language or translation.get_language() or "de"
+    language = language or translation.get_language() or settings.LANGUAGE_CODE
     scope = state.scope_of(key.fragment.source, tournament.show_provisional)
     token = state.source_token(tournament.pk, scope, state.settings_token(tournament))
     seen_scope: str = scope

@@ -4,10 +4,11 @@ down) and the projector."""
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.http import quote_etag
 
+from tournament.core.lookup import tournament_or_404, with_tournament
 from tournament.core.ratelimit import (
     link_missed,
     link_not_found,
@@ -52,7 +53,7 @@ def live_fragment(request: HttpRequest, slug: str, name: str) -> HttpResponseBas
     sharing = _key_sharing(key)
     if sharing is not None:
         return serve_public(request, slug, sharing, lambda: _fragment(slug, key))
-    tournament = get_object_or_404(Tournament, slug=slug)
+    tournament = tournament_or_404(slug)
     if key.fragment.staff and not may_referee(request.user, tournament):
         raise Http404
     return _conditional(request, region(tournament, key))
@@ -113,8 +114,7 @@ live_fragment.sharing = _fragment_sharing  # type: ignore[attr-defined]
 
 
 def _fragment(slug: str, key: FragmentKey) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
-    return HttpResponse(region(tournament, key).html)
+    return HttpResponse(region(tournament_or_404(slug), key).html)
 
 
 def _speed(value: str) -> str | None:
@@ -135,11 +135,11 @@ def _speed(value: str) -> str | None:
     },
     timeout=60,
 )
-def projector(request: HttpRequest, slug: str) -> HttpResponse:
+@with_tournament
+def projector(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """For the hall's beamer: standings (and each category's ranking the
     standings offer as slides), the seating of the released series and the
     progress of the current one, in turn, in large type."""
-    tournament = get_object_or_404(Tournament, slug=slug)
     regions = {
         name.replace("-", "_"): region(tournament, FragmentKey(FRAGMENTS[name], {}))
         for name in ("standings", "seating-names", "progress-public")

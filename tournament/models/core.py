@@ -18,8 +18,14 @@ lower_case_slug = RegexValidator(
     code="invalid",
 )
 
+# A tournament plays at most this many series (the paper forms, every
+# series number in an address and the series themselves keep to it).
+MAX_SERIES = 10
+
 
 class Tournament(models.Model):
+    MAX_SERIES = MAX_SERIES
+
     class Status(models.TextChoices):
         PLANNED = "planned", _("in Vorbereitung")
         RUNNING = "running", _("läuft")
@@ -131,7 +137,7 @@ class Tournament(models.Model):
         verbose_name_plural = _("Turniere")
         constraints = [
             models.CheckConstraint(
-                condition=Q(series_count__gte=1, series_count__lte=10),
+                condition=Q(series_count__gte=1, series_count__lte=MAX_SERIES),
                 name="tournament_series_count_range",
             ),
             models.CheckConstraint(

@@ -6,6 +6,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from scoring.bots import BOTS
 from tournament.models.core import Entry
 from tournament.models.seating import Table
 
@@ -114,7 +115,7 @@ class DigitalSeat(models.Model):
         related_name="+",
         verbose_name=_("Meldung"),
     )
-    # "" for a person, else the rules module's bot name.
+    # "" for a person, else the rules module's bot name (scoring.bots.BOTS).
     bot = models.CharField(_("Bot"), max_length=20, blank=True)
     # The private link's secret: whoever has it plays this seat.
     token = models.CharField(
@@ -147,7 +148,7 @@ class DigitalSeat(models.Model):
                 name="digital_seat_number_range",
             ),
             models.CheckConstraint(
-                condition=Q(bot__in=["", "greedy", "random"]),
+                condition=Q(bot__in=["", *sorted(BOTS)]),
                 name="digital_seat_bot_valid",
             ),
             models.CheckConstraint(

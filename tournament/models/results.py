@@ -330,11 +330,8 @@ class EntryTotal(models.Model):  # noqa: DJ008 - an internal aggregate row
     three_table_games = models.PositiveSmallIntegerField(
         default=0, verbose_name=_("Spiele am Dreiertisch")
     )
-    # Points per series as "26,0,14,0,0": a plain string, because decoding
-    # JSON for every row was the larger part of a cold standings read.
-    series_points = models.CharField(
-        max_length=60, default="", verbose_name=_("Punkte je Serie")
-    )
+    # Points per series, series 1 first: [26, 0, 14, 0, 0].
+    series_points = models.JSONField(default=list, verbose_name=_("Punkte je Serie"))
 
     class Meta:
         verbose_name = _("Punktestand")

@@ -12,12 +12,13 @@ from tournament.models.core import Entry, Tournament
 # Generic so that a query's annotations (`table_count` …) stay on its rows
 # through the methods below.
 _SeriesT = TypeVar("_SeriesT", bound="Series")
+_SeatT = TypeVar("_SeatT", bound="Seat")
 
 
 class SeriesQuerySet(models.QuerySet[_SeriesT]):
     def seated(self) -> Self:
         """Series with a seating (all but drafts)."""
-        return self.exclude(status=Series.Status.DRAFT)
+        return self.filter(status__in=Series.SEATED_STATUSES)
 
     def public(self) -> Self:
         """Released series and later: their seating and results are public,
@@ -35,6 +36,8 @@ class Series(models.Model):
         PLAYING = "playing", _("läuft")
         COMPLETE = "complete", _("abgeschlossen")
 
+    # Seated and later: the series has a seating (a draft has none yet).
+    SEATED_STATUSES = (Status.SEATED, Status.RELEASED, Status.PLAYING, Status.COMPLETE)
     # Released and later: public, and open for results.
     PUBLIC_STATUSES = (Status.RELEASED, Status.PLAYING, Status.COMPLETE)
 
@@ -80,7 +83,8 @@ class Series(models.Model):
                 fields=["tournament", "number"], name="series_number_unique"
             ),
             models.CheckConstraint(
-                condition=Q(number__gte=1, number__lte=10), name="series_number_range"
+                condition=Q(number__gte=1, number__lte=Tournament.MAX_SERIES),
+                name="series_number_range",
             ),
             models.CheckConstraint(
                 condition=Q(
@@ -95,6 +99,10 @@ class Series(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament} – {_('Serie')} {self.number}"
+
+    @property
+    def is_seated(self) -> bool:
+        return self.status in self.SEATED_STATUSES
 
     @property
     def is_public(self) -> bool:
@@ -131,6 +139,13 @@ class Table(models.Model):
         return f"{_('Tisch')} {self.number}"
 
 
+class SeatQuerySet(models.QuerySet[_SeatT]):
+    def seated(self) -> Self:
+        """Seats of series with a seating (`Series.SEATED_STATUSES`): a
+        draft's are none yet."""
+        return self.filter(series__status__in=Series.SEATED_STATUSES)
+
+
 class Seat(models.Model):
     """A player at a table. Seat 1 leads the first hand; the highest seat
     deals first and keeps the score sheet (RULES.md §2)."""
@@ -145,6 +160,8 @@ class Seat(models.Model):
     entry = models.ForeignKey(
         Entry, on_delete=models.PROTECT, related_name="seats", verbose_name=_("Meldung")
     )
+
+    objects = SeatQuerySet.as_manager()
 
     class Meta:
         ordering = ["table", "number"]

@@ -27,6 +27,7 @@ from django.views.decorators.http import (
 )
 
 from tournament.core.errors import UserError
+from tournament.core.lookup import with_tournament
 from tournament.core.roles import organizer_required
 from tournament.core.upload import take_preview
 from tournament.core.workbook import XLSX_CONTENT_TYPE
@@ -56,7 +57,9 @@ class DocumentForm(forms.Form):
     """Which document, for which series, blank or filled, how many places."""
 
     document = forms.ChoiceField(choices=list(DOCUMENTS.items()))
-    series = forms.IntegerField(required=False, min_value=1, max_value=10)
+    series = forms.IntegerField(
+        required=False, min_value=1, max_value=Tournament.MAX_SERIES
+    )
     filled = forms.BooleanField(required=False)
     top = forms.IntegerField(
         required=False, min_value=1, max_value=pdf.MAX_CERTIFICATES, initial=3
@@ -153,21 +156,15 @@ class GamesImportForm(forms.Form):
     )
 
 
-def _tournament(slug: str) -> Tournament:
-    return get_object_or_404(Tournament, slug=slug)
-
-
 def _job(tournament: Tournament, job_id: UUID) -> Job:
     return jobs.job_refresh(get_object_or_404(Job, pk=job_id, tournament=tournament))
 
 
 @organizer_required
 @require_GET
-def paper(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = _tournament(slug)
-    series = [
-        s for s in seating_selectors.series_list(tournament) if s.status != "draft"
-    ]
+@with_tournament
+def paper(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    series = [s for s in seating_selectors.series_list(tournament) if s.is_seated]
     recent = [jobs.job_refresh(job) for job in jobs.jobs_recent(tournament)]
     return render(
         request,
@@ -200,15 +197,15 @@ def _phone_address(request: HttpRequest) -> str:
 
 @organizer_required
 @require_http_methods(["GET", "POST"])
-def paper_download(request: HttpRequest, slug: str) -> HttpResponse:
+@with_tournament
+def paper_download(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """A document made right away: the print page's "Sofort öffnen" posts
     its form here (so its CSRF token never stands in an address); the same
     fields as a query make a link to it."""
-    tournament = _tournament(slug)
     form = DocumentForm(request.POST if request.method == "POST" else request.GET)
     if not form.is_valid():
         messages.error(request, _("Unbekanntes Dokument oder ungültige Angaben."))
-        return redirect("tournament:paper", slug=slug)
+        return redirect("tournament:paper", slug=tournament.slug)
     data = form.cleaned_data
     try:
         if data["document"] == "xlsx":
@@ -228,7 +225,7 @@ def paper_download(request: HttpRequest, slug: str) -> HttpResponse:
             content_type = pdf.PDF_CONTENT_TYPE
     except UserError as error:
         messages.error(request, error.message)
-        return redirect("tournament:paper", slug=slug)
+        return redirect("tournament:paper", slug=tournament.slug)
     response = HttpResponse(content, content_type=content_type)
     disposition = "inline" if content_type == pdf.PDF_CONTENT_TYPE else "attachment"
     response["Content-Disposition"] = f'{disposition}; filename="{filename}"'
@@ -237,13 +234,13 @@ def paper_download(request: HttpRequest, slug: str) -> HttpResponse:
 
 @organizer_required
 @require_POST
-def paper_job_start(request: HttpRequest, slug: str) -> HttpResponse:
+@with_tournament
+def paper_job_start(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The print page's "Im Hintergrund erstellen": a background job."""
-    tournament = _tournament(slug)
     form = DocumentForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Unbekanntes Dokument oder ungültige Angaben."))
-        return redirect("tournament:paper", slug=slug)
+        return redirect("tournament:paper", slug=tournament.slug)
     data = form.cleaned_data
     if data["document"] == "xlsx":
         kind, params = "xlsx", {}
@@ -257,13 +254,15 @@ def paper_job_start(request: HttpRequest, slug: str) -> HttpResponse:
         label=form.label(),
         params=params,
     )
-    return redirect("tournament:paper_job", slug=slug, job_id=job.pk)
+    return redirect("tournament:paper_job", slug=tournament.slug, job_id=job.pk)
 
 
 @organizer_required
 @require_GET
-def paper_job(request: HttpRequest, slug: str, job_id: UUID) -> HttpResponse:
-    tournament = _tournament(slug)
+@with_tournament
+def paper_job(
+    request: HttpRequest, tournament: Tournament, job_id: UUID
+) -> HttpResponse:
     job = _job(tournament, job_id)
     return render(
         request,
@@ -274,9 +273,11 @@ def paper_job(request: HttpRequest, slug: str, job_id: UUID) -> HttpResponse:
 
 @organizer_required
 @require_GET
-def paper_job_status(request: HttpRequest, slug: str, job_id: UUID) -> JsonResponse:
+@with_tournament
+def paper_job_status(
+    request: HttpRequest, tournament: Tournament, job_id: UUID
+) -> JsonResponse:
     """What the job page polls."""
-    tournament = _tournament(slug)
     job = _job(tournament, job_id)
     has_file = jobs.job_file(job) is not None
     return JsonResponse(
@@ -287,7 +288,8 @@ def paper_job_status(request: HttpRequest, slug: str, job_id: UUID) -> JsonRespo
             "message": job.message,
             "finished": job.is_finished,
             "download": reverse(
-                "tournament:paper_job_file", kwargs={"slug": slug, "job_id": job.pk}
+                "tournament:paper_job_file",
+                kwargs={"slug": tournament.slug, "job_id": job.pk},
             )
             if has_file
             else None,
@@ -297,8 +299,10 @@ def paper_job_status(request: HttpRequest, slug: str, job_id: UUID) -> JsonRespo
 
 @organizer_required
 @require_GET
-def paper_job_file(request: HttpRequest, slug: str, job_id: UUID) -> FileResponse:
-    tournament = _tournament(slug)
+@with_tournament
+def paper_job_file(
+    request: HttpRequest, tournament: Tournament, job_id: UUID
+) -> FileResponse:
     job = _job(tournament, job_id)
     path = jobs.job_file(job)
     if path is None:
@@ -312,10 +316,10 @@ def paper_job_file(request: HttpRequest, slug: str, job_id: UUID) -> FileRespons
 
 
 @organizer_required
-def games_import(request: HttpRequest, slug: str) -> HttpResponse:
+@with_tournament
+def games_import(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Upload a workbook and see what its Games sheet would do; nothing is
     written before the organizer confirms."""
-    tournament = _tournament(slug)
     form = GamesImportForm(request.POST or None, request.FILES or None)
     preview = None
     token = ""
@@ -342,11 +346,11 @@ def games_import(request: HttpRequest, slug: str) -> HttpResponse:
 
 @organizer_required
 @require_POST
-def games_import_confirm(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = _tournament(slug)
+@with_tournament
+def games_import_confirm(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     pending = take_preview(request, SESSION_KEY, tournament)
     if pending is None:
-        return redirect("tournament:games_import", slug=slug)
+        return redirect("tournament:games_import", slug=tournament.slug)
     job = jobs.job_start(
         actor=request.user,
         tournament=tournament,
@@ -358,7 +362,7 @@ def games_import_confirm(request: HttpRequest, slug: str) -> HttpResponse:
             "actor": request.user.pk,
         },
     )
-    return redirect("tournament:paper_job", slug=slug, job_id=job.pk)
+    return redirect("tournament:paper_job", slug=tournament.slug, job_id=job.pk)
 
 
 @organizer_required

@@ -23,7 +23,7 @@ from openpyxl.workbook.properties import CalcProperties
 from openpyxl.worksheet.worksheet import Worksheet
 
 from tournament.core.workbook import Formula, workbook_bytes, write_table
-from tournament.models import Entry, GameScore, Player, Seat, Series, Tournament
+from tournament.models import Entry, GameScore, Player, Seat, Tournament
 from tournament.standings.selectors import series_cells, standings_rows
 
 Progress = Callable[[int], None]
@@ -99,7 +99,7 @@ def _seating(workbook: Workbook, tournament: Tournament, played: Played) -> None
     """One sheet per seated series: table, seat, player."""
     seats = (
         Seat.objects.filter(series__tournament=tournament)
-        .exclude(series__status=Series.Status.DRAFT)
+        .seated()
         .select_related("series", "table", "entry__player")
         .order_by("series__number", "table__number", "number")
     )

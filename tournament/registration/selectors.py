@@ -306,7 +306,7 @@ def last_series_seated(entry: Entry) -> int | None:
     """The number of the latest series he has a seat in (None: none)."""
     return (
         Seat.objects.filter(entry=entry)
-        .exclude(series__status=Series.Status.DRAFT)
+        .seated()
         .order_by("-series__number")
         .values_list("series__number", flat=True)
         .first()

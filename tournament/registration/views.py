@@ -17,6 +17,7 @@ from django_tables2 import RequestConfig
 
 from tournament.core.back import back_url
 from tournament.core.errors import UserError
+from tournament.core.lookup import with_tournament
 from tournament.core.roles import organizer_required
 from tournament.core.upload import take_preview
 from tournament.core.workbook import XLSX_CONTENT_TYPE
@@ -38,8 +39,8 @@ from tournament.registration.tables import EntryTable
 
 
 @organizer_required
-def entry_list(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
+@with_tournament
+def entry_list(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     query = request.GET.get("q", "")[:100]
     table = EntryTable(selectors.entries_for(tournament, query=query))
     RequestConfig(request, paginate={"per_page": 100}).configure(table)
@@ -56,8 +57,8 @@ def entry_list(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @organizer_required
-def entry_create(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
+@with_tournament
+def entry_create(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     form = EntryForm(request.POST or None)
     duplicates: list[Entry] = []
     if request.method == "POST" and form.is_valid():
@@ -101,7 +102,7 @@ def entry_create(request: HttpRequest, slug: str) -> HttpResponse:
                             "dieselbe ist, entscheiden Sie unter „Personen prüfen“."
                         ),
                     )
-                return redirect("tournament:entry_create", slug=slug)
+                return redirect("tournament:entry_create", slug=tournament.slug)
     return render(
         request,
         "tournament/registration/entry_form.html",
@@ -116,8 +117,10 @@ def entry_create(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @organizer_required
-def entry_edit(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
+@with_tournament
+def entry_edit(
+    request: HttpRequest, tournament: Tournament, number: int
+) -> HttpResponse:
     entry = get_object_or_404(
         Entry.objects.select_related("player"),
         tournament=tournament,
@@ -137,7 +140,7 @@ def entry_edit(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             form.add_error("start_number", error.message)
         else:
             messages.success(request, _("Änderungen gespeichert."))
-            return redirect("tournament:entry_list", slug=slug)
+            return redirect("tournament:entry_list", slug=tournament.slug)
     return render(
         request,
         "tournament/registration/entry_form.html",
@@ -255,18 +258,20 @@ def entry_reinstate(request: HttpRequest, slug: str, number: int) -> HttpRespons
 
 
 @organizer_required
-def entry_export(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
+@with_tournament
+def entry_export(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     response = HttpResponse(
         players_workbook(tournament), content_type=XLSX_CONTENT_TYPE
     )
-    response["Content-Disposition"] = f'attachment; filename="{slug}-spieler.xlsx"'
+    response["Content-Disposition"] = (
+        f'attachment; filename="{tournament.slug}-spieler.xlsx"'
+    )
     return response
 
 
 @organizer_required
-def team_list(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
+@with_tournament
+def team_list(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     return render(
         request,
         "tournament/registration/team_list.html",
@@ -275,10 +280,10 @@ def team_list(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @organizer_required
+@with_tournament
 def team_edit(
-    request: HttpRequest, slug: str, team_id: int | None = None
+    request: HttpRequest, tournament: Tournament, team_id: int | None = None
 ) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
     team = (
         get_object_or_404(Team, pk=team_id, tournament=tournament) if team_id else None
     )
@@ -297,7 +302,7 @@ def team_edit(
             form.add_error(None, error.message)
         else:
             messages.success(request, _("Mannschaft gespeichert."))
-            return redirect("tournament:team_list", slug=slug)
+            return redirect("tournament:team_list", slug=tournament.slug)
     return render(
         request,
         "tournament/registration/team_form.html",
@@ -306,20 +311,24 @@ def team_edit(
 
 
 @organizer_required
-def team_delete(request: HttpRequest, slug: str, team_id: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
+@with_tournament
+def team_delete(
+    request: HttpRequest, tournament: Tournament, team_id: int
+) -> HttpResponse:
     team = get_object_or_404(Team, pk=team_id, tournament=tournament)
     if request.method == "POST":
         services.team_delete(actor=request.user, team=team)
         messages.success(request, _("Mannschaft gelöscht."))
-        return redirect("tournament:team_list", slug=slug)
+        return redirect("tournament:team_list", slug=tournament.slug)
     return render(
         request,
         "tournament/registration/confirm_delete.html",
         {
             "tournament": tournament,
             "object_label": _("die Mannschaft „%(name)s“") % {"name": team.name},
-            "cancel_url": reverse("tournament:team_list", kwargs={"slug": slug}),
+            "cancel_url": reverse(
+                "tournament:team_list", kwargs={"slug": tournament.slug}
+            ),
         },
     )
 
@@ -328,8 +337,8 @@ SESSION_KEY = "player_import"
 
 
 @organizer_required
-def import_upload(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
+@with_tournament
+def import_upload(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     if request.method == "GET" and "vorlage" in request.GET:
         # The empty list to fill in: the same columns the import reads.
         response = HttpResponse(
@@ -366,11 +375,11 @@ def import_upload(request: HttpRequest, slug: str) -> HttpResponse:
 
 @organizer_required
 @require_POST
-def import_confirm(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
+@with_tournament
+def import_confirm(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     pending = take_preview(request, SESSION_KEY, tournament)
     if pending is None:
-        return redirect("tournament:import_upload", slug=slug)
+        return redirect("tournament:import_upload", slug=tournament.slug)
     rows = [PlayerData(**row) for row in pending["rows"]]
     try:
         entries = services.entries_import(
@@ -382,8 +391,8 @@ def import_confirm(request: HttpRequest, slug: str) -> HttpResponse:
             _("Nichts importiert: %(error)s Bitte die Datei erneut hochladen.")
             % {"error": error.message},
         )
-        return redirect("tournament:import_upload", slug=slug)
+        return redirect("tournament:import_upload", slug=tournament.slug)
     messages.success(
         request, _("%(count)d Spieler importiert.") % {"count": len(entries)}
     )
-    return redirect("tournament:entry_list", slug=slug)
+    return redirect("tournament:entry_list", slug=tournament.slug)

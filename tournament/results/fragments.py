@@ -4,6 +4,7 @@ of the tables (referees' and public)."""
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest
 from django.template.loader import render_to_string
@@ -82,7 +83,7 @@ def _tables_html(
     """Each table's HTML, cached by what it shows: every confirmed result
     renders the series' results anew for every phone, and only its own
     table changed. One cache read for all of them (Redis: one round trip)."""
-    language = get_language() or "de"
+    language = get_language() or settings.LANGUAGE_CODE
     keys = [f"result-table:{_table_key(tournament, r)}:{language}" for r in results]
     found = cache.get_many(keys)
     context = {

@@ -7,7 +7,7 @@ from django.db.models import Count, F, Prefetch, Q, QuerySet
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
-from tournament.core.rules import game_points
+from tournament.core.rules import seat_points
 from tournament.models import (
     ResultAnswer,
     ResultVersion,
@@ -168,11 +168,7 @@ def _players_points(
     for seat in table.seats.all():
         plays = seat.entry.last_game_in(series, count) if full else len(games)
         points: list[int | None] = [
-            None
-            if n > plays
-            else game_points(g["marks"], tournament)
-            if g["winner"] == seat.number
-            else 0
+            None if n > plays else seat_points(g, seat.number, tournament)
             for n, g in enumerate(games, 1)
         ]
         if full:

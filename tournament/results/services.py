@@ -20,7 +20,7 @@ from django.utils.translation import gettext as _
 from tournament.core.audit import audit_record
 from tournament.core.errors import ConflictError, NotAllowed, UserError
 from tournament.core.roles import Actor, acting_user, is_organizer, may_referee
-from tournament.core.rules import game_points
+from tournament.core.rules import game_points, seat_points
 from tournament.live import invalidation
 from tournament.models import (
     DigitalTable,
@@ -162,7 +162,7 @@ def rebuild_table_scores(table: Table, version: ResultVersion) -> None:
                     seat=seat,
                     won=won,
                     marks=game["marks"] if won else 0,
-                    points=game_points(game["marks"], tournament) if won else 0,
+                    points=seat_points(game, seat, tournament),
                     three_table=len(present) == 3,
                 )
             )
@@ -198,7 +198,7 @@ def totals_refresh(*, entry_ids: list[int], tournament: Tournament) -> None:
                 games_won=t["won"],
                 best_game=t["best"],
                 three_table_games=t["three"],
-                series_points=",".join(map(str, t["series"])),
+                series_points=t["series"],
             )
             for entry_id, t in per_entry.items()
         ],

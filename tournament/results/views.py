@@ -10,6 +10,7 @@ from django.views.decorators.http import require_POST
 
 from tournament.core.errors import UserError
 from tournament.core.idempotency import idempotent
+from tournament.core.lookup import with_tournament
 from tournament.core.roles import (
     is_organizer,
     tournament_referee_required,
@@ -22,8 +23,7 @@ from tournament.live.fragments import (
 from tournament.live.invalidation import Source
 from tournament.live.pages import public_page, region_or_404, render_live_page
 from tournament.models import ResultVersion, Table, Tournament
-from tournament.results import selectors
-from tournament.results import services as results_service
+from tournament.results import selectors, services
 from tournament.results.adapter import GameErrors
 from tournament.results.forms import ResultForm, result_initial, table_result_form
 from tournament.results.selectors import table_or_404
@@ -40,8 +40,8 @@ def _table(request: HttpRequest, slug: str, series: int, table: int) -> Table:
 
 
 @tournament_referee_required
-def entry_overview(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
+@with_tournament
+def entry_overview(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     # The progress is the staff live region: rendered once per state of the
     # tournament (its ETag) for every referee, not once per page view.
     progress = region(tournament, FragmentKey(FRAGMENTS["progress"], {}))
@@ -64,7 +64,7 @@ def _enter(
     games = [game for game in form.entered if game is not None]
     try:
         if valid and not errors and len(games) == len(form.entered):
-            return results_service.result_enter(
+            return services.result_enter(
                 actor=request.user,
                 table=table,
                 games=games,
@@ -73,7 +73,7 @@ def _enter(
                 reason=form.cleaned_data["reason"],
             )
         # Something is refused already: the rules still check the rest.
-        results_service.result_check(
+        services.result_check(
             games=form.entered, table=table, tournament=table.series.tournament
         )
     except GameErrors as error:
@@ -169,7 +169,7 @@ def _decide(
     )
     try:
         if confirm:
-            results_service.result_confirm(
+            services.result_confirm(
                 actor=request.user,
                 version=version,
                 revision=form.cleaned_data["revision"],
@@ -178,7 +178,7 @@ def _decide(
                 request, _("Ergebnis von Tisch %(t)d bestätigt.") % {"t": table}
             )
         else:
-            results_service.result_reject(
+            services.result_reject(
                 actor=request.user,
                 version=version,
                 revision=form.cleaned_data["revision"],
@@ -214,8 +214,10 @@ def result_reject(
 
 
 @public_page(Source.RESULTS)
-def series_results(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
+@with_tournament
+def series_results(
+    request: HttpRequest, tournament: Tournament, number: int
+) -> HttpResponse:
     series = seating_selectors.public_series_or_404(tournament, number)
     return render_live_page(
         request,

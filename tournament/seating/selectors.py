@@ -3,7 +3,14 @@
 from itertools import combinations
 from typing import TYPE_CHECKING, TypeAlias, TypedDict
 
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet
+from django.db.models import (
+    Count,
+    Exists,
+    OuterRef,
+    Prefetch,
+    Q,
+    prefetch_related_objects,
+)
 from django.shortcuts import get_object_or_404
 
 from tournament.models import (
@@ -45,32 +52,14 @@ def series_public(tournament: Tournament) -> SeriesWithTables:
 
 def series_tables(series: Series) -> list[Table]:
     """The tables of a series in number order with their seats, entries and
-    players (2 queries); `table.seats.all()` gives the seats in seat order.
-
-    Each table's seats are put in the prefetch cache by hand: Django's
-    `Prefetch` with a queryset clones that queryset once per table, which
-    was a third of a 100-table series' read; and every changed result reads
-    a series again (its page, its polled part, the API)."""
+    players (2 queries); `table.seats.all()` gives the seats in seat order,
+    each seat's `table` the table it is listed under (no query per seat: the
+    hall's list of names asks every seat for its table)."""
     tables = list(Table.objects.filter(series=series).order_by("number"))
-    seats: dict[int, list[Seat]] = {table.pk: [] for table in tables}
-    for seat in (
-        Seat.objects.filter(table__series=series)
-        .select_related("entry__player")
-        .order_by("number")
-    ):
-        seats[seat.table_id].append(seat)
-    table_of_seat = Seat.table.field
     for table in tables:
         table.series = series
-        for seat in seats[table.pk]:
-            # As prefetch_related leaves it: `seat.table` is this table, not a
-            # query per seat (the hall's list of names asks 400 of them).
-            table_of_seat.set_cached_value(seat, table)
-        # What prefetch_related would leave: a done queryset per table.
-        prefetched: QuerySet[Seat] = QuerySet(model=Seat)
-        prefetched._result_cache = seats[table.pk]
-        setattr(prefetched, "_prefetch_done", True)  # noqa: B010
-        setattr(table, "_prefetched_objects_cache", {"seats": prefetched})  # noqa: B010
+    seats = Seat.objects.select_related("entry__player").order_by("number")
+    prefetch_related_objects(tables, Prefetch("seats", queryset=seats))
     return tables
 
 
@@ -229,7 +218,7 @@ def seating_report(series: Series, tables: list[Table]) -> SeatingReport:
             series__tournament_id=series.tournament_id,
             series__number__lt=series.number,
         )
-        .exclude(series__status=Series.Status.DRAFT)
+        .seated()
         .values_list("table_id", "table__size", "entry_id")
     )
     met: dict[tuple[int, int], int] = {}
@@ -365,7 +354,7 @@ def redraw_reasons(series: Series) -> RedrawReasons:
         for pk, number in Series.objects.filter(
             tournament_id=series.tournament_id, number__lt=series.number
         )
-        .exclude(status=Series.Status.DRAFT)
+        .seated()
         .values_list("pk", "number")
     }
     if not earlier:

@@ -157,7 +157,7 @@ def _seat_inputs(
     """Who is drawn and the series before `series` as they were seated;
     refused while one of those is not drawn yet."""
     earlier = _earlier(series)
-    if any(s.status == Series.Status.DRAFT for s in earlier):
+    if not all(s.is_seated for s in earlier):
         raise UserError(_("Bitte zuerst die vorherigen Serien setzen."), code="order")
     return seated_players(tournament), [adapter.stored_series(s) for s in earlier]
 
@@ -367,7 +367,7 @@ def _totals_before(tournament: Tournament, number: int) -> dict[int, int]:
     """Each entry's points in the series before series `number`, from the
     kept totals (one query): the standings that series is seated by."""
     return {
-        entry_id: sum(int(p) for p in points.split(",")[: number - 1] if p)
+        entry_id: sum(points[: number - 1])
         for entry_id, points in EntryTotal.objects.filter(
             entry__tournament=tournament
         ).values_list("entry_id", "series_points")
@@ -457,7 +457,7 @@ def _measure(series: Series, tournament: Tournament) -> None:
         adapter.stored_series(s)
         for s in Series.objects.filter(
             tournament=tournament, number__lte=series.number
-        ).exclude(status=Series.Status.DRAFT)
+        ).seated()
     ]
     quality = adapter.seating_quality(seated, entries)
     if series.mode == Series.Mode.STANDINGS:

@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 
 from tournament.core.back import back_url
 from tournament.core.errors import UserError
+from tournament.core.lookup import with_tournament
 from tournament.core.roles import organizer_required
 from tournament.live import invalidation
 from tournament.live.pages import (
@@ -24,8 +25,7 @@ from tournament.live.pages import (
 )
 from tournament.models import Entry, Series, Tournament
 from tournament.registration import selectors as registration_selectors
-from tournament.seating import selectors
-from tournament.seating import services as seating_service
+from tournament.seating import selectors, services
 
 
 class VersionForm(forms.Form):
@@ -83,16 +83,16 @@ def _series(slug: str, number: int) -> Series:
 
 
 @organizer_required
-def series_overview(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
-    seating_service.series_ensure(tournament=tournament, actor=request.user)
+@with_tournament
+def series_overview(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    services.series_ensure(tournament=tournament, actor=request.user)
     return render(
         request,
         "tournament/seating/series_overview.html",
         {
             "tournament": tournament,
             "series_list": selectors.series_list(tournament),
-            "players": len(seating_service.seated_players(tournament)),
+            "players": len(services.seated_players(tournament)),
         },
     )
 
@@ -114,7 +114,7 @@ def _swap_preview(series: Series, form: SwapPickForm) -> dict[str, object] | Non
                 "error": _("Startnummer %(n)d sitzt nicht in Serie %(s)d.")
                 % {"n": number, "s": series.number}
             }
-            if series.status in seating_service.LATE_JOINABLE:
+            if series.status in services.LATE_JOINABLE:
                 # Came after the release? A swap moves only the seated; his
                 # way in is the free seat of a table of three.
                 missing["late"] = number
@@ -165,7 +165,7 @@ def series_late(
             messages.error(request, _("Bitte einen Dreiertisch wählen."))
         else:
             try:
-                table = seating_service.series_seat_late(
+                table = services.series_seat_late(
                     actor=request.user,
                     series=series,
                     entry=entry,
@@ -196,7 +196,7 @@ def series_late(
             "entry": entry,
             "seat": seat,
             "present": entry.checked_in and entry.withdrawn_at is None,
-            "running": series.status in seating_service.LATE_JOINABLE,
+            "running": series.status in services.LATE_JOINABLE,
             "choices": selectors.late_choices(series),
             "drawn": registration_selectors.missed_series(entry)["drawn"],
             "next": back,
@@ -237,7 +237,7 @@ def _redraw(
     options = None
     if offer and request.GET.get("vergleichen") == "1":
         try:
-            options = seating_service.draw_options(series=series)
+            options = services.draw_options(series=series)
         except UserError as error:
             messages.error(request, error.message)
     return {
@@ -251,7 +251,7 @@ def _redraw(
 def series_manage(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     series = _series(slug, number)
     tables = selectors.series_tables(series)
-    seated = series.status != Series.Status.DRAFT
+    seated = series.is_seated
     # Only a seated series can still be drawn again; a released one is
     # played as it is (a late arrival takes the free seat of a table of
     # three that has not begun, or the next draw seats him).
@@ -277,7 +277,7 @@ def series_manage(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             **redraw,
             "changes": changes if changed else None,
             "release_form": ReleaseForm(initial={"version": series.version}),
-            "players": len(seating_service.seated_players(series.tournament)),
+            "players": len(services.seated_players(series.tournament)),
         },
     )
 
@@ -300,7 +300,7 @@ def series_seat(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     if request.POST.get("mode") == Series.Mode.STANDINGS:
         _run(
             request,
-            lambda: seating_service.series_seat_by_standings(
+            lambda: services.series_seat_by_standings(
                 actor=request.user, series=series, version=version
             ),
             _("Serie %(n)d ist nach Tabelle gesetzt.") % {"n": number},
@@ -309,7 +309,7 @@ def series_seat(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     new_lot = request.POST.get("new_lot") == "1"
     _run(
         request,
-        lambda: seating_service.series_seat(
+        lambda: services.series_seat(
             actor=request.user, series=series, new_lot=new_lot, version=version
         ),
         _("Serie %(n)d ist ausgelost.") % {"n": number},
@@ -328,7 +328,7 @@ def series_choose(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     else:
         _run(
             request,
-            lambda: seating_service.series_seat(
+            lambda: services.series_seat(
                 actor=request.user,
                 series=series,
                 version=form.cleaned_data["version"],
@@ -367,7 +367,7 @@ def series_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     a, b = entries[form.cleaned_data["a"]], entries[form.cleaned_data["b"]]
     _run(
         request,
-        lambda: seating_service.series_swap(
+        lambda: services.series_swap(
             actor=request.user,
             series=series,
             entry_a=a,
@@ -402,7 +402,7 @@ def series_release(request: HttpRequest, slug: str, number: int) -> HttpResponse
     reason = form.cleaned_data["reason"] if valid else ""
     _run(
         request,
-        lambda: seating_service.series_release(
+        lambda: services.series_release(
             actor=request.user, series=series, version=version, reason=reason
         ),
         _("Serie %(n)d ist veröffentlicht.") % {"n": number},
@@ -411,9 +411,11 @@ def series_release(request: HttpRequest, slug: str, number: int) -> HttpResponse
 
 
 @public_page(invalidation.SEATING)
-def series_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+@with_tournament
+def series_detail(
+    request: HttpRequest, tournament: Tournament, number: int
+) -> HttpResponse:
     """The seating of a released series, by table (for the wall and phones)."""
-    tournament = get_object_or_404(Tournament, slug=slug)
     series = selectors.public_series_or_404(tournament, number)
     return render_live_page(
         request,
@@ -424,8 +426,8 @@ def series_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 @public_page(invalidation.SEATING, params=fragment_params("where", "q"))
-def where_do_i_sit(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
+@with_tournament
+def where_do_i_sit(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     page_region = region_or_404(tournament, "where", {"q": request.GET.get("q", "")})
     return render_live_page(
         request,

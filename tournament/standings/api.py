@@ -8,6 +8,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_GET
 
+from tournament.core.lookup import with_tournament
 from tournament.live import invalidation
 from tournament.live.pages import public_page
 from tournament.models import Entry, Tournament
@@ -28,11 +29,11 @@ def _category_word(value: str) -> str | None:
 
 @require_GET
 @public_page(invalidation.Source.STANDINGS, params={"category": _category_word})
-def standings(request: HttpRequest, slug: str) -> HttpResponse:
+@with_tournament
+def standings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """The overall standings; `?category=damen` (or `ladies`; `senioren`,
     `jugend`): that category's ranking, its own places in `rank` and the
     overall place in `overall_rank`. Any other value: the overall standings."""
-    tournament = get_object_or_404(Tournament, slug=slug)
     asked = request.GET.get("category", "")
     category = selectors.category_named(asked) if asked else None
     key = cache_key(tournament, f"json:{category.value}" if category else "json")
@@ -67,8 +68,8 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_GET
 @public_page(invalidation.SEATING)
-def series_list(request: HttpRequest, slug: str) -> JsonResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
+@with_tournament
+def series_list(request: HttpRequest, tournament: Tournament) -> JsonResponse:
     return JsonResponse(
         {
             "series": [
@@ -81,8 +82,10 @@ def series_list(request: HttpRequest, slug: str) -> JsonResponse:
 
 @require_GET
 @public_page(invalidation.CONFIRMED)
-def series_tables(request: HttpRequest, slug: str, number: int) -> JsonResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
+@with_tournament
+def series_tables(
+    request: HttpRequest, tournament: Tournament, number: int
+) -> JsonResponse:
     series = seating_selectors.public_series_or_404(tournament, number)
     tables = []
     for item in results_selectors.series_results(series, include_pending=False):
@@ -108,8 +111,8 @@ def series_tables(request: HttpRequest, slug: str, number: int) -> JsonResponse:
 
 @require_GET
 @public_page(invalidation.CONFIRMED)
-def players(request: HttpRequest, slug: str) -> JsonResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
+@with_tournament
+def players(request: HttpRequest, tournament: Tournament) -> JsonResponse:
     return JsonResponse(
         {
             "players": [
@@ -128,8 +131,8 @@ def players(request: HttpRequest, slug: str) -> JsonResponse:
 
 @require_GET
 @public_page(invalidation.CONFIRMED)
-def player(request: HttpRequest, slug: str, number: int) -> JsonResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
+@with_tournament
+def player(request: HttpRequest, tournament: Tournament, number: int) -> JsonResponse:
     entry = get_object_or_404(
         Entry.objects.select_related("player"),
         tournament=tournament,

@@ -24,12 +24,13 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache, partial
+from json import loads
 from operator import itemgetter
-from typing import Any, Protocol, TypedDict, TypeVar
+from typing import Any, NamedTuple, Protocol, TypedDict, TypeVar
 
 from django.core.cache import cache
 from django.db import connection
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Prefetch
 from django.utils import translation
 from django.utils.functional import Promise
 from django.utils.text import format_lazy, slugify
@@ -38,6 +39,7 @@ from django.utils.translation import gettext_lazy
 from tournament.live.invalidation import standings_generation
 from tournament.models import (
     Entry,
+    EntryTotal,
     GameScore,
     Player,
     ResultVersion,
@@ -244,30 +246,39 @@ def _state_of(counts: dict[int, tuple[int, int]], series_count: int) -> Standing
     )
 
 
+@lru_cache(maxsize=8)
+def _table_counts_sql(tournaments: int) -> str:
+    """The query of `_table_counts` for a number of tournaments, written out
+    as `_fetch_sql` is (the same reason)."""
+    ids = ", ".join(["%s"] * tournaments)
+    return (
+        "SELECT s.tournament_id, s.number,"
+        " COUNT(DISTINCT tb.id) AS tables, COUNT(DISTINCT v.table_id) AS confirmed"
+        f" FROM {Series._meta.db_table} s"
+        f" JOIN {Table._meta.db_table} tb ON tb.series_id = s.id"
+        f" LEFT JOIN {ResultVersion._meta.db_table} v"
+        " ON v.table_id = tb.id AND v.status = %s"
+        f" WHERE s.tournament_id IN ({ids})"
+        " GROUP BY s.tournament_id, s.number"
+        " ORDER BY s.tournament_id, s.number"
+    )
+
+
 def _table_counts(
     tournaments: Sequence[Tournament],
 ) -> dict[int, dict[int, tuple[int, int]]]:
     """One query: per tournament and series its tables and the confirmed
     ones."""
-    per_series = (
-        Table.objects.filter(series__tournament__in=tournaments)
-        .values("series__tournament_id", "series__number")
-        .annotate(
-            tables=Count("id", distinct=True),
-            confirmed=Count(
-                "id",
-                filter=Q(result_versions__status=ResultVersion.Status.CONFIRMED),
-                distinct=True,
-            ),
-        )
-        .order_by("series__tournament_id", "series__number")
-    )
     counts: dict[int, dict[int, tuple[int, int]]] = defaultdict(dict)
-    for s in per_series:
-        counts[s["series__tournament_id"]][s["series__number"]] = (
-            s["confirmed"],
-            s["tables"],
+    if not tournaments:
+        return counts
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _table_counts_sql(len(tournaments)),
+            [ResultVersion.Status.CONFIRMED.value, *(t.pk for t in tournaments)],
         )
+        for tournament_id, number, tables, confirmed in cursor.fetchall():
+            counts[tournament_id][number] = (confirmed, tables)
     return counts
 
 
@@ -277,42 +288,61 @@ def _state(tournament: Tournament) -> StandingsState:
     return _state_of(counts, tournament.series_count)
 
 
-_COLUMNS = (
-    "id",
-    "start_number",
-    "player__first_name",
-    "player__last_name",
-    "player__club",
-    "player__category",
-    "total__points",
-    "total__games_won",
-    "total__best_game",
-    "total__three_table_games",
-    "total__series_points",
-    "checked_in",
-    "withdrawn_at",
-    "withdrawn_after_series",
-    "withdrawn_after_game",
-    "tournament_id",
-)
+class _Fetched(NamedTuple):
+    """What a row is made of: an entry, its player and kept totals (the
+    totals are None while the player has no confirmed table), named as the
+    columns of `_fetch`'s query."""
+
+    id: int
+    start_number: int
+    first_name: str
+    last_name: str
+    club: str
+    category: str
+    points: int | None
+    games_won: int | None
+    best_game: int | None
+    three_table_games: int | None
+    series_points: str | None  # JSON text
+    checked_in: bool
+    withdrawn_at: object  # only ever compared with None
+    withdrawn_after_series: int | None
+    withdrawn_after_game: int | None
+    tournament_id: int
 
 
-def _fetch(tournaments: Sequence[Tournament]) -> list[tuple[Any, ...]]:
-    """The entries of some tournaments with their kept totals, as plain
-    rows (`_COLUMNS`), by start number: one query."""
-    query = (
-        Entry.objects.filter(tournament__in=tournaments)
-        .order_by("start_number")
-        .values_list(*_COLUMNS)
+@lru_cache(maxsize=8)
+def _fetch_sql(tournaments: int) -> str:
+    """The query of `_fetch` for a number of tournaments. Written out, not
+    built by the ORM: building and compiling the query and converting its
+    rows cost more than the database's work, and every column is used as
+    it comes (bench/standings.py measures the cold read)."""
+    ids = ", ".join(["%s"] * tournaments)
+    return (
+        "SELECT e.id, e.start_number,"
+        " p.first_name, p.last_name, p.club, p.category,"
+        " t.points, t.games_won, t.best_game, t.three_table_games, t.series_points,"
+        " e.checked_in, e.withdrawn_at, e.withdrawn_after_series,"
+        " e.withdrawn_after_game, e.tournament_id"
+        f" FROM {Entry._meta.db_table} e"
+        f" JOIN {Player._meta.db_table} p ON p.id = e.player_id"
+        f" LEFT JOIN {EntryTotal._meta.db_table} t ON t.entry_id = e.id"
+        f" WHERE e.tournament_id IN ({ids})"
+        " ORDER BY e.start_number"
     )
-    # The ORM builds the SQL; plain rows come straight from the cursor (the
-    # per-row ORM conversion was a third of a cold read, and these columns
-    # need none).
-    sql, params = query.query.sql_with_params()
+
+
+def _fetch(tournaments: Sequence[Tournament]) -> list[_Fetched]:
+    """The entries of some tournaments with their kept totals, by start
+    number: one query."""
+    if not tournaments:
+        return []
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        fetched: list[tuple[Any, ...]] = cursor.fetchall()
-    return fetched
+        cursor.execute(_fetch_sql(len(tournaments)), [t.pk for t in tournaments])
+        names = tuple(column[0] for column in cursor.description)
+        if names != _Fetched._fields:
+            raise RuntimeError(f"standings query returned {names}")
+        return list(map(_Fetched._make, cursor.fetchall()))
 
 
 def _decisions(tournaments: Sequence[Tournament]) -> dict[int, list[list[int]]]:
@@ -332,7 +362,7 @@ def _decisions(tournaments: Sequence[Tournament]) -> dict[int, list[list[int]]]:
 
 def _build(
     tournament: Tournament,
-    fetched: Iterable[tuple[Any, ...]],
+    fetched: Iterable[_Fetched],
     decisions: Callable[[], Iterable[list[int]]],
     state: Callable[[], StandingsState],
 ) -> Standings:
@@ -340,23 +370,28 @@ def _build(
     rows: list[Row] = []
     waiting: list[Row] = []
     absent: list[Row] = []
-    for e in fetched:
-        row = Row(  # positional: the field order of Row
-            e[0],
-            e[1],
-            f"{e[2]} {e[3]}",
-            e[4],
-            e[5],
-            e[6] or 0,
-            e[7] or 0,
-            e[8] or 0,
-            e[9] or 0,
-            list(map(int, e[10].split(","))) if e[10] else empty,
-            withdrawn=None if e[12] is None else (e[13], e[14]),
+    fetched = list(fetched)
+    # Every row's series points decoded at once: one call, not one per row.
+    series = loads(f"[{','.join(e.series_points or 'null' for e in fetched)}]")
+    for e, points in zip(fetched, series, strict=True):
+        row = Row(
+            entry_id=e.id,
+            start_number=e.start_number,
+            name=f"{e.first_name} {e.last_name}",
+            club=e.club,
+            category=e.category,
+            points=e.points or 0,
+            games_won=e.games_won or 0,
+            best_game=e.best_game or 0,
+            three_table_games=e.three_table_games or 0,
+            series_points=points or empty,
+            withdrawn=None
+            if e.withdrawn_at is None
+            else (e.withdrawn_after_series, e.withdrawn_after_game),
         )
-        if e[6] is not None:  # a total row: a confirmed table of theirs
+        if e.points is not None:  # a total row: a confirmed table of theirs
             rows.append(row)
-        elif e[11] and e[12] is None:  # checked in, not withdrawn
+        elif e.checked_in and e.withdrawn_at is None:
             waiting.append(row)
         else:  # neither played nor here: a no-show, or withdrawn
             absent.append(row)
@@ -380,9 +415,9 @@ def _compute(tournament: Tournament) -> Standings:
 
 def _compute_many(tournaments: Sequence[Tournament]) -> dict[int, Standings]:
     """The standings of several tournaments in three queries at most."""
-    by_tournament: dict[int, list[tuple[Any, ...]]] = defaultdict(list)
+    by_tournament: dict[int, list[_Fetched]] = defaultdict(list)
     for row in _fetch(tournaments):
-        by_tournament[row[-1]].append(row)
+        by_tournament[row.tournament_id].append(row)
     decided = _decisions(tournaments)
     counts = _table_counts(tournaments) if any(by_tournament.values()) else {}
     return {

@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tournament.core.errors import UserError
+from tournament.core.lookup import with_tournament
 from tournament.core.roles import organizer_required
 from tournament.live import invalidation
 from tournament.live.pages import (
@@ -25,10 +26,12 @@ from tournament.standings.selectors import standings_rows
 @public_page(
     invalidation.Source.STANDINGS, params=fragment_params("standings", "sort", "q")
 )
-def standings(request: HttpRequest, slug: str, view: str = "overall") -> HttpResponse:
+@with_tournament
+def standings(
+    request: HttpRequest, tournament: Tournament, view: str = "overall"
+) -> HttpResponse:
     """The overall standings, a category's ranking (`view`: its stored
     value) or the teams'."""
-    tournament = get_object_or_404(Tournament, slug=slug)
     page_region = region_or_404(
         tournament,
         "standings",
@@ -52,8 +55,10 @@ def standings(request: HttpRequest, slug: str, view: str = "overall") -> HttpRes
 
 
 @public_page(invalidation.CONFIRMED)
-def player_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
+@with_tournament
+def player_detail(
+    request: HttpRequest, tournament: Tournament, number: int
+) -> HttpResponse:
     entry = get_object_or_404(
         Entry.objects.select_related("player", "team"),
         tournament=tournament,
@@ -103,8 +108,8 @@ class TieBreakForm(forms.Form):
 
 
 @organizer_required
-def tiebreak_page(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
+@with_tournament
+def tiebreak_page(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     form = TieBreakForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         numbers = form.cleaned_data["numbers"]
@@ -128,7 +133,7 @@ def tiebreak_page(request: HttpRequest, slug: str) -> HttpResponse:
                 _("Reihenfolge festgehalten: %(order)s")
                 % {"order": ", ".join(map(str, result.order))},
             )
-            return redirect("tournament:tiebreaks", slug=slug)
+            return redirect("tournament:tiebreaks", slug=tournament.slug)
     rows = standings_rows(tournament)
     groups: dict[int, list[object]] = {}
     for row in rows:

@@ -63,10 +63,6 @@ from tournament.results.services import GameErrors
 from tournament.seating.selectors import MAX_TABLE
 from tournament.tableentry import services
 
-# What a series' number may be (the Series constraint; tables: MAX_TABLE);
-# anything larger names no table and is not asked.
-MAX_SERIES = 10
-
 
 class _NotFound(Exception):
     """A link, series or table that does not exist: one answer for all."""
@@ -83,8 +79,10 @@ def _player(request: HttpRequest, slug: str, token: str) -> Entry:
 def _table(entry: Entry, series: int, table: int) -> Table:
     """The table `table` of series `series` of the player's tournament, with
     its seats; a table nobody may see yet (unreleased) does not exist."""
-    if not (1 <= series <= MAX_SERIES and 1 <= table <= MAX_TABLE):
-        raise _NotFound  # beyond what the database holds: no such table
+    # Beyond what the database holds (the Series and Table constraints): no
+    # such table, and the database is not asked.
+    if not (1 <= series <= Tournament.MAX_SERIES and 1 <= table <= MAX_TABLE):
+        raise _NotFound
     found = (
         Series.objects.public()
         .filter(tournament_id=entry.tournament_id, number=series)

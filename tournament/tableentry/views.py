@@ -7,12 +7,13 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.core import signing
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from tournament.core.lookup import with_tournament
 from tournament.core.ratelimit import (
     LINK_COOKIE,
     LINK_COOKIE_SALT,
@@ -129,13 +130,13 @@ def _token_of(text: str) -> str:
 
 @personal_link_limited
 @require_GET
-def mine_start(request: HttpRequest, slug: str) -> HttpResponse:
+@with_tournament
+def mine_start(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """ "Mein Turnier" without the link: back to the player whose link this
     phone opened, or the link typed in (`?link=`), else how to find it."""
-    tournament = get_object_or_404(Tournament, slug=slug)
     typed = request.GET.get("link", "")[:300]
     if typed:
-        entry = entry_by_link(slug, _token_of(typed))
+        entry = entry_by_link(tournament.slug, _token_of(typed))
         if entry is None:
             link_missed(request)
             return render(
@@ -162,21 +163,23 @@ def mine_start(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @require_GET
-def table_card(request: HttpRequest, slug: str, table: int) -> HttpResponse:
+@with_tournament
+def table_card(
+    request: HttpRequest, tournament: Tournament, table: int
+) -> HttpResponse:
     """What a table card's QR code opens (one address for every series):
     the table in the series now played. With entry at the table on, its
     page: who sits there, where its result stands, and the way to enter it –
     through the personal link (the phone that opened one is offered it).
     Otherwise, and before any series is released, as before: the series'
     results at that table, or the tournament's page."""
-    tournament = get_object_or_404(Tournament, slug=slug)
     series = current_series(tournament)
     if series is None:
-        return redirect("tournament:detail", slug=slug)
+        return redirect("tournament:detail", slug=tournament.slug)
     if tournament.table_entry == Tournament.TableEntry.OFF:
         url = reverse(
             "tournament:series_results",
-            kwargs={"slug": slug, "number": series.number},
+            kwargs={"slug": tournament.slug, "number": series.number},
         )
         return redirect(f"{url}#tisch-{table}")
     if not 1 <= table <= MAX_TABLE:

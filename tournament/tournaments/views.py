@@ -4,12 +4,13 @@ organizer's pages to create, edit and manage one."""
 from django.contrib import messages
 from django.contrib.auth.views import LoginView
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from tournament.core.errors import UserError
+from tournament.core.lookup import with_tournament
 from tournament.core.roles import is_organizer, organizer_required
 from tournament.core.rules import preset_note
 from tournament.live import invalidation
@@ -46,8 +47,8 @@ class SignIn(LoginView):
 
 
 @public_page(invalidation.CONFIRMED)
-def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
+@with_tournament
+def tournament_detail(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     return render(
         request,
         "tournament/tournaments/detail.html",
@@ -76,12 +77,12 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
 
 
 @organizer_required
-def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
+@with_tournament
+def tournament_edit(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     # The form writes what was posted onto its instance, even when it is
-    # refused; the page shows the tournament as it is stored.
+    # refused; the page shows the tournament as it is stored (its own copy).
     form = TournamentForm(
-        request.POST or None, instance=get_object_or_404(Tournament, slug=slug)
+        request.POST or None, instance=Tournament.objects.get(pk=tournament.pk)
     )
     if request.method == "POST" and form.is_valid():
         try:
@@ -105,8 +106,8 @@ def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @organizer_required
-def manage(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
+@with_tournament
+def manage(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     # Once the last table is confirmed the page asks to close the
     # tournament (a closed one it offers to open again).
     running = tournament.status != Tournament.Status.FINISHED
@@ -123,10 +124,10 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
 
 @organizer_required
 @require_POST
-def tournament_close(request: HttpRequest, slug: str) -> HttpResponse:
+@with_tournament
+def tournament_close(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """Close the tournament (the manage page's question), or open a closed
     one again (`reopen`)."""
-    tournament = get_object_or_404(Tournament, slug=slug)
     reopen = request.POST.get("reopen") == "1"
     try:
         if reopen:
@@ -142,4 +143,4 @@ def tournament_close(request: HttpRequest, slug: str) -> HttpResponse:
             else _("Das Turnier ist beendet: sein Endstand zählt in der Geschichte.")
         )
         messages.success(request, done)
-    return redirect("tournament:manage", slug=slug)
+    return redirect("tournament:manage", slug=tournament.slug)

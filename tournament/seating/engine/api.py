@@ -24,11 +24,16 @@ BUDGET = 3000  # search iterations of one attempt
 # while repeats are left that the history does not force. With a history the
 # tight fields (17-20 players) need long searches with a short tabu tenure:
 # a few long attempts that restart from their best state many times find a
-# draw without repeats far more often than many short ones. The whole budget
-# stays under two seconds for the tightest fields on a slow machine.
+# draw without repeats far more often than many short ones. Each attempt
+# first relabels the players over its design (the design repeats nothing
+# whoever sits where, so who takes which point is all that is left to fix),
+# and ends by re-seating whole series exactly where repeats remain. The
+# whole budget stays under two seconds for the tightest fields on a slow
+# machine.
 ATTEMPTS = 4
 RETRY_BUDGET = 8000  # search iterations of one further attempt
 RETRY_RESTARTS = 30  # its fruitless restarts from the best state
+RELABEL = 60  # relabelling steps from a design laid around played series
 CHANGED_TENURE = (1, 2)  # tabu tenure of every search after a change
 Note = Literal["", "field", "history", "search"]
 
@@ -286,8 +291,9 @@ def _retry(
     forced: each starts from a fresh design by lot, relabelled so that one
     played series lies inside one of its series, or (every other attempt,
     with two played) two played series inside two of them - then the
-    design's other series repeat none of their meetings - and searches
-    from there.
+    design's other series repeat none of their meetings - relabels the
+    players over it, searches from there and re-seats whole series where
+    repeats are left (``Search.relabel``, ``Search.run``, ``Search.repair``).
 
     The first attempt's seating stays whenever it is as good as any, so
     ties are broken as they are without a change.
@@ -302,6 +308,8 @@ def _retry(
     played_over = sum(
         max(0, c - problem.three_bound) for c in problem.fixed_three or ()
     )
+    if search.repeats() > forced:
+        search.repair()
     best = search
     for round_ in range(ATTEMPTS):
         if best.over_three() <= played_over and best.repeats() <= forced:
@@ -327,7 +335,10 @@ def _retry(
                 break
             start = made[0][:todo]
         attempt = Search(problem, start, rng, tenure=CHANGED_TENURE)
+        attempt.relabel(RELABEL)
         attempt.run(RETRY_BUDGET, restarts=RETRY_RESTARTS)
+        if attempt.repeats() > forced:
+            attempt.repair()
         if attempt.cost < best.cost:
             best = attempt
     return [[list(t) for t in s] for s in best.tables]

@@ -22,6 +22,13 @@ cost is computed from the two tables alone. Moves are aimed at a conflict
 best non-tabu swap is taken, and a stall restarts from the best state with a
 small random shake. Budgets count iterations, never seconds, so one seed
 always gives one result.
+
+Two larger moves serve the draws after a change. ``relabel``: two players
+trade places in every series at once, which keeps a design's structure (no
+pair of the new series meets twice) and changes only who sits at the tables
+of three and who meets a partner of a played series. ``repair``: one or two
+whole series seated anew by an exact backtracking search, so that nobody in
+them meets anyone twice; it settles a last repeat that no single swap can.
 """
 
 from __future__ import annotations
@@ -33,6 +40,7 @@ from dataclasses import dataclass, field
 SMALL = 16  # fields this small take a shorter tabu tenure
 RESTARTS = 8  # fruitless restarts before giving up
 SPREAD = 128  # a pair meeting m times costs SPREAD**m in the lowest tier
+RESEAT_NODES = 20_000  # steps of one exact re-seating of a series
 
 Tables = list[list[int]]
 
@@ -391,6 +399,204 @@ class Search:
         moved += (ta - want[b]) ** 2 - (tb - want[b]) ** 2
         rest = d - self.w_standings * moved
         return (rest + self.w_repeat // 2) // self.w_repeat > 0
+
+    # -- relabelling players -------------------------------------------------
+
+    def exchange(self, a: int, b: int) -> None:
+        """``a`` and ``b`` trade places in every series (a relabelling)."""
+        for h, where in enumerate(self.where):
+            if where[a] != where[b]:
+                self.swap(h, a, b)
+
+    def relabel(self, steps: int) -> None:
+        """Tabu search over relabellings: a player in a conflict trades places
+        in every series with whoever makes the cost lowest.
+
+        Started from a design laid around a played series, the series among
+        themselves repeat nothing whoever sits where; what is left to fix is
+        who sits at the ghosts' tables of three and who meets a partner of
+        a played series - both a matter of who takes which point. Ends in
+        the best state met.
+        """
+        n = self.p.n
+        best_cost, best = self.cost, [[list(t) for t in s] for s in self.tables]
+        tabu = [0] * n
+        for it in range(1, steps + 1):
+            hot = [a for a in self.excess if self.three[a] > self._least_three(a)]
+            hot += [
+                x
+                for a, b in self.bad
+                if any(w[a] == w[b] for w in self.where)
+                for x in (a, b)
+            ]
+            if not hot:
+                break
+            a = self.rng.choice(hot)
+            base = self.cost
+            choice, choice_d, ties = -1, 0, 0
+            for b in range(n):
+                if b == a:
+                    continue
+                self.exchange(a, b)
+                d = self.cost - base
+                self.exchange(a, b)
+                if tabu[b] > it and base + d >= best_cost:
+                    continue
+                if choice < 0 or d < choice_d:
+                    choice, choice_d, ties = b, d, 1
+                elif d == choice_d:
+                    ties += 1
+                    if self.rng.randrange(ties) == 0:
+                        choice = b
+            if choice < 0:
+                continue
+            self.exchange(a, choice)
+            tabu[a] = tabu[choice] = it + self.rng.randint(*self.tenure)
+            if self.cost < best_cost:
+                best_cost, best = self.cost, [[list(t) for t in s] for s in self.tables]
+        if self.cost > best_cost:
+            self.load(best)
+
+    def _least_three(self, a: int) -> int:
+        """The tables of three ``a`` is at least at: those played and the bound."""
+        return max(self.p.three_bound, self.base_three[a])
+
+    # -- re-seating whole series -------------------------------------------
+
+    def repair(self) -> None:
+        """Re-seat whole series that hold a repeated meeting, while it helps.
+
+        A swap moves two players; a repeat left after the search often needs
+        a whole series laid anew around the others, or two series at once.
+        Each series with a repeated pair is re-seated exactly (``reseat``),
+        alone and then with each other series; a seating is kept when its
+        cost falls.
+        """
+        better = True
+        while better and self.repeats():
+            better = False
+            series = list(range(len(self.tables)))
+            self.rng.shuffle(series)
+            held = [h for h in series if self.clashes(h)]
+            tries = [[h] for h in held]
+            tries += [[h, k] for h in held for k in series if k != h]
+            for hs in tries:
+                if self.clashes(hs[0]) and self.reseat(hs):
+                    better = True
+                    break
+
+    def reseat(self, hs: list[int]) -> bool:
+        """Seat the series ``hs`` anew so that nobody in them meets anyone he
+        meets elsewhere (or in another of them), and nobody sits at more
+        tables of three than the bound allows (or than now); keep it if the
+        cost falls. Backtracking over players in an order drawn by lot (the
+        first free player opens a table, its others join in that order),
+        within ``RESEAT_NODES`` steps."""
+        n, bound = self.p.n, self.p.three_bound
+        order = list(range(n))
+        self.rng.shuffle(order)
+        rank = [0] * n
+        for i, a in enumerate(order):
+            rank[a] = i
+        sizes = self.sizes[hs[0]]
+        apart = [0] * n  # per rank: bit mask of ranks not met elsewhere
+        room = [0] * n  # per rank: tables of three he may still take
+        for a in range(n):
+            mask = 0
+            here = [self.where[h][a] for h in hs]
+            for b, m in self.meet[a].items():
+                if m > sum(
+                    self.where[h][b] == t for h, t in zip(hs, here, strict=True)
+                ):
+                    mask |= 1 << rank[b]
+            apart[rank[a]] = ((1 << n) - 1) & ~mask & ~(1 << rank[a])
+            now = sum(self.sizes[h][t] == 3 for h, t in zip(hs, here, strict=True))
+            room[rank[a]] = max(now, bound - (self.three[a] - now))
+        threes = sum(1 << r for r in range(n) if room[r] > 0)
+        steps = 0
+        found: list[int] = []  # bit masks of the tables, as ranks, in order
+        per_series = len(sizes)
+        left = {4: 0, 3: 0}
+
+        def grow(free: int, table: int, pick: int, size: int) -> bool:
+            # ``pick``: free players of higher rank than the table's last.
+            nonlocal steps, threes
+            steps += 1
+            if steps > RESEAT_NODES:
+                return False
+            if table.bit_count() == size:
+                members = [r for r in range(n) if table >> r & 1]
+                for r in members:
+                    apart[r] &= ~table
+                    if size == 3:
+                        room[r] -= 1
+                        if not room[r]:
+                            threes &= ~(1 << r)
+                found.append(table)
+                if place(free & ~table):
+                    return True
+                found.pop()
+                for r in members:
+                    apart[r] |= table & ~(1 << r)
+                    if size == 3:
+                        room[r] += 1
+                        threes |= 1 << r
+                return False
+            while pick:
+                low = pick & -pick
+                pick ^= low
+                r = low.bit_length() - 1
+                if not table & ~apart[r] and grow(free, table | low, pick, size):
+                    return True
+            return False
+
+        def place(free: int) -> bool:
+            if not free:
+                if len(found) == per_series * len(hs):
+                    return True
+                left[4], left[3] = sizes.count(4), sizes.count(3)
+                ok = place((1 << n) - 1)
+                left[4] = left[3] = 0
+                return ok
+            first = free & -free
+            for size in (4, 3):
+                if not left[size] or (size == 3 and not first & threes):
+                    continue
+                pick = free & ~((first << 1) - 1)
+                if size == 3:
+                    pick &= threes
+                left[size] -= 1
+                ok = grow(free, first, pick, size)
+                left[size] += 1
+                if ok:
+                    return True
+            return False
+
+        if not place(0):
+            return False
+        old = [[list(t) for t in s] for s in self.tables]
+        cost = self.cost
+        state = [[list(t) for t in s] for s in self.tables]
+        for k, h in enumerate(hs):
+            made = [
+                [order[r] for r in range(n) if table >> r & 1]
+                for table in found[k * per_series : (k + 1) * per_series]
+            ]
+            by_size = {z: [t for t in made if len(t) == z] for z in (3, 4)}
+            state[h] = [by_size[size].pop() for size in sizes]
+        self.load(state)
+        if self.cost < cost:
+            return True
+        self.load(old)
+        return False
+
+    def clashes(self, h: int) -> int:
+        """Pairs seated together in series ``h`` who meet elsewhere too."""
+        out = 0
+        for table in self.tables[h]:
+            for i, a in enumerate(table):
+                out += sum(self.meet[a][b] >= 2 for b in table[i + 1 :])
+        return out
 
     def _shake(self) -> None:
         """A few random swaps, to leave a local minimum."""
