@@ -21,7 +21,7 @@ from django.http import HttpRequest, QueryDict
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import translation
-from django.utils.functional import cached_property
+from django.utils.functional import Promise, cached_property
 from django.utils.safestring import SafeString, mark_safe
 
 from tournament.live import invalidation, state
@@ -94,6 +94,17 @@ class PersonalLink:
 
 
 @dataclass(frozen=True)
+class Slide:
+    """One more slide of a fragment on the projector: `name` tells it apart
+    (its `data-slide`), `title` names it in the projector's bar, `params`
+    are its region's (as a page would ask for them)."""
+
+    name: str
+    title: str | Promise
+    params: Params
+
+
+@dataclass(frozen=True)
 class Fragment:
     name: str
     template: str
@@ -122,6 +133,9 @@ class Fragment:
     # is counted as the personal-link pages count it), and its ETag follows
     # the link's version too (`invalidation.link_changed`).
     personal: PersonalLink | None = None
+    # The projector's further slides of this fragment in a tournament (a
+    # category's ranking beside the overall one), each its own live region.
+    slides: Callable[[Tournament], list[Slide]] | None = None
 
 
 # Filled by the features' `fragments` modules (imported when the app is

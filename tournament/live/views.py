@@ -137,8 +137,9 @@ def _speed(value: str) -> str | None:
 )
 @with_tournament
 def projector(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    """For the hall's beamer: standings, the seating of the released series
-    and the progress of the current one, in turn, in large type."""
+    """For the hall's beamer: standings (and each category's ranking the
+    standings offer as slides), the seating of the released series and the
+    progress of the current one, in turn, in large type."""
     regions = {
         name.replace("-", "_"): region(tournament, FragmentKey(FRAGMENTS[name], {}))
         for name in ("standings", "seating-names", "progress-public")
@@ -146,5 +147,21 @@ def projector(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     return render(
         request,
         "tournament/live/projector.html",
-        {"tournament": tournament, "regions": regions},
+        {
+            "tournament": tournament,
+            "regions": regions,
+            "standings_slides": _slides(tournament, "standings"),
+        },
     )
+
+
+def _slides(tournament: Tournament, name: str) -> list[dict[str, Any]]:
+    """The further slides of fragment `name` (`Fragment.slides`), each with
+    its live region, kept current as every region is."""
+    fragment = FRAGMENTS[name]
+    out = []
+    for slide in fragment.slides(tournament) if fragment.slides else []:
+        key = fragment_key(name, slide.params)
+        if key is not None:
+            out.append({"slide": slide, "live": region(tournament, key)})
+    return out

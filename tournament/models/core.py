@@ -411,6 +411,14 @@ class Entry(models.Model):
         game = self.withdrawn_after_game
         return games if game is None else min(game, games)
 
+    def withdrawal_text_in(self, series: int, games: int) -> str:
+        """His mark beside his seat in series `series` (of `games` games):
+        only where he no longer plays all of its games (`last_game_in`, the
+        rule the results follow); "" in the series he played through."""
+        if self.last_game_in(series, games) < games:
+            return self.withdrawal_text
+        return ""
+
 
 def withdrawal_text(after_series: int | None, after_game: int | None) -> str:
     """The mark a withdrawn player carries wherever he is listed."""

@@ -9,6 +9,7 @@ from tournament.live.fragments import (
     Context,
     Fragment,
     Params,
+    Slide,
     choice,
     register,
     search,
@@ -20,6 +21,7 @@ from tournament.results.selectors import last_confirmed
 from tournament.standings.selectors import (
     Row,
     categories,
+    categories_with_players,
     category_named,
     category_standings,
     standings,
@@ -92,6 +94,15 @@ def standings_context(
     }
 
 
+def category_slides(tournament: Tournament) -> list[Slide]:
+    """The projector's slide of each category's ranking, beside the overall
+    one: only for the categories the tournament has players of."""
+    return [
+        Slide(f"standings-{c.value}", c.title, {"view": c.value})
+        for c in categories_with_players(tournament)
+    ]
+
+
 _SORTABLE = ("rank", "start_number", "name", "club", "games_won", "points")
 
 register(
@@ -108,5 +119,6 @@ register(
         },
         defaults={"view": "overall"},
         source=Source.STANDINGS,
+        slides=category_slides,
     )
 )

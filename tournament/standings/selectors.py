@@ -549,6 +549,19 @@ def category_named(name: str) -> Category | None:
     return next((c for c in categories() if name in (c.word, c.value)), None)
 
 
+def categories_with_players(tournament: Tournament) -> tuple[Category, ...]:
+    """The categories (`categories`, in their order) that have a player in
+    the tournament, withdrawn or not: the rankings worth showing (one
+    query)."""
+    present = set(
+        Entry.objects.filter(tournament=tournament)
+        .order_by()
+        .values_list("player__category", flat=True)
+        .distinct()
+    )
+    return tuple(c for c in categories() if c.value in present)
+
+
 def category_rows(rows: list[Row], category: str) -> list[Row]:
     """The players of a category among the overall rows, each keeping the
     overall place (for documents that print the overall place; their own
