@@ -28,6 +28,7 @@ from tournament.sheetphoto.reader.read import (
     MAX_BYTES,
     Expected,
     SheetRefused,
+    decode_image,
     read_sheet,
 )
 from tournament.sheetphoto.refusals import refusal_message
@@ -38,7 +39,7 @@ needs_pdftoppm = pytest.mark.skipif(
 
 
 def rasterize(content: bytes, folder: Path, dpi: int = 150) -> list[Path]:
-    source = folder / "sheets.pdf"
+    source = folder / "raster.pdf"
     source.write_bytes(content)
     subprocess.run(
         ["pdftoppm", "-r", str(dpi), "-png", str(source), str(folder / "page")],
@@ -52,13 +53,21 @@ def rasterize(content: bytes, folder: Path, dpi: int = 150) -> list[Path]:
 def test_a_filled_sheet_at_150_dpi_reads_as_its_confirmed_result(
     tournament, scored_series, tmp_path
 ):
-    document = pdf.sheets_pdf(
-        tournament=tournament,
-        series_number=1,
-        filled=True,
-        base_url="http://192.168.1.20:8000",  # the phones' code beside it
+    printed = tmp_path / "filled.pdf"
+    call_command(
+        "print",
+        tournament.slug,
+        "sheets",
+        "--series",
+        "1",
+        "--filled",
+        "--address",
+        "http://192.168.1.20:8000/",  # the phones' code stands beside it
+        "-o",
+        str(printed),
+        stdout=StringIO(),
     )
-    pages = rasterize(document.content, tmp_path)
+    pages = rasterize(printed.read_bytes(), tmp_path)
     assert len(pages) == 3
     for table, page in enumerate(pages, 1):
         out = StringIO()
@@ -178,3 +187,13 @@ def test_the_wrong_table_is_refused_by_name():
     refusal = SheetRefused("wrong_sheet", tournament="rm-test", series=1, table=7)
     assert refusal_message(refusal).startswith("Das ist die Spielliste von Tisch 7")
     assert Expected("rm-test", 1, 7).table == 7
+
+
+def test_a_photo_is_turned_upright_by_its_exif_orientation():
+    # A phone stores a portrait photo landscape, with "turn 90°" in EXIF.
+    image = Image.new("L", (1000, 700), 255)
+    exif = Image.Exif()
+    exif[0x0112] = 6  # orientation: rotate 90° clockwise to view
+    buffer = io.BytesIO()
+    image.save(buffer, "JPEG", exif=exif)
+    assert decode_image(buffer.getvalue()).shape == (1000, 700)
