@@ -197,3 +197,23 @@ def test_a_photo_is_turned_upright_by_its_exif_orientation():
     buffer = io.BytesIO()
     image.save(buffer, "JPEG", exif=exif)
     assert decode_image(buffer.getvalue()).shape == (1000, 700)
+
+
+def test_the_printed_corner_markers_are_those_the_reader_looks_for():
+    from django.conf import settings
+
+    from tournament.paper.sheets import marker_file
+    from tournament.sheetphoto.reader.layout import MARKER_IDS
+    from tournament.sheetphoto.reader.markers import MARKER_CELLS, marker_black_cells
+
+    for marker_id in MARKER_IDS:
+        path = Path(settings.BASE_DIR) / "static" / marker_file(marker_id)
+        image = np.asarray(Image.open(path).convert("L"))
+        cell = image.shape[0] // MARKER_CELLS
+        black = {
+            (c, r)
+            for r in range(MARKER_CELLS)
+            for c in range(MARKER_CELLS)
+            if image[r * cell + cell // 2, c * cell + cell // 2] < 128
+        }
+        assert black == set(marker_black_cells(marker_id))

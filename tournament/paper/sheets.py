@@ -38,11 +38,9 @@ from tournament.sheetphoto.reader.layout import (
     PAGE_W,
     STROKE_GREY,
     STROKE_WIDTH,
-    Box,
     SheetId,
     SheetLayout,
 )
-from tournament.sheetphoto.reader.markers import MARKER_CELLS, marker_black_cells
 
 # A name on a game row stands between the seat number and the strokes'
 # column, at the rows' size, shrunk or wrapped to fit when it is long:
@@ -106,6 +104,13 @@ def _n(value: float) -> str:
     return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
+def marker_file(marker_id: int) -> str:
+    """A corner marker as a PNG under static/ (an image is drawn once per
+    document, a drawing once per page); tests/paper/test_sheet_reader.py
+    holds them to the markers the reader looks for."""
+    return f"pdf/aruco-4x4-{marker_id}.png"
+
+
 @dataclass(frozen=True)
 class SheetPlayer:
     seat: int
@@ -164,6 +169,18 @@ class Sheet:
         return read_qr_svg(self.sheet_id.payload, size_mm=self.layout.read_qr.w)
 
     @property
+    def markers(self) -> list[tuple[str, str]]:
+        """The corner markers: each a static image (marker_file) and where
+        it stands."""
+        return [
+            (
+                marker_file(MARKER_IDS[i]),
+                f"left: {_mm(box.x)}; top: {_mm(box.y)}; width: {_mm(box.w)}",
+            )
+            for i, box in enumerate(self.layout.markers)
+        ]
+
+    @property
     def read_qr_style(self) -> str:
         box = self.layout.read_qr
         return f"left: {_mm(box.x)}; top: {_mm(box.y)}; width: {_mm(box.w)}"
@@ -189,24 +206,37 @@ class Sheet:
             for x in (COL_NAME[0], COL_STROKES[0], COL_STROKES[1], COL_POINTS[0])
         ]
         thin = f"M{_n(COL_HANDS[1])} {_n(grid.y)}V{_n(grid.y + grid.h)}"
-        stroke_path = "".join(
-            f"M{_n(c.stroke[0])} {_n(c.stroke[1])}L{_n(c.stroke[2])} {_n(c.stroke[3])}"
-            for c in lay.cells
+        # The strokes and the strikes are tiles of one cell (an SVG
+        # pattern: drawn once per page, cheap to print), laid over the rows;
+        # the layout's cells are regular, so every tile is a cell.
+        first = lay.cells[0]
+        cw, ch = first.box.w, first.box.h
+        sx0, sy0, sx1, sy1 = first.stroke
+        stroke_tile = (
+            f"M{_n(sx0 - first.box.x)} {_n(sy0 - first.box.y)}"
+            f"L{_n(sx1 - first.box.x)} {_n(sy1 - first.box.y)}"
         )
+        run = min(STRIKE_RUN_MM, cw * 0.3)
+        half = ch * STRIKE_HEIGHT / 2
+        strike_tile = (
+            f"M{_n(cw / 2 - run)} {_n(ch / 2 - half)}"
+            f"L{_n(cw / 2 + run)} {_n(ch / 2 + half)}"
+        )
+        # WeasyPrint starts a pattern's tiles at the corner of each shape it
+        # fills (every shape here starts at a cell's corner).
+        tile = f'patternUnits="userSpaceOnUse" width="{_n(cw)}" height="{_n(ch)}"'
         strikes = []
         for game in self.games:
             for row in game.rows:
-                for mark in range(1, row.struck + 1):
-                    cell = lay.cell(game.number, row.seat, mark)
-                    cx = cell.box.x + cell.box.w / 2
-                    cy = cell.box.y + cell.box.h / 2
-                    run = min(STRIKE_RUN_MM, cell.box.w * 0.3)
-                    half = cell.box.h * STRIKE_HEIGHT / 2
+                if row.struck:
+                    box = lay.cell(game.number, row.seat, 1).box
                     strikes.append(
-                        f"M{_n(cx - run)} {_n(cy - half)}"
-                        f"L{_n(cx + run)} {_n(cy + half)}"
+                        f'<rect x="{_n(box.x)}" y="{_n(box.y)}" '
+                        f'width="{_n(cw * row.struck)}" height="{_n(ch)}" '
+                        f'fill="url(#strike{self.table})"/>'
                     )
-        marker_path = "".join(_marker_path(box, i) for i, box in enumerate(lay.markers))
+        band_w = cw * lay.marks
+        band_h = ch * lay.seats * lay.games
         parts = [
             f'<svg class="overlay" viewBox="0 0 {_n(PAGE_W)} {_n(PAGE_H)}" '
             f'width="{_n(PAGE_W)}mm" height="{_n(PAGE_H)}mm">',
@@ -220,16 +250,19 @@ class Sheet:
             'fill="none"/>',
             f'<rect x="{_n(grid.x)}" y="{_n(grid.y)}" width="{_n(grid.w)}" '
             f'height="{_n(grid.h)}" stroke="#111" stroke-width="0.32" fill="none"/>',
-            f'<path d="{stroke_path}" stroke="{STROKE_GREY}" '
-            f'stroke-width="{_n(STROKE_WIDTH)}" stroke-linecap="round" fill="none"/>',
+            f'<defs><pattern id="stroke{self.table}" {tile}><path d="{stroke_tile}" '
+            f'stroke="{STROKE_GREY}" stroke-width="{_n(STROKE_WIDTH)}" '
+            'stroke-linecap="round" fill="none"/></pattern>',
+            f'<pattern id="strike{self.table}" {tile}>'
+            f'<path d="{strike_tile}" stroke="#111" '
+            f'stroke-width="{_n(STRIKE_WIDTH_MM)}" stroke-linecap="round" '
+            'fill="none"/></pattern></defs>',
+            f'<rect x="{_n(first.box.x)}" y="{_n(first.box.y)}" '
+            f'width="{_n(band_w)}" height="{_n(band_h)}" '
+            f'fill="url(#stroke{self.table})"/>',
+            *strikes,
         ]
-        if strikes:
-            parts.append(
-                f'<path d="{"".join(strikes)}" stroke="#111" '
-                f'stroke-width="{_n(STRIKE_WIDTH_MM)}" stroke-linecap="round" '
-                'fill="none"/>'
-            )
-        parts.append(f'<path d="{marker_path}" fill="#000"/></svg>')
+        parts.append("</svg>")
         return mark_safe("".join(parts))  # numbers only, no data
 
     def _name_lines_mm(self, name: Fitted) -> tuple[int, float]:
@@ -303,15 +336,6 @@ class Sheet:
             for g in self.games
             for r in g.rows
         )
-
-
-def _marker_path(box: Box, index: int) -> str:
-    cell = box.w / MARKER_CELLS
-    side = _n(cell)
-    return "".join(
-        f"M{_n(box.x + c * cell)} {_n(box.y + r * cell)}h{side}v{side}h-{side}z"
-        for c, r in marker_black_cells(MARKER_IDS[index])
-    )
 
 
 @dataclass(frozen=True)
