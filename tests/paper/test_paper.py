@@ -106,10 +106,11 @@ def test_filled_sheets_strike_exactly_the_recorded_losses(tournament, scored_ser
             game, seat = divmod(index, sheet.size)
             winner, marks = RESULTS[sheet.table][game]
             assert line == (str(marks + 7) if seat + 1 == winner else "")
-        # In the drawing: a row of strike tiles per row with a lost mark.
+        # In the drawing: one shape of strike tiles, a run per row with a
+        # lost mark.
         overlay = str(sheet.overlay)
-        tiles = overlay.count(f'fill="url(#strike{sheet.table})"')
-        assert tiles == sum(1 for n in struck if n)
+        assert overlay.count(f'fill="url(#strike{sheet.table})"') == 1
+        assert overlay.count("z") == sum(1 for n in struck if n)
 
 
 def test_a_wrong_result_would_fail_the_strike_check(tournament, scored_series):

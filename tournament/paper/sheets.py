@@ -225,16 +225,22 @@ class Sheet:
         # WeasyPrint starts a pattern's tiles at the corner of each shape it
         # fills (every shape here starts at a cell's corner).
         tile = f'patternUnits="userSpaceOnUse" width="{_n(cw)}" height="{_n(ch)}"'
-        strikes = []
+        # All strikes are one shape (a rectangle per row, as wide as its
+        # struck marks) filled once: WeasyPrint draws a pattern per shape.
+        runs = []
         for game in self.games:
             for row in game.rows:
                 if row.struck:
                     box = lay.cell(game.number, row.seat, 1).box
-                    strikes.append(
-                        f'<rect x="{_n(box.x)}" y="{_n(box.y)}" '
-                        f'width="{_n(cw * row.struck)}" height="{_n(ch)}" '
-                        f'fill="url(#strike{self.table})"/>'
+                    runs.append(
+                        f"M{_n(box.x)} {_n(box.y)}h{_n(cw * row.struck)}"
+                        f"v{_n(ch)}h-{_n(cw * row.struck)}z"
                     )
+        strikes = (
+            [f'<path d="{"".join(runs)}" fill="url(#strike{self.table})"/>']
+            if runs
+            else []
+        )
         band_w = cw * lay.marks
         band_h = ch * lay.seats * lay.games
         parts = [
