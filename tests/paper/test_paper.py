@@ -3,7 +3,6 @@ struck strokes equal to the recorded losses, seating lists, table cards,
 standings and certificates; the organizer's download pages and commands."""
 
 import re
-from html.parser import HTMLParser
 from io import StringIO
 
 import pytest
@@ -13,14 +12,11 @@ from django.urls import reverse
 
 from tests.support.factories import EntryFactory, PlayerFactory, make_series
 from tests.support.pdf import (
-    STROKE,
-    STRUCK,
     expected_struck,
     needs_pdftotext,
     pdf_page_count,
     pdf_pages_text,
     pdf_words,
-    stroke_rows,
 )
 from tests.support.results import RESULTS, seated_with_results
 from tournament.core.errors import UserError
@@ -33,41 +29,6 @@ from tournament.results.services import GameInput, result_enter
 pytestmark = pytest.mark.django_db
 
 SIZES = {1: 4, 2: 4, 3: 3}
-
-
-class RowsParser(HTMLParser):
-    """Collect the text of each sheet's `.rows` block by table number."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.rows: dict[int, str] = {}
-        self._table: int | None = None
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if "rows" in (attrs.get("class") or "").split():
-            self._table = int(attrs["data-table"])
-            self.rows[self._table] = ""
-
-    def handle_endtag(self, tag):
-        if tag == "div":
-            self._table = None
-
-    def handle_data(self, data):
-        if self._table is not None:
-            self.rows[self._table] += data
-
-
-def sheet_rows_html(tournament, series, *, filled):
-    data = paper_sheets.score_sheets(
-        tournament=tournament, series=series, filled=filled
-    )
-    html = render_to_string(
-        "pdf/sheets.html", pdf.document_context(tournament, "test", data=data)
-    )
-    parser = RowsParser()
-    parser.feed(html)
-    return {table: text.split("\n") for table, text in parser.rows.items()}
 
 
 # --- Score sheets -------------------------------------------------------------
@@ -125,44 +86,31 @@ def test_score_sheet_text_names_tournament_series_table_seats_and_keeper(
         )
         for label in ("7 SCHRÄM", "EINZELSPIELE", "PUNKTE", "SUMME UND UNTERSCHRIFT"):
             assert label in flat
-        # Blank: seven standing strokes per player per game, nothing struck.
-        rows = stroke_rows(text)
-        assert rows == [STROKE * 7] * (5 * table.size)
-
-
-@needs_pdftotext
-def test_filled_sheets_strike_exactly_the_recorded_losses_in_the_pdf(
-    tournament, scored_series
-):
-    document = pdf.sheets_pdf(tournament=tournament, series_number=1, filled=True)
-    for number, text in enumerate(pdf_pages_text(document.content), 1):
-        rows = stroke_rows(text)
-        assert [row.count(STRUCK) for row in rows] == expected_struck(
-            number, SIZES[number]
+        assert (
+            "Verlorene Schräm mit einem Strich durchstreichen, von links nach rechts"
+            in flat
         )
-        assert all(len(row) == 7 for row in rows)
-        # Struck strokes come first, as the keeper strikes them.
-        assert all(re.fullmatch(f"{STRUCK}*{STROKE}*", row) for row in rows)
-        assert "Ausgefüllt aus dem bestätigten Ergebnis (Version 1)" in text
 
 
-def test_filled_sheets_strike_exactly_the_recorded_losses_in_the_html(
-    tournament, scored_series
-):
-    rows = sheet_rows_html(tournament, scored_series, filled=True)
-    for number, lines in rows.items():
-        size = SIZES[number]
-        assert len(lines) == 5 * size
-        struck = [line.split("\t")[1].count(STRUCK) for line in lines]
-        assert struck == expected_struck(number, size)
-        for index, line in enumerate(lines):
-            game, seat = divmod(index, size)
-            winner, marks = RESULTS[number][game]
-            assert line.startswith(f"{seat + 1}\t")
-            if seat + 1 == winner:
-                assert line.endswith(str(marks + 7))  # the winner's points
-            else:
-                assert line.split("\t")[1].strip().endswith(STRUCK)
+def test_filled_sheets_strike_exactly_the_recorded_losses(tournament, scored_series):
+    """What the drawing strikes (the reader reads it back from the PDF:
+    tests/paper/test_sheet_reader.py)."""
+    data = paper_sheets.score_sheets(
+        tournament=tournament, series=scored_series, filled=True
+    )
+    for sheet in data.sheets:
+        struck = [row.struck for game in sheet.games for row in game.rows]
+        assert struck == expected_struck(sheet.table, sheet.size)
+        points = sheet.points_text.split("\n")
+        for index, line in enumerate(points):
+            game, seat = divmod(index, sheet.size)
+            winner, marks = RESULTS[sheet.table][game]
+            assert line == (str(marks + 7) if seat + 1 == winner else "")
+        # In the drawing: one shape of strike tiles, a run per row with a
+        # lost mark.
+        overlay = str(sheet.overlay)
+        assert overlay.count(f'fill="url(#strike{sheet.table})"') == 1
+        assert overlay.count("z") == sum(1 for n in struck if n)
 
 
 def test_a_wrong_result_would_fail_the_strike_check(tournament, scored_series):
@@ -179,8 +127,10 @@ def test_a_wrong_result_would_fail_the_strike_check(tournament, scored_series):
         reason="Korrektur",
         auto_confirm=True,
     )
-    lines = sheet_rows_html(tournament, scored_series, filled=True)[1]
-    struck = [line.split("\t")[1].count(STRUCK) for line in lines]
+    data = paper_sheets.score_sheets(
+        tournament=tournament, series=scored_series, filled=True
+    )
+    struck = [row.struck for game in data.sheets[0].games for row in game.rows]
     assert struck != expected_struck(1, 4)
     assert struck[:4] == [7, 1, 7, 7]
 
@@ -190,12 +140,11 @@ def test_winners_points_stand_in_the_points_column(tournament, scored_series):
     document = pdf.sheets_pdf(tournament=tournament, series_number=1, filled=True)
     points = [str(m + 7) for _w, m in RESULTS[1]]
     # In the games' grid (below the head, above the players' boxes), right
-    # of the strokes: the page margin is 12 mm, the points column is 160–186
-    # mm inside it.
+    # of the strokes: the points column is 172–198 mm of the page.
     found = [
         (word, x)
         for word, x, y in pdf_words(document.content, 1)
-        if 45 < y < 225 and x > 130
+        if 55 < y < 245 and x > 130
     ]
     assert sorted(w for w, _x in found) == sorted(points)
     assert all(172 < x < 198 for _w, x in found), found

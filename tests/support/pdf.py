@@ -55,8 +55,6 @@ def pdf_words(content: bytes, page: int) -> list[tuple[str, float, float]]:
 
 # --- Score sheets ---------------------------------------------------------------
 
-STROKE, STRUCK = "\u2571", "\u2573"
-
 
 def expected_struck(table: int, size: int) -> list[int]:
     """Struck strokes per row (game-major, seat-minor) as the RESULTS of
@@ -67,12 +65,3 @@ def expected_struck(table: int, size: int) -> list[int]:
         for winner, marks in RESULTS[table]
         for seat in range(1, size + 1)
     ]
-
-
-def stroke_rows(text: str) -> list[str]:
-    """The rows of strokes on a page, top to bottom."""
-    rows = []
-    for line in text.splitlines():
-        found = re.findall(rf"[{STROKE}{STRUCK}](?:\s*[{STROKE}{STRUCK}])*", line)
-        rows += [re.sub(r"\s", "", r) for r in found if len(re.sub(r"\s", "", r)) > 1]
-    return rows

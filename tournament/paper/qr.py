@@ -56,3 +56,14 @@ def phone_base_url(*, scheme: str, host: str, allowed_hosts: Sequence[str]) -> s
         if not (address.is_loopback or address.is_link_local or address.version == 6):
             return f"{scheme}://{address}{port}"
     return f"{scheme}://{host}"
+
+
+def read_qr_svg(payload: str, *, size_mm: float) -> SafeString:
+    """The score sheet's own code, for the reader of a photo: error level
+    Q (a quarter of it may be smudged or in shadow) and a quiet zone of two
+    modules inside `size_mm`."""
+    code = segno.make(payload, error="q", micro=False, boost_error=False)
+    modules, _ = code.symbol_size(scale=1, border=2)
+    return mark_safe(
+        code.svg_inline(scale=size_mm / modules, unit="mm", border=2, dark="#000")
+    )

@@ -5,45 +5,48 @@ a winner who kept k marks has 7 − k strokes struck and the points stored
 with the result, everybody else has all strokes struck (the GameScore rows
 that confirming the result wrote).
 
-WeasyPrint pays per line of text and per box, and a championship prints
-100 sheets per series, so a page is a few text blocks: one line per player
-per game holds seat, name, strokes and, for the winner, the points; the
-grid's rules are backgrounds (templates/pdf/css/sheet.css, bench/paper.py).
+The sheet is read back from a phone's photo (tournament/sheetphoto), so
+the places of its markers, QR code, rules and strokes come from one
+layout (`sheetphoto.reader.layout`) that the reader reads by. WeasyPrint
+pays per line of text and per box, and a championship prints 100 sheets
+per series: a page is a few text blocks (seats, names, points, each one
+block a column) and one drawing of paths for everything the reader finds
+(templates/pdf/css/sheet.css, bench/paper.py).
 """
 
 from dataclasses import dataclass
 
 from django.urls import reverse
-from django.utils.safestring import SafeString
+from django.utils.safestring import SafeString, mark_safe
 
 from tournament.models import GameScore, ResultVersion, Series, Table, Tournament
 from tournament.paper.fit import MM_PER_PT, Fitted, fit
-from tournament.paper.qr import qr_svg
+from tournament.paper.qr import qr_svg, read_qr_svg
 from tournament.results.selectors import hand_notation
 from tournament.seating.selectors import series_tables
+from tournament.sheetphoto.reader import layout
+from tournament.sheetphoto.reader.layout import (
+    COL_GAME,
+    COL_HANDS,
+    COL_NAME,
+    COL_POINTS,
+    COL_STROKES,
+    ENTRY_QR_SIZE,
+    LABEL_ROW,
+    MARKER_IDS,
+    PAGE_H,
+    PAGE_W,
+    STROKE_GREY,
+    STROKE_WIDTH,
+    SheetId,
+    SheetLayout,
+)
 
-# One chalk stroke per mark; a lost mark is struck through: the keeper draws
-# the other diagonal over the stroke (box-drawing glyphs, so that the struck
-# stroke is exactly the stroke and its crossing).
-STROKE = "\u2571"  # ╱
-STRUCK = "\u2573"  # ╳
-# An en space between strokes: the glyphs' ink is wider than their advance.
-STROKE_GAP = "\u2002"
-
-# The geometry of a game row (templates/pdf/css/sheet.css): DejaVu Sans at
-# 12.5 pt; the strokes start at the tab stop 79 mm, the points column is
-# 160–186 mm. Advances in em, from the vendored font.
-ROW_FONT_MM = 12.5 * 25.4 / 72
-STROKES_AT_MM = 79.0
-POINTS_CENTER_MM = 173.0
-STROKE_EM = 0.602
-GAP_EM = 0.5
-DIGIT_EM = 0.636
 # A name on a game row stands between the seat number and the strokes'
-# column (17.5–75 mm of the grid; its rule is at 76), at the rows' size,
-# shrunk or wrapped to fit when it is long: never cut.
-ROW_NAME_LEFT_MM = 17.5
-ROW_NAME_WIDTH_MM = 57.5
+# column, at the rows' size, shrunk or wrapped to fit when it is long:
+# never cut.
+ROW_NAME_LEFT_MM = 29.0
+ROW_NAME_WIDTH_MM = layout.COL_NAME[1] - ROW_NAME_LEFT_MM - 1.5
 ROW_NAME_PT = 12.5
 ROW_NAME_SINGLE_MIN_PT = 9.0
 ROW_NAME_MIN_PT = 5.0
@@ -57,32 +60,11 @@ BOX_NAME_PT = 9.0
 BOX_NAME_SINGLE_MIN_PT = 7.5
 BOX_NAME_MIN_PT = 5.0
 
-# Rows (and the label row) are 9 mm, unless more games or seats than 5 × 4
-# have to fit.
-GRID_MM = 180.0
-ROW_MM = 9.0
-
-
-def strokes(*, start_marks: int, kept: int | None) -> str:
-    """The row of chalk strokes: all standing on a blank sheet (`kept` is
-    None), else the lost ones struck, first, as the keeper strikes them."""
-    if kept is None:
-        return STROKE_GAP.join(STROKE * start_marks)
-    return STROKE_GAP.join(STRUCK * (start_marks - kept) + STROKE * kept)
-
-
-def points_pad(*, start_marks: int, points: int) -> str:
-    """Spaces from the end of the strokes to the points, centred in the
-    points column (em, en and thin spaces: within 0.1 em)."""
-    strokes_em = start_marks * STROKE_EM + (start_marks - 1) * GAP_EM
-    number_em = len(str(points)) * DIGIT_EM
-    gap = (POINTS_CENTER_MM - STROKES_AT_MM) / ROW_FONT_MM - strokes_em
-    gap -= number_em / 2
-    if gap <= 0.5:
-        return "\u2002"
-    ems, rest = divmod(gap, 1.0)
-    ens, rest = divmod(rest, 0.5)
-    return "\u2003" * int(ems) + "\u2002" * int(ens) + "\u2009" * round(rest / 0.2)
+# A filled sheet strikes a lost mark as the keeper would: one line across
+# the stroke, the other diagonal, in black.
+STRIKE_RUN_MM = 1.9
+STRIKE_HEIGHT = 0.7  # of the row
+STRIKE_WIDTH_MM = 0.5
 
 
 def row_name(name: str, *, row_mm: float) -> Fitted:
@@ -117,6 +99,18 @@ def _mm(value: float) -> str:
     return f"{value:.2f}".rstrip("0").rstrip(".") + "mm"
 
 
+def _n(value: float) -> str:
+    # SVG user units (mm), never localized.
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def marker_file(marker_id: int) -> str:
+    """A corner marker as a PNG under static/ (an image is drawn once per
+    document, a drawing once per page); tests/paper/test_sheet_reader.py
+    holds them to the markers the reader looks for."""
+    return f"pdf/aruco-4x4-{marker_id}.png"
+
+
 @dataclass(frozen=True)
 class SheetPlayer:
     seat: int
@@ -133,8 +127,7 @@ class SheetRow:
     """One player in one game."""
 
     seat: int
-    strokes: str
-    struck: int
+    struck: int  # strokes struck (filled sheets; 0 on a blank one)
     points: int | None  # the winner's, on a filled sheet
 
 
@@ -155,15 +148,128 @@ class Sheet:
     games: list[SheetGame]
     confirmed: bool  # a confirmed result filled it
     version: int | None
-    row_mm: float
     start_marks: int
+    layout: SheetLayout
+    sheet_id: SheetId  # what the reader's QR code says
     # The QR code of the table's page (as on its table card), where the
     # players enter the result on their phones; None without an address.
     qr: SafeString | None = None
 
     @property
+    def row_mm(self) -> float:
+        return self.layout.row_mm
+
+    @property
     def keeper_name(self) -> str:
         return next((p.name for p in self.players if p.keeper), "")
+
+    @property
+    def read_qr(self) -> SafeString:
+        """The QR code the reader decodes: short, error level Q."""
+        return read_qr_svg(self.sheet_id.payload, size_mm=self.layout.read_qr.w)
+
+    @property
+    def markers(self) -> list[tuple[str, str]]:
+        """The corner markers: each a static image (marker_file) and where
+        it stands."""
+        return [
+            (
+                marker_file(MARKER_IDS[i]),
+                f"left: {_mm(box.x)}; top: {_mm(box.y)}; width: {_mm(box.w)}",
+            )
+            for i, box in enumerate(self.layout.markers)
+        ]
+
+    @property
+    def read_qr_style(self) -> str:
+        box = self.layout.read_qr
+        return f"left: {_mm(box.x)}; top: {_mm(box.y)}; width: {_mm(box.w)}"
+
+    @property
+    def overlay(self) -> SafeString:
+        """Everything the reader finds, drawn from the layout in page
+        millimetres: the grid's rules, the strokes (light grey lines, not
+        glyphs), the corner markers and, on a filled sheet, the strikes."""
+        lay = self.layout
+        grid = lay.grid
+        rules = []
+        for i, y in enumerate(lay.rules[:-1]):
+            if i % self.size:
+                rules.append(f"M{_n(grid.x)} {_n(y)}H{_n(grid.x + grid.w)}")
+        heavy = [
+            f"M{_n(grid.x)} {_n(y)}H{_n(grid.x + grid.w)}"
+            for i, y in enumerate(lay.rules)
+            if i % self.size == 0 and 0 < i < len(lay.rules) - 1
+        ]
+        heavy += [
+            f"M{_n(x)} {_n(grid.y)}V{_n(grid.y + grid.h)}"
+            for x in (COL_NAME[0], COL_STROKES[0], COL_STROKES[1], COL_POINTS[0])
+        ]
+        thin = f"M{_n(COL_HANDS[1])} {_n(grid.y)}V{_n(grid.y + grid.h)}"
+        # The strokes and the strikes are tiles of one cell (an SVG
+        # pattern: drawn once per page, cheap to print), laid over the rows;
+        # the layout's cells are regular, so every tile is a cell.
+        first = lay.cells[0]
+        cw, ch = first.box.w, first.box.h
+        sx0, sy0, sx1, sy1 = first.stroke
+        stroke_tile = (
+            f"M{_n(sx0 - first.box.x)} {_n(sy0 - first.box.y)}"
+            f"L{_n(sx1 - first.box.x)} {_n(sy1 - first.box.y)}"
+        )
+        run = min(STRIKE_RUN_MM, cw * 0.3)
+        half = ch * STRIKE_HEIGHT / 2
+        strike_tile = (
+            f"M{_n(cw / 2 - run)} {_n(ch / 2 - half)}"
+            f"L{_n(cw / 2 + run)} {_n(ch / 2 + half)}"
+        )
+        # WeasyPrint starts a pattern's tiles at the corner of each shape it
+        # fills (every shape here starts at a cell's corner).
+        tile = f'patternUnits="userSpaceOnUse" width="{_n(cw)}" height="{_n(ch)}"'
+        # All strikes are one shape (a rectangle per row, as wide as its
+        # struck marks) filled once: WeasyPrint draws a pattern per shape.
+        runs = []
+        for game in self.games:
+            for row in game.rows:
+                if row.struck:
+                    box = lay.cell(game.number, row.seat, 1).box
+                    runs.append(
+                        f"M{_n(box.x)} {_n(box.y)}h{_n(cw * row.struck)}"
+                        f"v{_n(ch)}h-{_n(cw * row.struck)}z"
+                    )
+        strikes = (
+            [f'<path d="{"".join(runs)}" fill="url(#strike{self.table})"/>']
+            if runs
+            else []
+        )
+        band_w = cw * lay.marks
+        band_h = ch * lay.seats * lay.games
+        parts = [
+            f'<svg class="overlay" viewBox="0 0 {_n(PAGE_W)} {_n(PAGE_H)}" '
+            f'width="{_n(PAGE_W)}mm" height="{_n(PAGE_H)}mm">',
+            f'<rect x="{_n(grid.x)}" y="{_n(grid.y)}" '
+            f'width="{_n(COL_GAME[1] - grid.x)}" '
+            f'height="{_n(grid.h)}" fill="#e4e4e4"/>',
+            f'<path d="{"".join(rules)}" stroke="#777" stroke-width="0.18" '
+            'fill="none"/>',
+            f'<path d="{thin}" stroke="#777" stroke-width="0.25" fill="none"/>',
+            f'<path d="{"".join(heavy)}" stroke="#111" stroke-width="0.32" '
+            'fill="none"/>',
+            f'<rect x="{_n(grid.x)}" y="{_n(grid.y)}" width="{_n(grid.w)}" '
+            f'height="{_n(grid.h)}" stroke="#111" stroke-width="0.32" fill="none"/>',
+            f'<defs><pattern id="stroke{self.table}" {tile}><path d="{stroke_tile}" '
+            f'stroke="{STROKE_GREY}" stroke-width="{_n(STROKE_WIDTH)}" '
+            'stroke-linecap="round" fill="none"/></pattern>',
+            f'<pattern id="strike{self.table}" {tile}>'
+            f'<path d="{strike_tile}" stroke="#111" '
+            f'stroke-width="{_n(STRIKE_WIDTH_MM)}" stroke-linecap="round" '
+            'fill="none"/></pattern></defs>',
+            f'<rect x="{_n(first.box.x)}" y="{_n(first.box.y)}" '
+            f'width="{_n(band_w)}" height="{_n(band_h)}" '
+            f'fill="url(#stroke{self.table})"/>',
+            *strikes,
+        ]
+        parts.append("</svg>")
+        return mark_safe("".join(parts))  # numbers only, no data
 
     def _name_lines_mm(self, name: Fitted) -> tuple[int, float]:
         """Lines per game and their height for a seat's names: a game's
@@ -181,7 +287,7 @@ class Sheet:
         size, one game apart."""
         _, line_mm = self._name_lines_mm(player.row)
         height = line_mm * len(player.row.lines)
-        top = self.row_mm * player.seat + (self.row_mm - height) / 2
+        top = self.layout.row_top(1, player.seat) + (self.row_mm - height) / 2
         return (
             f"top: {_mm(top)}; left: {_mm(ROW_NAME_LEFT_MM)}; "
             f"width: {_mm(ROW_NAME_WIDTH_MM)}; font-size: {player.row.size}; "
@@ -201,57 +307,41 @@ class Sheet:
         return [(p, self.name_style(p), self.names_text(p)) for p in self.players]
 
     @property
-    def grid_style(self) -> str:
-        # A label row, then the games; the tiled rules start below it.
-        game_mm = self.row_mm * self.size
-        return (
-            f"height: {_mm(self.row_mm + game_mm * len(self.games))}; "
-            f"background-size: 100% {_mm(game_mm)}, 100% {_mm(self.row_mm)}; "
-            f"background-position: 0 {_mm(self.row_mm)}"
-        )
-
-    @property
-    def shade_style(self) -> str:
-        # The heavy rule under every game crosses the game numbers too.
-        return (
-            f"background-size: 100% {_mm(self.row_mm * self.size)}; "
-            f"background-position: 0 {_mm(self.row_mm)}"
-        )
-
-    @property
     def label_style(self) -> str:
-        return f"line-height: {_mm(self.row_mm)}"
+        return f"top: {_mm(self.layout.grid.y)}; line-height: {_mm(LABEL_ROW)}"
 
     @property
     def game_style(self) -> str:
-        row = _mm(self.row_mm)
-        return f"top: {row}; line-height: {_mm(self.row_mm * self.size)}"
+        top = _mm(self.layout.rows_top)
+        return f"top: {top}; line-height: {_mm(self.row_mm * self.size)}"
 
     @property
     def row_style(self) -> str:
-        row = _mm(self.row_mm)
-        return f"top: {row}; line-height: {row}"
+        return f"top: {_mm(self.layout.rows_top)}; line-height: {_mm(self.row_mm)}"
+
+    @property
+    def lower_style(self) -> str:
+        """The bottom markers' line, below the grid: the players' label."""
+        marker = self.layout.markers[3]
+        return f"top: {_mm(marker.y)}; line-height: {_mm(marker.h)}"
 
     @property
     def game_numbers_text(self) -> str:
         return "\n".join(str(g.number) for g in self.games)
 
     @property
-    def rows_text(self) -> str:
-        """A line per player per game (line i: game i // size + 1, seat
-        i % size + 1): seat, a tab, the strokes, the winner's points. The
-        names stand in blocks of their own (`seat_names`), each at the size
-        that fits it."""
-        seats = [str(p.seat) for p in self.players]
-        lines = []
-        for game in self.games:
-            for seat, row in zip(seats, game.rows, strict=True):
-                line = f"{seat}\t{row.strokes}"
-                if row.points is not None:
-                    pad = points_pad(start_marks=self.start_marks, points=row.points)
-                    line += pad + str(row.points)
-                lines.append(line)
-        return "\n".join(lines)
+    def seats_text(self) -> str:
+        """The seat of each row (line i: game i // size + 1)."""
+        return "\n".join(str(r.seat) for g in self.games for r in g.rows)
+
+    @property
+    def points_text(self) -> str:
+        """The winner's points on his row, nothing on the others'."""
+        return "\n".join(
+            "" if r.points is None else str(r.points)
+            for g in self.games
+            for r in g.rows
+        )
 
 
 @dataclass(frozen=True)
@@ -270,8 +360,8 @@ def _hand_text(hand: dict[str, object]) -> str:
     return hand_notation(hand)
 
 
-# The QR code in a score sheet's head, beside the table number.
-SHEET_QR_MM = 21.0
+# The QR code of the table's page in a score sheet's head.
+SHEET_QR_MM = ENTRY_QR_SIZE
 
 
 def score_sheets(
@@ -303,6 +393,7 @@ def score_sheets(
             _sheet(
                 table,
                 tournament,
+                series,
                 scores,
                 versions.get(table.pk),
                 qr=_table_qr(tournament, table, base_url),
@@ -324,6 +415,7 @@ def _table_qr(tournament: Tournament, table: Table, base_url: str) -> SafeString
 def _sheet(
     table: Table,
     tournament: Tournament,
+    series: Series,
     scores: dict[tuple[int, int, int], GameScore],
     version: ResultVersion | None,
     *,
@@ -332,7 +424,15 @@ def _sheet(
     seats = list(table.seats.all())
     start = tournament.start_marks
     count = tournament.games_per_series
-    row_mm = min(ROW_MM, GRID_MM / (count * max(table.size, 1)))
+    sheet_id = SheetId(
+        tournament=tournament.slug,
+        series=series.number,
+        table=table.number,
+        seats=table.size,
+        games=count,
+        marks=start,
+    )
+    lay = sheet_id.layout()
     keeper = max((s.number for s in seats), default=table.size)
     stored = version.data.get("games", []) if version is not None else []
     totals = dict.fromkeys((s.number for s in seats), 0)
@@ -345,25 +445,24 @@ def _sheet(
             if version is not None and score is not None:
                 kept = score.marks if score.won else 0
                 totals[seat.number] += score.points
-            text = strokes(start_marks=start, kept=kept)
             rows.append(
                 SheetRow(
                     seat=seat.number,
-                    strokes=text,
-                    struck=text.count(STRUCK),
+                    # The lost marks, struck first, as the keeper strikes them.
+                    struck=0 if kept is None else start - kept,
                     points=score.points
                     if score is not None and kept is not None and score.won
                     else None,
                 )
             )
         hands = stored[number - 1].get("hands", []) if number <= len(stored) else []
-        game_mm = row_mm * table.size
+        game_mm = lay.row_mm * table.size
         games.append(
             SheetGame(
                 number=number,
                 rows=rows,
                 hands=" · ".join(_hand_text(h) for h in hands),
-                hands_style=f"top: {_mm(row_mm + game_mm * (number - 1))}; "
+                hands_style=f"top: {_mm(lay.rows_top + game_mm * (number - 1))}; "
                 f"height: {_mm(game_mm)}",
             )
         )
@@ -376,7 +475,7 @@ def _sheet(
                 seat=s.number,
                 start_number=s.entry.start_number,
                 name=s.entry.player.full_name,
-                row=row_name(s.entry.player.full_name, row_mm=row_mm),
+                row=row_name(s.entry.player.full_name, row_mm=lay.row_mm),
                 box=box_name(s.entry.player.full_name, size=table.size),
                 keeper=s.number == keeper,
                 total=totals[s.number] if version is not None else None,
@@ -386,7 +485,8 @@ def _sheet(
         games=games,
         confirmed=version is not None,
         version=version.number if version is not None else None,
-        row_mm=row_mm,
         start_marks=start,
+        layout=lay,
+        sheet_id=sheet_id,
         qr=qr,
     )

@@ -1,0 +1,518 @@
+"""Read a photographed score sheet: which marks are struck, and so who won
+each game with how many marks left.
+
+The steps: decode the image within bounds (bytes and pixels are checked
+before it is decoded in full: an image bomb is refused, not decoded),
+turn it upright (EXIF), find the four corner markers, read the QR code
+(whose sheet, which layout), rectify the grid to millimetres, divide out
+the light, re-register each row on its printed rules, and score the ink
+of each stroke cell outside its printed stroke.
+
+Whether a cell is struck is decided against the sheet itself, not a fixed
+level: every game has exactly one winner, who keeps 1 to all marks, and
+every other player's marks are all struck. So most cells are struck (the
+sheet's struck level) and the winner's last cell of each game stands (its
+standing level); the threshold lies between. A game whose reading depends
+on a cell near the threshold, or that does not have exactly one player
+with marks left, is flagged for a person: never guessed silently.
+
+Refusals are `SheetRefused` with a stable code and its parameters; the
+caller words them (tournament/sheetphoto/refusals.py).
+"""
+
+import io
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+import zxingcpp
+from PIL import Image, ImageOps, UnidentifiedImageError
+
+from tournament.sheetphoto.reader.layout import (
+    LEFT,
+    MARKER_IDS,
+    PAYLOAD_PREFIX,
+    RIGHT,
+    SheetId,
+    SheetLayout,
+    parse_payload,
+)
+from tournament.sheetphoto.reader.markers import dictionary
+
+Gray = npt.NDArray[np.uint8]
+Floats = npt.NDArray[np.float32]
+
+# Bounds on what is read: a phone's photo scaled in the browser is a few
+# hundred KB; a camera's original up to ~15 MB and 50 MP.
+MAX_BYTES = 25 * 1024 * 1024
+MAX_PIXELS = 60_000_000
+MIN_SIDE = 600  # px on the short side: below, strokes are a pixel wide
+WORK_SIDE = 2400  # the long side the photo is read at
+FORMATS = ("JPEG", "PNG", "WEBP")
+
+# The rectified grid: pixels per millimetre.
+PX = 5.0
+QR_PX = 8.0
+# A cell's ink is counted inside these insets (the rules above and below)
+# and outside a band around its printed stroke (a strike crosses it and
+# runs on beyond).
+CELL_INSET_X = 0.5
+CELL_INSET_Y = 1.0
+STROKE_MASK_MM = 1.7
+# Darkness below this is paper (and grain); above it, ink.
+INK_FLOOR = 0.07
+# A row's rules are searched this far from where the markers put them.
+REGISTER_MM = 1.5
+# The threshold sits this far from the standing level to the struck one;
+# a cell within DOUBT of it (both in shares of the gap) is doubtful.
+THRESHOLD_AT = 0.25
+DOUBT = 0.12
+# Less of a gap than this between the levels: nothing is struck.
+MIN_GAP = 0.004
+# Markers further than this from where the layout puts them (mm, after
+# the fit): not one flat sheet.
+MAX_MARKER_ERROR_MM = 3.0
+
+
+class SheetRefused(Exception):
+    """The photo cannot be read: `code` says why (see CODES), `params` what
+    the sentence names (e.g. the table of the sheet photographed)."""
+
+    CODES = (
+        "too_large",  # more bytes than MAX_BYTES
+        "not_image",  # not a JPEG/PNG/WebP, or broken
+        "too_many_pixels",  # an image bomb, or a camera beyond MAX_PIXELS
+        "too_small",  # too few pixels to see strokes
+        "not_found",  # no sheet: its corner markers are not in the photo
+        "old_sheet",  # a sheet printed before sheets were readable
+        "no_code",  # markers found, the QR code not readable
+        "wrong_sheet",  # another tournament's, series' or table's sheet
+        "blank",  # nothing struck on the sheet
+    )
+
+    def __init__(self, code: str, **params: object) -> None:
+        assert code in self.CODES, code
+        super().__init__(code, params)
+        self.code = code
+        self.params = params
+
+
+@dataclass(frozen=True)
+class Expected:
+    """The sheet the caller waits for: a photo of another is refused."""
+
+    tournament: str
+    series: int | None = None
+    table: int | None = None
+
+
+@dataclass(frozen=True)
+class CellReading:
+    game: int
+    seat: int
+    mark: int
+    score: float  # ink outside the printed stroke, 0..1
+    struck: bool
+    doubtful: bool
+
+    @property
+    def state(self) -> str:
+        if self.doubtful:
+            return "doubtful"
+        return "struck" if self.struck else "standing"
+
+
+@dataclass(frozen=True)
+class GameReading:
+    number: int
+    winner_seat: int | None  # None: no single player with marks left
+    marks_left: int | None
+    flagged: bool  # a person must look: the reading is not clear
+    confidence: float  # 0..1: the least clear cell's distance from doubt
+
+
+@dataclass(frozen=True)
+class SheetReading:
+    sheet: SheetId
+    games: tuple[GameReading, ...]
+    cells: tuple[CellReading, ...]
+    threshold: float
+    milliseconds: float
+    # The rectified grid (page millimetres × PX, from `origin_mm`) for a
+    # review screen to outline the cells on; not part of `as_dict`.
+    rectified: Gray | None = field(default=None, repr=False, compare=False)
+    origin_mm: tuple[float, float] = (0.0, 0.0)
+
+    def as_dict(self) -> dict[str, Any]:
+        """What pre-fills the result form (and `readsheet --json`)."""
+        return {
+            "tournament": self.sheet.tournament,
+            "series": self.sheet.series,
+            "table": self.sheet.table,
+            "games": [
+                {
+                    "number": g.number,
+                    "winner_seat": g.winner_seat,
+                    "marks_left": g.marks_left,
+                    "flagged": g.flagged,
+                    "confidence": round(g.confidence, 2),
+                }
+                for g in self.games
+            ],
+            "cells": [
+                {
+                    "game": c.game,
+                    "seat": c.seat,
+                    "mark": c.mark,
+                    "score": round(c.score, 4),
+                    "state": c.state,
+                }
+                for c in self.cells
+            ],
+        }
+
+
+# --- Decoding the image -----------------------------------------------------
+
+
+def decode_image(data: bytes) -> Gray:
+    """The photo as an upright grey image of at most WORK_SIDE pixels on
+    its long side. Its size is read from the header before any pixel is
+    decoded."""
+    if len(data) > MAX_BYTES:
+        raise SheetRefused("too_large", megabytes=MAX_BYTES // (1024 * 1024))
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            if image.format not in FORMATS:
+                raise SheetRefused("not_image")
+            width, height = image.size
+            if width * height > MAX_PIXELS:
+                raise SheetRefused("too_many_pixels")
+            if min(width, height) < MIN_SIDE:
+                raise SheetRefused("too_small")
+            if image.format == "JPEG":
+                # Decode at a reduced scale straight away (DCT scaling).
+                image.draft("L", (WORK_SIDE, WORK_SIDE))
+            upright = ImageOps.exif_transpose(image)
+            grey = np.asarray(upright.convert("L"), dtype=np.uint8)
+    except SheetRefused:
+        raise
+    except Image.DecompressionBombError as error:
+        raise SheetRefused("too_many_pixels") from error
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError) as error:
+        raise SheetRefused("not_image") from error
+    long_side = max(grey.shape)
+    if long_side > WORK_SIDE:
+        scale = WORK_SIDE / long_side
+        size = (round(grey.shape[1] * scale), round(grey.shape[0] * scale))
+        resized = cv2.resize(grey, size, interpolation=cv2.INTER_AREA)
+        grey = np.asarray(resized, dtype=np.uint8)
+    return grey
+
+
+# --- Markers, code, rectification -------------------------------------------
+
+
+def find_markers(grey: Gray) -> dict[int, Floats]:
+    """The corner markers found: id → its 4 corners (clockwise from its
+    top-left as printed) in image pixels."""
+    parameters = cv2.aruco.DetectorParameters()
+    parameters.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    detector = cv2.aruco.ArucoDetector(dictionary(), parameters)
+    corners, ids, _rejected = detector.detectMarkers(grey)
+    found: dict[int, Floats] = {}
+    if ids is None:
+        return found
+    for quad, marker_id in zip(corners, ids.ravel(), strict=True):
+        key = int(marker_id)
+        if key in MARKER_IDS and key not in found:
+            found[key] = np.asarray(quad, dtype=np.float32).reshape(4, 2)
+    return found
+
+
+def _homography(
+    markers: dict[int, Floats], layout_boxes: dict[int, tuple[tuple[float, float], ...]]
+) -> tuple[Floats, float]:
+    """Image pixels → page millimetres from the markers both know, and the
+    worst distance (mm) of a marker corner from where it should be."""
+    src = np.concatenate([markers[k] for k in sorted(markers) if k in layout_boxes])
+    dst = np.asarray(
+        [p for k in sorted(markers) if k in layout_boxes for p in layout_boxes[k]],
+        dtype=np.float32,
+    )
+    matrix, _mask = cv2.findHomography(src, dst, 0)
+    if matrix is None:
+        raise SheetRefused("not_found")
+    projected = cv2.perspectiveTransform(src.reshape(-1, 1, 2), matrix).reshape(-1, 2)
+    error = float(np.max(np.linalg.norm(projected - dst, axis=1)))
+    return np.asarray(matrix, dtype=np.float32), error
+
+
+def _warp(
+    grey: Gray, to_mm: Floats, x0: float, y0: float, w: float, h: float, px: float
+) -> Gray:
+    """The page rectangle (x0, y0, w, h) in mm, rectified at `px` per mm."""
+    scale = np.asarray([[px, 0, -x0 * px], [0, px, -y0 * px], [0, 0, 1]], np.float32)
+    size = (round(w * px), round(h * px))
+    warped = cv2.warpPerspective(
+        grey, scale @ to_mm, size, flags=cv2.INTER_LINEAR, borderValue=255
+    )
+    return np.asarray(warped, dtype=np.uint8)
+
+
+def _decode_codes(grey: Gray) -> list[str]:
+    formats = zxingcpp.BarcodeFormats(zxingcpp.BarcodeFormat.QRCode)
+    results = zxingcpp.read_barcodes(grey, formats=formats)
+    return [r.text for r in results if r.valid]
+
+
+def read_code(grey: Gray, to_mm: Floats | None, box: tuple[float, ...]) -> SheetId:
+    """The sheet the QR code names: from its rectified crop if the markers
+    give one, else from the whole photo."""
+    texts: list[str] = []
+    if to_mm is not None:
+        x, y, w, h = box
+        crop = _warp(grey, to_mm, x - 3, y - 3, w + 6, h + 6, QR_PX)
+        texts = _decode_codes(crop)
+    if not any(parse_payload(t) for t in texts):
+        texts += _decode_codes(grey)
+    for text in texts:
+        sheet = parse_payload(text)
+        if sheet is not None:
+            return sheet
+    if any(t.startswith(PAYLOAD_PREFIX) for t in texts):
+        raise SheetRefused("old_sheet")  # a layout version this reader lacks
+    if texts:
+        raise SheetRefused("old_sheet" if _is_table_link(texts) else "not_found")
+    raise SheetRefused("no_code")
+
+
+def _is_table_link(texts: list[str]) -> bool:
+    # Sheets printed before they were readable carry the table page's link.
+    return any("/tisch/" in t for t in texts)
+
+
+# --- Light, rows, cells -----------------------------------------------------
+
+
+def darkness(grey: Gray) -> Floats:
+    """0 for paper, 1 for black: the grey divided by the paper's own light
+    (its brightest nearby, smoothed), so shadows and uneven light cancel."""
+    # At a quarter of the size: the light changes slowly, and it is fast.
+    small = cv2.resize(
+        grey, (grey.shape[1] // 4, grey.shape[0] // 4), interpolation=cv2.INTER_AREA
+    )
+    kernel = max(3, int(3.0 * PX / 4) | 1)
+    paper_small = cv2.dilate(small, np.ones((kernel, kernel), np.uint8))
+    paper_small = cv2.GaussianBlur(paper_small, (0, 0), PX)
+    paper = cv2.resize(
+        paper_small, (grey.shape[1], grey.shape[0]), interpolation=cv2.INTER_LINEAR
+    )
+    ratio = grey.astype(np.float32) / np.maximum(paper.astype(np.float32), 1.0)
+    return np.asarray(np.clip(1.0 - ratio, 0.0, 1.0), dtype=np.float32)
+
+
+def _rule_offsets(
+    dark: Floats, layout: SheetLayout, x0: float, y0: float
+) -> list[float | None]:
+    """How far (mm) each horizontal rule lies from where the markers put it:
+    the rules cross the whole grid, so the median of a pixel row is high
+    on a rule and low on text and strikes."""
+    x_from = round((LEFT + 1 - x0) * PX)
+    x_to = round((RIGHT - 1 - x0) * PX)
+    profile = np.median(dark[:, x_from:x_to], axis=1)
+    reach = round(REGISTER_MM * PX)
+    offsets: list[float | None] = []
+    for y in layout.rules:
+        at = round((y - y0) * PX)
+        low, high = max(at - reach, 0), min(at + reach + 1, len(profile))
+        if high - low < 3:
+            offsets.append(None)
+            continue
+        window = profile[low:high]
+        peak = int(np.argmax(window))
+        if window[peak] < 0.05 or window[peak] < 2.0 * float(np.median(window)):
+            offsets.append(None)
+            continue
+        offsets.append((low + peak - at) / PX)
+    return offsets
+
+
+def _row_shifts(offsets: list[float | None], rows: int) -> list[float]:
+    known = [o for o in offsets if o is not None]
+    default = float(np.median(known)) if known else 0.0
+    shifts = []
+    for row in range(rows):
+        ends = [o for o in (offsets[row], offsets[row + 1]) if o is not None]
+        shifts.append(sum(ends) / len(ends) if ends else default)
+    return shifts
+
+
+def cell_scores(
+    dark: Floats, layout: SheetLayout, x0: float, y0: float
+) -> npt.NDArray[np.float64]:
+    """Each cell's ink outside its printed stroke (layout order)."""
+    offsets = _rule_offsets(dark, layout, x0, y0)
+    shifts = _row_shifts(offsets, layout.games * layout.seats)
+    ink = np.clip(dark - INK_FLOOR, 0.0, None).astype(np.float32)
+    valid = np.ones(dark.shape, np.uint8)
+    for cell in layout.cells:
+        row = (cell.game - 1) * layout.seats + cell.seat - 1
+        sx0, sy0, sx1, sy1 = cell.stroke
+        dy = shifts[row]
+        a = (round((sx0 - x0) * PX), round((sy0 + dy - y0) * PX))
+        b = (round((sx1 - x0) * PX), round((sy1 + dy - y0) * PX))
+        cv2.line(valid, a, b, 0, max(1, round(STROKE_MASK_MM * PX)))
+    ink *= valid
+    ink_sum = cv2.integral(ink)
+    valid_sum = cv2.integral(valid)
+    inset_y = min(CELL_INSET_Y, layout.row_mm * 0.15)
+    scores = np.zeros(len(layout.cells))
+    height, width = dark.shape
+    for i, cell in enumerate(layout.cells):
+        row = (cell.game - 1) * layout.seats + cell.seat - 1
+        dy = shifts[row]
+        box = cell.box
+        left = min(max(round((box.x + CELL_INSET_X - x0) * PX), 0), width)
+        right = min(max(round((box.x + box.w - CELL_INSET_X - x0) * PX), 0), width)
+        top = min(max(round((box.y + dy + inset_y - y0) * PX), 0), height)
+        bottom = min(max(round((box.y + box.h + dy - inset_y - y0) * PX), 0), height)
+        area = float(
+            valid_sum[bottom, right]
+            - valid_sum[top, right]
+            - valid_sum[bottom, left]
+            + valid_sum[top, left]
+        )
+        total = float(
+            ink_sum[bottom, right]
+            - ink_sum[top, right]
+            - ink_sum[bottom, left]
+            + ink_sum[top, left]
+        )
+        scores[i] = total / area if area > 0 else 0.0
+    return scores
+
+
+# --- Deciding ---------------------------------------------------------------
+
+
+def decide(
+    scores: npt.NDArray[np.float64], layout: SheetLayout
+) -> tuple[tuple[GameReading, ...], tuple[CellReading, ...], float]:
+    """Cells struck or standing against the sheet's own levels, and each
+    game read by its rules (exactly one player keeps marks)."""
+    per_row = scores.reshape(layout.games * layout.seats, layout.marks)
+    struck_level = float(np.median(scores))
+    last = per_row[:, -1].reshape(layout.games, layout.seats)
+    standing_level = float(np.median(last.min(axis=1)))
+    gap = struck_level - standing_level
+    if gap < MIN_GAP:
+        raise SheetRefused("blank")
+    threshold = standing_level + THRESHOLD_AT * gap
+    distance = (scores - threshold) / gap
+    struck = distance > 0
+    doubtful = np.abs(distance) < DOUBT
+    cells = tuple(
+        CellReading(
+            game=c.game,
+            seat=c.seat,
+            mark=c.mark,
+            score=float(scores[i]),
+            struck=bool(struck[i]),
+            doubtful=bool(doubtful[i]),
+        )
+        for i, c in enumerate(layout.cells)
+    )
+    games = []
+    per_game = layout.seats * layout.marks
+    for game in range(1, layout.games + 1):
+        span = slice((game - 1) * per_game, game * per_game)
+        rows = struck[span].reshape(layout.seats, layout.marks).sum(axis=1)
+        kept = [(seat + 1, layout.marks - int(n)) for seat, n in enumerate(rows)]
+        with_marks = [(seat, left) for seat, left in kept if left > 0]
+        clearness = float(np.min(np.abs(distance[span]))) / DOUBT
+        confidence = min(1.0, clearness / 2)
+        unclear = bool(np.any(doubtful[span]))
+        if len(with_marks) == 1:
+            seat, left = with_marks[0]
+            games.append(
+                GameReading(game, seat, left, unclear, confidence if not unclear else 0)
+            )
+        else:
+            games.append(GameReading(game, None, None, True, 0.0))
+    return tuple(games), cells, threshold
+
+
+# --- The whole --------------------------------------------------------------
+
+
+def read_sheet(
+    data: bytes, *, expected: Expected | None = None, keep_image: bool = False
+) -> SheetReading:
+    """Read the photo `data` (JPEG, PNG or WebP bytes)."""
+    started = time.perf_counter()
+    grey = decode_image(data)
+    markers = find_markers(grey)
+    top = {k: v for k, v in markers.items() if k in MARKER_IDS[:2]}
+    # The top markers stand where they stand on every sheet: enough to
+    # find the QR code, which says where the rest is.
+    probe = SheetId("", 1, 1, 4, 5, 7).layout()
+    to_mm: Floats | None = None
+    if len(top) == 2:
+        boxes = {MARKER_IDS[i]: probe.markers[i].corners for i in range(2)}
+        to_mm, _ = _homography(top, boxes)
+    qr = probe.read_qr
+    try:
+        sheet = read_code(grey, to_mm, (qr.x, qr.y, qr.w, qr.h))
+    except SheetRefused as refusal:
+        if refusal.code == "no_code" and len(markers) < 3:
+            raise SheetRefused("not_found") from refusal
+        raise
+    if expected is not None:
+        mismatch = (
+            sheet.tournament != expected.tournament
+            or (expected.series is not None and sheet.series != expected.series)
+            or (expected.table is not None and sheet.table != expected.table)
+        )
+        if mismatch:
+            raise SheetRefused(
+                "wrong_sheet",
+                tournament=sheet.tournament,
+                series=sheet.series,
+                table=sheet.table,
+            )
+    if len(markers) < 3:
+        raise SheetRefused("not_found")
+    layout = sheet.layout()
+    boxes = {MARKER_IDS[i]: layout.markers[i].corners for i in range(4)}
+    to_mm, error = _homography(markers, boxes)
+    if error > MAX_MARKER_ERROR_MM:
+        raise SheetRefused("not_found")
+    x0, y0 = LEFT - 2, layout.grid.y - 2
+    rectified = _warp(grey, to_mm, x0, y0, RIGHT - LEFT + 4, layout.grid.h + 4, PX)
+    dark = darkness(rectified)
+    scores = cell_scores(dark, layout, x0, y0)
+    games, cells, threshold = decide(scores, layout)
+    return SheetReading(
+        sheet=sheet,
+        games=games,
+        cells=cells,
+        threshold=threshold,
+        milliseconds=(time.perf_counter() - started) * 1000,
+        rectified=rectified if keep_image else None,
+        origin_mm=(x0, y0),
+    )
+
+
+__all__ = [
+    "CellReading",
+    "Expected",
+    "GameReading",
+    "SheetReading",
+    "SheetRefused",
+    "decode_image",
+    "read_sheet",
+]

@@ -1,0 +1,48 @@
+"""The reader's refusals in words: the engine gives a code, this says it
+to the person holding the phone (German first, English via locale/)."""
+
+from django.utils.translation import gettext as _
+
+from tournament.sheetphoto.reader.read import MAX_BYTES, SheetRefused
+
+
+def refusal_message(refusal: SheetRefused) -> str:
+    """What to do about a photo the reader refused."""
+    params = refusal.params
+    if refusal.code == "too_large":
+        return _("Das Foto ist zu groß (höchstens %(mb)d MB).") % {
+            "mb": MAX_BYTES // (1024 * 1024)
+        }
+    if refusal.code == "not_image":
+        return _("Das ist kein Foto (JPEG oder PNG erwartet).")
+    if refusal.code == "too_many_pixels":
+        return _("Das Bild hat zu viele Pixel; bitte ein normales Handyfoto schicken.")
+    if refusal.code == "too_small":
+        return _("Das Foto ist zu klein; bitte näher heran.")
+    if refusal.code == "not_found":
+        return _(
+            "Keine Spielliste erkannt. Bitte näher heran, das ganze Blatt muss "
+            "drauf sein, mit allen vier Eckmarken."
+        )
+    if refusal.code == "old_sheet":
+        return _(
+            "Diese Spielliste kann nicht gelesen werden (ältere Druckvorlage); "
+            "bitte das Ergebnis von Hand eingeben."
+        )
+    if refusal.code == "no_code":
+        return _(
+            "Der QR-Code der Spielliste ist nicht lesbar; bitte ohne Schatten "
+            "und scharf fotografieren."
+        )
+    if refusal.code == "wrong_sheet":
+        return _(
+            "Das ist die Spielliste von Tisch %(table)s (Serie %(series)s, "
+            "Turnier %(tournament)s)."
+        ) % {
+            "table": params.get("table"),
+            "series": params.get("series"),
+            "tournament": params.get("tournament"),
+        }
+    if refusal.code == "blank":
+        return _("Auf der Spielliste ist nichts durchgestrichen.")
+    return _("Die Spielliste kann nicht gelesen werden.")
