@@ -13,11 +13,12 @@ from typing import Any
 
 from django.core.exceptions import FieldDoesNotExist
 from django.db import models
-from django.utils import formats, timezone
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from tournament.core.audit import audit_diff
+from tournament.core.l10n import short_date, short_datetime
 from tournament.core.text import code_groups
 from tournament.models import (
     DigitalSeat,
@@ -385,7 +386,7 @@ def _numbers(value: Any) -> bool:
 
 def _day(text: str) -> str:
     try:
-        return formats.date_format(datetime.date.fromisoformat(text[:10]), "d.m.Y")
+        return short_date(datetime.date.fromisoformat(text[:10]))
     except ValueError:
         return text
 
@@ -397,7 +398,7 @@ def _when(text: str) -> str:
         return text
     if timezone.is_aware(moment):
         moment = timezone.localtime(moment)
-    return formats.date_format(moment, "d.m.Y H:i")
+    return short_datetime(moment)
 
 
 def _cut(text: str) -> str:

@@ -7,7 +7,7 @@ from typing import Any
 
 import django_tables2 as tables
 from django.urls import reverse
-from django.utils import formats, timezone
+from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 from tournament.auditlog.readable import ChangeLine, readable_changes
 from tournament.auditlog.selectors import LoggedEvent
 from tournament.core.audit import action_label, object_type_label
+from tournament.core.l10n import short_datetime
 from tournament.models import AuditEvent
 
 
@@ -84,7 +85,7 @@ class AuditTable(tables.Table):
         self.object_labels: dict[int, str] = {}
 
     def render_at(self, value: datetime.datetime) -> str:
-        return formats.date_format(timezone.localtime(value), "d.m.Y H:i:s")
+        return short_datetime(timezone.localtime(value), seconds=True)
 
     def render_tournament(self, value: str, record: LoggedEvent) -> SafeString:
         url = reverse("tournament:audit_log", kwargs={"slug": record.tournament_slug})

@@ -32,3 +32,11 @@ def long_date(value: datetime.date, *, with_time: bool = False) -> str:
 def short_date(value: datetime.date) -> str:
     """The date in digits as the language writes it: 05.12.2026, 12/05/2026."""
     return formats.date_format(value, "SHORT_DATE_FORMAT")
+
+
+def short_datetime(value: datetime.datetime, *, seconds: bool = False) -> str:
+    """The date in digits and the time of day on the 24-hour clock, which
+    both languages of the hall read alike: 05.12.2026 14:30, 12/05/2026
+    14:30 (with seconds where the order of events matters)."""
+    clock = f"{value:%H:%M:%S}" if seconds else f"{value:%H:%M}"
+    return f"{short_date(value)} {clock}"
