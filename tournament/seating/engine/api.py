@@ -24,12 +24,15 @@ BUDGET = 3000  # search iterations of one attempt
 # while repeats are left that the history does not force. With a history the
 # tight fields (17-20 players) need long searches with a short tabu tenure:
 # a few long attempts that restart from their best state many times find a
-# draw without repeats far more often than many short ones. Each attempt
-# first relabels the players over its design (the design repeats nothing
-# whoever sits where, so who takes which point is all that is left to fix),
-# and ends by re-seating whole series exactly where repeats remain. The
-# whole budget stays under two seconds for the tightest fields on a slow
-# machine.
+# draw without repeats far more often than many short ones. An attempt
+# starts from a design laid around a played series, which repeats nothing
+# whoever sits where; its tables of three are first eased off those who sat
+# at one before (two series at a time seated anew, exactly - cheap, and
+# where it succeeds the attempt is over). Otherwise it relabels the players
+# over the design (who takes which point is all that is left to fix),
+# searches, and ends by re-seating whole series exactly where repeats
+# remain. The whole budget stays under two seconds for the tightest fields
+# on a slow machine.
 ATTEMPTS = 4
 RETRY_BUDGET = 8000  # search iterations of one further attempt
 RETRY_RESTARTS = 30  # its fruitless restarts from the best state
@@ -292,8 +295,11 @@ def _retry(
     forced: each starts from a fresh design by lot, relabelled so that one
     played series lies inside one of its series, or (every other attempt,
     with two played) two played series inside two of them - then the
-    design's other series repeat none of their meetings - relabels the
-    players over it, searches from there and re-seats whole series where
+    design's other series repeat none of their meetings. A start that
+    repeats nothing has its tables of three eased off those who sat at one
+    before (``Search.ease``); if some stay above the bound, a few more
+    starts are eased, and the last is searched: it relabels the players
+    over the design, searches from there and re-seats whole series where
     repeats are left (``Search.relabel``, ``Search.run``, ``Search.repair``).
 
     The first attempt's seating stays whenever it is as good as any, so
@@ -353,7 +359,8 @@ def _start(
     """A fresh start for attempt ``round_``: a design laid around two played
     series (even rounds, when two are played and ``two``), or around one,
     its ghosts chosen first (odd rounds) or among the points left (then the
-    other way if that fails); failing those, a design by lot. ``None`` when no design covers the field."""
+    other way if that fails); failing those, a design by lot. ``None`` when
+    no design covers the field."""
     todo = problem.series - len(current)
     start = None
     if two and len(current) >= 2 and round_ % 2 == 0:
