@@ -45,7 +45,6 @@ SMALL = 16  # fields this small take a shorter tabu tenure
 RESTARTS = 8  # fruitless restarts before giving up
 SPREAD = 128  # a pair meeting m times costs SPREAD**m in the lowest tier
 RESEAT_NODES = 20_000  # steps of one exact re-seating of a series
-EASE_PASSES = 3  # rounds over all pairs of series in ``ease``
 
 Tables = list[list[int]]
 
@@ -490,9 +489,9 @@ class Search:
                     better = True
                     break
 
-    def ease(self, passes: int = EASE_PASSES) -> None:
+    def ease(self) -> None:
         """Re-seat pairs of series exactly, everyone held to the bound on
-        tables of three, while sittings above it are left.
+        tables of three, while sittings above it are left and it helps.
 
         A design laid around a played series repeats nothing, but its tables
         of three may fall on players who already sat at one; the design's
@@ -502,11 +501,13 @@ class Search:
         floor = sum(max(0, c - self.p.three_bound) for c in self.base_three)
         count = len(self.tables)
         groups = list(combinations(range(count), 2)) if count > 1 else [(0,)]
-        for _ in range(passes):
+        better = True
+        while better:
+            better = False
             for hs in groups:
                 if self.over_three() <= floor:
                     return
-                self.reseat(list(hs), strict=True)
+                better = self.reseat(list(hs), strict=True) or better
 
     def reseat(self, hs: list[int], *, strict: bool = False) -> bool:
         """Seat the series ``hs`` anew so that nobody in them meets anyone he
