@@ -102,7 +102,12 @@ def test_forced_repeats_counts_partners_no_one_has_left() -> None:
 # played by one player more who then withdrew. Each needs long searches.
 @pytest.mark.parametrize(
     ("n", "case", "kind"),
-    [(19, 10, "late"), (20, 3, "withdrawal"), (20, 8, "withdrawal")],
+    [
+        (19, 10, "late"),
+        (20, 3, "withdrawal"),
+        (20, 8, "withdrawal"),
+        (20, 53, "withdrawal"),
+    ],
 )
 def test_a_tight_field_reaches_zero_after_a_change(
     n: int, case: int, kind: str

@@ -326,12 +326,17 @@ def _retry(
             break
         # A start that repeats nothing is first eased (``Search.ease``);
         # if that leaves sittings above the bound, another start is eased,
-        # up to ``EASED``, and the last one searched as below.
+        # up to ``EASED``, and the last one searched as below. The very
+        # first start, should it repeat (a played series that does not fit
+        # the design), is re-seated exactly first: cheap, and often enough
+        # all it takes.
         for k in range(EASED):
             start = _start(plan, problem, current, rng, round_ + k, two=k == 0)
             if start is None:
                 return [[list(t) for t in s] for s in best.tables]
             attempt = Search(problem, start, rng, tenure=CHANGED_TENURE)
+            if attempt.repeats() > forced and not round_ + k:
+                attempt.repair()
             if attempt.repeats() > forced:
                 break
             attempt.ease()
