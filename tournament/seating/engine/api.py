@@ -337,6 +337,9 @@ def _retry(
             attempt = Search(problem, start, rng, tenure=CHANGED_TENURE)
             if attempt.repeats() > forced and not round_ + k:
                 attempt.repair()
+                if attempt.repeats() > forced:
+                    # The search below does better from the design itself.
+                    attempt = Search(problem, start, rng, tenure=CHANGED_TENURE)
             if attempt.repeats() > forced:
                 break
             attempt.ease()
