@@ -24,15 +24,19 @@ BUDGET = 3000  # search iterations of one attempt
 # while repeats are left that the history does not force. With a history the
 # tight fields (17-20 players) need long searches with a short tabu tenure:
 # a few long attempts that restart from their best state many times find a
-# draw without repeats far more often than many short ones. Each attempt
-# first relabels the players over its design (the design repeats nothing
-# whoever sits where, so who takes which point is all that is left to fix),
-# and ends by re-seating whole series exactly where repeats remain. The
-# whole budget stays under two seconds for the tightest fields on a slow
-# machine.
+# draw without repeats far more often than many short ones. An attempt
+# starts from a design laid around a played series, which repeats nothing
+# whoever sits where; its tables of three are first eased off those who sat
+# at one before (two series at a time seated anew, exactly - cheap, and
+# where it succeeds the attempt is over). Otherwise it relabels the players
+# over the design (who takes which point is all that is left to fix),
+# searches, and ends by re-seating whole series exactly where repeats
+# remain. The whole budget stays under two seconds for the tightest fields
+# on a slow machine.
 ATTEMPTS = 4
 RETRY_BUDGET = 8000  # search iterations of one further attempt
 RETRY_RESTARTS = 30  # its fruitless restarts from the best state
+EASED = 4  # starts eased per attempt before one is searched
 RELABEL = 60  # relabelling steps from a design laid around played series
 CHANGED_TENURE = (1, 2)  # tabu tenure of every search after a change
 Note = Literal["", "field", "history", "search"]
@@ -291,14 +295,16 @@ def _retry(
     forced: each starts from a fresh design by lot, relabelled so that one
     played series lies inside one of its series, or (every other attempt,
     with two played) two played series inside two of them - then the
-    design's other series repeat none of their meetings - relabels the
-    players over it, searches from there and re-seats whole series where
+    design's other series repeat none of their meetings. A start that
+    repeats nothing has its tables of three eased off those who sat at one
+    before (``Search.ease``); if some stay above the bound, a few more
+    starts are eased, and the last is searched: it relabels the players
+    over the design, searches from there and re-seats whole series where
     repeats are left (``Search.relabel``, ``Search.run``, ``Search.repair``).
 
     The first attempt's seating stays whenever it is as good as any, so
     ties are broken as they are without a change.
     """
-    todo = problem.series - len(played)
     current = [
         [[index[p] for p in table if p in index] for table in tables]
         for tables in played
@@ -311,13 +317,64 @@ def _retry(
     if search.repeats() > forced:
         search.repair()
     best = search
+
+    def done(search: Search) -> bool:
+        return search.over_three() <= played_over and search.repeats() <= forced
+
     for round_ in range(ATTEMPTS):
-        if best.over_three() <= played_over and best.repeats() <= forced:
+        if done(best):
             break
-        start = None
-        if len(current) >= 2 and round_ % 2 == 0:
-            first, second = rng.sample(current, 2)
-            start = aligned_two(plan, problem.series, first, second, todo, rng)
+        # A start that repeats nothing is first eased (``Search.ease``);
+        # if that leaves sittings above the bound, another start is eased,
+        # up to ``EASED``, and the last one searched as below. The very
+        # first start, should it repeat (a played series that does not fit
+        # the design), is re-seated exactly first: cheap, and often enough
+        # all it takes.
+        for k in range(EASED):
+            start = _start(plan, problem, current, rng, round_ + k, two=k == 0)
+            if start is None:
+                return [[list(t) for t in s] for s in best.tables]
+            attempt = Search(problem, start, rng, tenure=CHANGED_TENURE)
+            if attempt.repeats() > forced and not round_ + k:
+                attempt.repair()
+                if attempt.repeats() > forced:
+                    # The search below does better from the design itself.
+                    attempt = Search(problem, start, rng, tenure=CHANGED_TENURE)
+            if attempt.repeats() > forced:
+                break
+            attempt.ease()
+            if done(attempt):
+                break
+        if not done(attempt):
+            attempt.relabel(RELABEL)
+            attempt.run(RETRY_BUDGET, restarts=RETRY_RESTARTS)
+            if attempt.repeats() > forced:
+                attempt.repair()
+        if attempt.cost < best.cost:
+            best = attempt
+    return [[list(t) for t in s] for s in best.tables]
+
+
+def _start(
+    plan: TablePlan,
+    problem: Problem,
+    current: list[Series],
+    rng: random.Random,
+    round_: int,
+    *,
+    two: bool,
+) -> list[list[list[int]]] | None:
+    """A fresh start for attempt ``round_``: a design laid around two played
+    series (even rounds, when two are played and ``two``), or around one,
+    its ghosts chosen first (odd rounds) or among the points left (then the
+    other way if that fails); failing those, a design by lot. ``None`` when
+    no design covers the field."""
+    todo = problem.series - len(current)
+    start = None
+    if two and len(current) >= 2 and round_ % 2 == 0:
+        first, second = rng.sample(current, 2)
+        start = aligned_two(plan, problem.series, first, second, todo, rng)
+    for ghosts_first in (round_ % 2 == 1, round_ % 2 == 0):
         if start is None:
             start = aligned(
                 plan,
@@ -327,18 +384,11 @@ def _retry(
                 problem.fixed_three or [0] * plan.players,
                 problem.three_bound,
                 rng,
-                ghosts_first=round_ % 2 == 1,
+                ghosts_first=ghosts_first,
             )
-        if start is None:
-            made = designed(plan, problem.series, problem.clubs or [], rng)
-            if made is None:
-                break
-            start = made[0][:todo]
-        attempt = Search(problem, start, rng, tenure=CHANGED_TENURE)
-        attempt.relabel(RELABEL)
-        attempt.run(RETRY_BUDGET, restarts=RETRY_RESTARTS)
-        if attempt.repeats() > forced:
-            attempt.repair()
-        if attempt.cost < best.cost:
-            best = attempt
-    return [[list(t) for t in s] for s in best.tables]
+    if start is None:
+        made = designed(plan, problem.series, problem.clubs or [], rng)
+        if made is None:
+            return None
+        start = made[0][:todo]
+    return start

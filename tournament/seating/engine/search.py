@@ -29,6 +29,9 @@ pair of the new series meets twice) and changes only who sits at the tables
 of three and who meets a partner of a played series. ``repair``: one or two
 whole series seated anew by an exact backtracking search, so that nobody in
 them meets anyone twice; it settles a last repeat that no single swap can.
+``ease``: the same re-seating, two series at a time, holding everyone to the
+bound on tables of three; from a design that repeats nothing it moves the
+tables of three off those who sat at one before.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import combinations
 
 SMALL = 16  # fields this small take a shorter tabu tenure
 RESTARTS = 8  # fruitless restarts before giving up
@@ -485,13 +489,33 @@ class Search:
                     better = True
                     break
 
-    def reseat(self, hs: list[int]) -> bool:
+    def ease(self) -> None:
+        """Re-seat pairs of series exactly, everyone held to the bound on
+        tables of three, while sittings above it are left and it helps.
+
+        A design laid around a played series repeats nothing, but its tables
+        of three may fall on players who already sat at one; the design's
+        own structure cannot move them all (relabelling trades them for
+        repeats). Two series seated anew around the others often can.
+        """
+        floor = sum(max(0, c - self.p.three_bound) for c in self.base_three)
+        count = len(self.tables)
+        groups = list(combinations(range(count), 2)) if count > 1 else [(0,)]
+        better = True
+        while better:
+            better = False
+            for hs in groups:
+                if self.over_three() <= floor:
+                    return
+                better = self.reseat(list(hs), strict=True) or better
+
+    def reseat(self, hs: list[int], *, strict: bool = False) -> bool:
         """Seat the series ``hs`` anew so that nobody in them meets anyone he
         meets elsewhere (or in another of them), and nobody sits at more
-        tables of three than the bound allows (or than now); keep it if the
-        cost falls. Backtracking over players in an order drawn by lot (the
-        first free player opens a table, its others join in that order),
-        within ``RESEAT_NODES`` steps."""
+        tables of three than the bound allows (or than now, unless
+        ``strict``); keep it if the cost falls. Backtracking over players in
+        an order drawn by lot (the first free player opens a table, its
+        others join in that order), within ``RESEAT_NODES`` steps."""
         n, bound = self.p.n, self.p.three_bound
         order = list(range(n))
         self.rng.shuffle(order)
@@ -511,7 +535,9 @@ class Search:
                     mask |= 1 << rank[b]
             apart[rank[a]] = ((1 << n) - 1) & ~mask & ~(1 << rank[a])
             now = sum(self.sizes[h][t] == 3 for h, t in zip(hs, here, strict=True))
-            room[rank[a]] = max(now, bound - (self.three[a] - now))
+            room[rank[a]] = bound - (self.three[a] - now)
+            if not strict:
+                room[rank[a]] = max(now, room[rank[a]])
         threes = sum(1 << r for r in range(n) if room[r] > 0)
         steps = 0
         found: list[int] = []  # bit masks of the tables, as ranks, in order
