@@ -279,3 +279,23 @@ def test_a_check_in_reaches_the_standings_at_once(
     with django_capture_on_commit_callbacks(execute=True):
         entry_set_checked_in(actor=organizer, entry=late, checked_in=True)
     assert "Noch ohne Ergebnis (6)" in page_text(client, url)
+
+
+def test_a_cold_public_page_reads_its_tournament_once(client, tournament, day):
+    """The live state reads the tournament's row when nothing is known of
+    it; the view takes that row instead of reading it again."""
+    from django.core.cache import cache
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    for name in ("tournament:standings", "tournament:api_standings"):
+        cache.clear()
+        url = reverse(name, kwargs={"slug": tournament.slug})
+        with CaptureQueriesContext(connection) as ctx:
+            assert client.get(url).status_code == 200
+        reads = [
+            q["sql"]
+            for q in ctx.captured_queries
+            if q["sql"].startswith('SELECT "tournament_tournament"."id"')
+        ]
+        assert len(reads) == 1, (name, reads)

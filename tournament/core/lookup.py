@@ -17,6 +17,12 @@ def tournament_or_404(slug: str) -> Tournament:
     return get_object_or_404(Tournament, slug=slug)
 
 
+def keep(request: HttpRequest, tournament: Tournament) -> None:
+    """Remember `tournament`, read for `request` before its view ran (the
+    live page's state), so that `with_tournament` does not read it again."""
+    request.tournament_loaded = tournament  # type: ignore[attr-defined]
+
+
 def with_tournament(
     view: Callable[..., _Response],
 ) -> Callable[..., _Response]:
@@ -32,6 +38,9 @@ def with_tournament(
     def wrapper(
         request: HttpRequest, slug: str, *args: Any, **kwargs: Any
     ) -> _Response:
-        return view(request, tournament_or_404(slug), *args, **kwargs)
+        kept: Tournament | None = getattr(request, "tournament_loaded", None)
+        if kept is None or kept.slug != slug:
+            kept = tournament_or_404(slug)
+        return view(request, kept, *args, **kwargs)
 
     return wrapper

@@ -55,6 +55,7 @@ from django.utils.cache import (
 )
 from django.utils.http import http_date
 
+from tournament.core import lookup
 from tournament.live import invalidation, state
 from tournament.live.flight import single_flight
 from tournament.live.fragments import (
@@ -278,7 +279,9 @@ def serve_public(
     query = sharing.query(request)
     if query is None or not shareable(request, sharing.params):
         return build()
-    known = state.known(slug, sharing.source)
+    known = state.known(
+        slug, sharing.source, loaded=lambda row: lookup.keep(request, row)
+    )
     if not known:
         return build()
     language = translation.get_language() or settings.LANGUAGE_CODE

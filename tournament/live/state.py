@@ -20,6 +20,7 @@ pages' live regions, which read the rows, follow it at once.
 """
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from django.core.cache import BaseCache, cache
@@ -159,11 +160,17 @@ def _remembered_in(
     return found
 
 
-def known(slug: str, source: Source, retry: bool = True) -> Known | None:
+def known(
+    slug: str,
+    source: Source,
+    retry: bool = True,
+    loaded: Callable[[Tournament], None] | None = None,
+) -> Known | None:
     """The state of the tournament `slug` that a page of `source`
     (`SOURCES` or "results") shows, as remembered: read from the rows once
     per announced change, or after REMEMBER_SECONDS; None for no such
-    tournament."""
+    tournament. `loaded` is given the tournament's row when it had to be
+    read, so that the page's view need not read it again."""
     now = time.time()
     tournament_id = _tournament_of(cache, slug, now)
     row = None
@@ -171,6 +178,8 @@ def known(slug: str, source: Source, retry: bool = True) -> Known | None:
         row = Tournament.objects.filter(slug=slug).first()
         if row is None:
             return None
+        if loaded is not None:
+            loaded(row)
         tournament_id = row.pk
         _remember_slug(slug, tournament_id, now)
     epoch = invalidation.epoch(tournament_id)
@@ -180,11 +189,18 @@ def known(slug: str, source: Source, retry: bool = True) -> Known | None:
         with single_flight(key):
             remembered = _remembered_in(cache, tournament_id, epoch)
             if remembered is None or remembered.slug != slug:
-                row = row or Tournament.objects.filter(pk=tournament_id).first()
+                if row is None:
+                    row = Tournament.objects.filter(pk=tournament_id).first()
+                    if row is not None and row.slug == slug and loaded is not None:
+                        loaded(row)
                 if row is None or row.slug != slug:  # a backup restored over it
                     _forget_slug(slug)
                     # Once more, from the slug (there may be a new one).
-                    return known(slug, source, retry=False) if retry else None
+                    return (
+                        known(slug, source, retry=False, loaded=loaded)
+                        if retry
+                        else None
+                    )
                 remembered = _Remembered(
                     slug, settings_token(row), row.show_provisional, {}
                 )
