@@ -11,8 +11,6 @@ test_phone_pages.py opens it): once, as the actor who normally opens it (a
 phone's actor where one may, else the organizer). One browser, one tab per
 way of looking and per session, reused for every page."""
 
-import os
-
 import pytest
 
 from tests.e2e.a11y import EVERY, Audit
@@ -20,18 +18,7 @@ from tests.e2e.test_phone_pages import LAPTOP, PHONE, Site, _pages
 from tests.support import servers as support
 from tests.support.browser import ARTIFACTS, skip_without_chromium
 
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.slow,
-    # What a page looks like does not depend on the database behind it; the
-    # run on SQLite looks at every page, the run against PostgreSQL need not
-    # spend its five minutes again.
-    pytest.mark.skipif(
-        bool(os.environ.get("DATABASE_URL")),
-        reason="pages look the same on any database: the run without "
-        "DATABASE_URL looks at them",
-    ),
-]
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 SHOTS = ARTIFACTS / "every-page-kind"
 ZOOM = {"width": 683, "height": 450}
