@@ -12,6 +12,7 @@ from typing import Any
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
+from whitenoise.compress import Compressor
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
@@ -283,6 +284,10 @@ STORAGES = {
         )
     },
 }
+# The TrueType fonts are the PDFs' (WeasyPrint reads them from disk), never
+# sent to a browser: compressing them (half of collectstatic's time, so of
+# `make run`'s start) serves nobody.
+WHITENOISE_SKIP_COMPRESS_EXTENSIONS = (*Compressor.SKIP_COMPRESS_EXTENSIONS, "ttf")
 
 # Uploads: the largest accepted player workbook. Larger bodies are refused
 # before they reach memory.
