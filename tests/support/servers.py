@@ -3,13 +3,17 @@ file, servers on loopback ports that listen before the process starts (a
 first request waits for the server; nobody polls), sign-in and forms over
 HTTP, a referee's confirmation."""
 
+import atexit
 import contextlib
 import http.client
 import json
 import os
+import shutil
 import socket
+import sqlite3
 import subprocess
 import sys
+import tempfile
 import urllib.parse
 import uuid
 from collections.abc import Iterator
@@ -62,7 +66,43 @@ def seed() -> None:
     print(json.dumps(pending))
 
 
+# The SQLite file a server keeps under its VAR_DIR (config.settings).
+DATABASE_FILE = "siebenschraem.sqlite3"
+_migrated: Path | None = None
+
+
 def server_env(var_dir: Path, **extra: str) -> dict[str, str]:
+    """The environment of a server (and its manage.py commands) on
+    `var_dir`. Without a DATABASE_URL of the test's, its SQLite file starts
+    as a copy of one migrated once per test process: `migrate` on it then
+    finds nothing to do (migrating a new file takes seconds, copying one
+    milliseconds)."""
+    env = _env(var_dir, **extra)
+    if "DATABASE_URL" not in extra and not (var_dir / DATABASE_FILE).exists():
+        _copy_database(_migrated_database(), var_dir / DATABASE_FILE)
+    return env
+
+
+def _migrated_database() -> Path:
+    global _migrated
+    if _migrated is None:
+        folder = Path(tempfile.mkdtemp(prefix="siebenschraem-migrated-"))
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        manage(_env(folder), "migrate", "-v0")
+        _migrated = folder / DATABASE_FILE
+    return _migrated
+
+
+def _copy_database(source: Path, target: Path) -> None:
+    """SQLite's own backup: a consistent copy, whatever its journal holds."""
+    with (
+        contextlib.closing(sqlite3.connect(source)) as src,
+        contextlib.closing(sqlite3.connect(target)) as dst,
+    ):
+        src.backup(dst)
+
+
+def _env(var_dir: Path, **extra: str) -> dict[str, str]:
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.test_settings",
