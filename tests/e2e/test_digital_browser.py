@@ -57,6 +57,10 @@ def _play_a_hand(port):
         page = browser.new_page(
             viewport={"width": 360, "height": 740}, device_scale_factor=2
         )
+        # What happens, not how fast: on a machine busy with the rest of the
+        # suite a step (the bots' moves, axe) took longer than Playwright's
+        # 30 s default.
+        page.set_default_timeout(90_000)
         audit = Audit(base)
         audit.watch(page)
         page.goto(f"{base}/ueben/")
