@@ -117,7 +117,7 @@ def test_a_photo_prefills_the_form_and_leaves_the_unsure_game_to_the_person(
         image = referee_client.get(url)
         assert image.status_code == 200
         assert image["Content-Type"] == "image/jpeg"
-        assert b"".join(image.streaming_content)[:2] == b"\xff\xd8"
+        assert image.content[:2] == b"\xff\xd8"
         assert "private" in image["Cache-Control"]
 
 

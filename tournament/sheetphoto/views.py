@@ -19,7 +19,6 @@ from uuid import UUID
 from django.conf import settings
 from django.contrib import messages
 from django.http import (
-    FileResponse,
     Http404,
     HttpRequest,
     HttpResponse,
@@ -101,11 +100,13 @@ def _save(form: ResultForm, table: Table, save: Save) -> ResultVersion | None:
     return None
 
 
-def _image(photo: SheetPhoto, part: str) -> FileResponse:
+def _image(photo: SheetPhoto, part: str) -> HttpResponse:
     path = selectors.photo_file(photo, part)
     if path is None:
         raise Http404
-    response = FileResponse(path.open("rb"), content_type="image/jpeg")
+    # Whole, not streamed: a review image is small, and under ASGI a file
+    # streamed from this thread would cost a hand-over per chunk.
+    response = HttpResponse(path.read_bytes(), content_type="image/jpeg")
     # A person's photo: kept by his browser only, never by a shared cache.
     response["Cache-Control"] = "private, max-age=3600"
     return response
@@ -272,7 +273,7 @@ def photo_review(
 @tournament_referee_required
 def photo_image(
     request: HttpRequest, slug: str, series: int, table: int, photo: UUID, part: str
-) -> FileResponse:
+) -> HttpResponse:
     table_obj = _table(request, slug, series, table)
     return _image(_referee_photo(table_obj, photo), part)
 

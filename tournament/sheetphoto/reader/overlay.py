@@ -24,8 +24,8 @@ STANDING = (40, 130, 20)
 STRUCK = (170, 100, 30)
 DOUBTFUL = (0, 100, 235)
 JPEG_QUALITY = 82
-# Around a game's cut-out: a little of the rows above and below (mm).
-CUT_MARGIN = 1.0
+# Around a game's cut-out: a little of the rules above and below (mm).
+CUT_MARGIN = 0.6
 
 
 @dataclass(frozen=True)
@@ -63,6 +63,14 @@ def _outlined(reading: SheetReading) -> Colour:
             cv2.rectangle(image, a, b, STRUCK, 1)
         else:
             cv2.rectangle(image, a, b, STANDING, 2)
+    return np.asarray(image, dtype=np.uint8)
+
+
+def _framed(reading: SheetReading, outlined: Colour) -> Colour:
+    """The whole sheet, each game the reader flagged framed as a whole."""
+    image = outlined.copy()
+    layout = reading.sheet.layout()
+    x0, y0 = reading.origin_mm
     for game in reading.games:
         if not game.flagged:
             continue
@@ -75,7 +83,7 @@ def _outlined(reading: SheetReading) -> Colour:
             DOUBTFUL,
             4,
         )
-    return np.asarray(image, dtype=np.uint8)
+    return image
 
 
 def _jpeg(image: Colour) -> bytes:
@@ -85,7 +93,8 @@ def _jpeg(image: Colour) -> bytes:
 
 
 def review_images(reading: SheetReading) -> ReviewImages:
-    """The outlined sheet and each game's cut-out (names and strokes)."""
+    """The outlined sheet and each game's cut-out (names and strokes; the
+    form says in words which game is flagged)."""
     image = _outlined(reading)
     layout = reading.sheet.layout()
     x0, y0 = reading.origin_mm
@@ -102,4 +111,4 @@ def review_images(reading: SheetReading) -> ReviewImages:
                 left:right,
             ]
         )
-    return ReviewImages(sheet=_jpeg(image), games=games)
+    return ReviewImages(sheet=_jpeg(_framed(reading, image)), games=games)
