@@ -173,6 +173,13 @@ def test_the_saved_review_is_an_entry_from_the_photo_a_second_person_confirms(
     client.force_login(organizer)
     history = client.get(table_url).content.decode()
     assert "Schnelleingabe, aus Foto" in history
+    # The Protokoll: which photo (its hash), which games were read unsure.
+    log = client.get(
+        reverse("tournament:audit_log", kwargs={"slug": "rm-test"})
+    ).content.decode()
+    assert "Ergebnis aus Foto der Spielliste übernommen" in log
+    assert "Foto der Spielliste (SHA-256)" in log and stored.sha256 in log
+    assert "unsicher gelesen (Spiele)" in log
 
 
 def test_a_correction_from_a_photo_asks_for_its_reason(

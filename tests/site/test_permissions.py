@@ -1103,6 +1103,22 @@ def build_world() -> SimpleNamespace:
     return world
 
 
+def photo_files(var: Path, world: SimpleNamespace) -> None:
+    """The images of the world's photos under VAR_DIR `var` (a small grey
+    JPEG each: the pages that show them find a picture)."""
+    import io
+
+    from PIL import Image
+
+    jpeg = io.BytesIO()
+    Image.new("L", (120, 40), 200).save(jpeg, "JPEG")
+    for photo in (world.photo, world.player_photo):
+        folder = var / "sheetphotos" / str(photo.pk)
+        folder.mkdir(parents=True, exist_ok=True)
+        for name in ["photo.jpg", "sheet.jpg"] + [f"game-{g}.jpg" for g in range(1, 6)]:
+            (folder / name).write_bytes(jpeg.getvalue())
+
+
 def act_as(world: SimpleNamespace, actor: str) -> Client:
     """A client for the actor (signed in with the session made with the
     world). The tournament names another referee, except for `ref`."""
@@ -1181,11 +1197,7 @@ def shared_world(django_db_setup, django_db_blocker, tmp_path_factory):
     with django_db_blocker.unblock(), transaction.atomic():
         built = build_world()
         built.var = var
-        for photo in (built.photo, built.player_photo):
-            folder = var / "sheetphotos" / str(photo.pk)
-            folder.mkdir(parents=True)
-            for name in ("photo.jpg", "sheet.jpg", "game-1.jpg"):
-                (folder / name).write_bytes(b"\xff\xd8 not really")
+        photo_files(var, built)
         yield built
         transaction.set_rollback(True)
 
