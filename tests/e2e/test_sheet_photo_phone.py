@@ -13,6 +13,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from tests.e2e.a11y import Audit
 from tests.support import servers as support
@@ -34,6 +35,7 @@ PASSWORD = "foto-pruefen"
 GAMES = [(1, 5), (2, 3), (1, 7), (4, 1), (3, 2)]
 UNSURE = 3
 PHONE = {"viewport": {"width": 360, "height": 740}, "locale": "de-DE"}
+CAMERA_LONG_SIDE = 4032
 
 
 def seed() -> None:
@@ -48,6 +50,9 @@ def seed() -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
+    import cv2
+    import numpy as np
+
     from tests.support.factories import TournamentFactory, make_series, make_user
     from tests.support.sheetphotos import sheet_photo
     from tournament.models import Table
@@ -57,10 +62,21 @@ def seed() -> None:
     make_user("schiri", "referee", password=PASSWORD)
     make_user("schiri2", "referee", password=PASSWORD)
     table = Table.objects.get(series=series, number=1)
+    # As a phone's camera takes it: 12 MP (4032 px on the long side).
+    photo = cv2.imdecode(
+        np.frombuffer(sheet_photo(table, GAMES, seed=2, unsure=UNSURE), np.uint8),
+        cv2.IMREAD_COLOR,
+    )
+    scale = CAMERA_LONG_SIDE / max(photo.shape[:2])
+    camera = cv2.resize(photo, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
+    ok, encoded = cv2.imencode(".jpg", camera, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    assert ok
     path = Path(settings.VAR_DIR) / "spielliste-tisch-1.jpg"
-    path.write_bytes(sheet_photo(table, GAMES, seed=2, unsure=UNSURE))
+    path.write_bytes(encoded.tobytes())
     seat1 = table.seats.get(number=1).entry.start_number
-    print(json.dumps({"photo": str(path), "seat1": seat1}))
+    print(
+        json.dumps({"photo": str(path), "seat1": seat1, "var": str(settings.VAR_DIR)})
+    )
 
 
 @pytest.fixture
@@ -84,8 +100,6 @@ def picture(page, name: str, *, docs: bool = False) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
     if docs and os.environ.get("UPDATE_DOC_IMAGES"):
         import io
-
-        from PIL import Image
 
         # What the screen shows, in a palette of few colours: a small file.
         shown = Image.open(io.BytesIO(page.screenshot()))
@@ -126,6 +140,12 @@ def run(base: str, world: dict) -> None:
         # The camera's photo: the page scales it and sends it at once.
         page.set_input_files("input[type=file]", world["photo"])
         page.wait_for_url(f"{table_url}foto/*/")
+        # What arrived is the photo scaled on the phone: 2400 px on its
+        # long side, a fraction of the camera's file.
+        (sent,) = Path(world["var"]).glob("sheetphotos/*/photo.jpg")
+        with Image.open(sent) as image:
+            assert max(image.size) == 2400
+        assert sent.stat().st_size < Path(world["photo"]).stat().st_size / 2
         assert "unsicher gelesen" in page.locator(".photo-summary").inner_text()
         game = page.locator(f"#spiel-{UNSURE}")
         assert "Bitte prüfen" in game.inner_text()
