@@ -137,6 +137,7 @@ def run(base: str, world: dict) -> None:
         page.wait_for_url(f"{table_url}foto/")
         fits(page, 360)
         audit.check(page, "photo page")
+        picture(page, "sheetphoto-upload-360")
         # The camera's photo: the page scales it and sends it at once.
         page.set_input_files("input[type=file]", world["photo"])
         page.wait_for_url(f"{table_url}foto/*/")
