@@ -5,7 +5,7 @@ beside his entry; the organizer's page of a tournament's photos."""
 
 from django.urls import path
 
-from tournament.sheetphoto import views
+from tournament.sheetphoto import mine_views, views
 
 TABLE = "t/<slug:slug>/eingabe/serie/<int:series>/tisch/<int:table>/foto/"
 PLAYER_TABLE = (
@@ -20,15 +20,15 @@ urlpatterns = [
         views.photo_image,
         name="photo_image",
     ),
-    path(PLAYER_TABLE, views.mine_photo_upload, name="mine_photo_upload"),
+    path(PLAYER_TABLE, mine_views.mine_photo_upload, name="mine_photo_upload"),
     path(
         f"{PLAYER_TABLE}<uuid:photo>/",
-        views.mine_photo_review,
+        mine_views.mine_photo_review,
         name="mine_photo_review",
     ),
     path(
         f"{PLAYER_TABLE}<uuid:photo>/bild/<str:part>/",
-        views.mine_photo_image,
+        mine_views.mine_photo_image,
         name="mine_photo_image",
     ),
     path("t/<slug:slug>/verwaltung/fotos/", views.photos_delete, name="sheetphotos"),
