@@ -101,14 +101,22 @@ def _line(
     cv2.line(ink, _px(*a), _px(*b), 255, max(1, round(width * MM)), cv2.LINE_AA, 4)
 
 
-def write(page: Page, result: Result, rng: np.random.Generator) -> Image:
-    """The sheet struck by one writer with one pen and one habit."""
+def write(
+    page: Page,
+    result: Result,
+    rng: np.random.Generator,
+    counts: list[int] | None = None,
+) -> Image:
+    """The sheet struck by one writer with one pen and one habit; `counts`
+    (struck marks per row, as `struck_counts`) instead of the result's for
+    a sheet kept wrong (a loser's last mark left standing)."""
     layout = page.sheet.layout()
     colour, (thin, thick), grain = WRITERS[str(rng.choice(list(WRITERS)))]
     style = str(rng.choice(STYLES))
     width = float(rng.uniform(thin, thick))
     ink = np.zeros(page.image.shape[:2], np.uint8)
-    counts = struck_counts(layout, result)
+    if counts is None:
+        counts = struck_counts(layout, result)
     for row, count in enumerate(counts):
         game, seat = divmod(row, layout.seats)
         if count == 0:

@@ -234,6 +234,21 @@ PLAYER_LINK_COOKIE_DAYS = 2
 # repeats a submission whose answer it lost within minutes or hours.
 IDEMPOTENCY_KEY_DAYS = 3
 
+# --- Photos of score sheets (tournament/sheetphoto/) -----------------------
+# A photo a result was pre-filled from is kept this many days with its
+# result version (under VAR_DIR/sheetphotos/), then its image is deleted:
+# long enough for any dispute after the tournament; the organizer may
+# delete a tournament's photos sooner. Photos never saved as a result go
+# after a day. Its hash stays in the Protokoll either way.
+SHEET_PHOTO_RETENTION_DAYS = int(os.environ.get("SHEET_PHOTO_RETENTION_DAYS", "90"))
+# Photos read at once per process (one per core of the hall's laptop), and
+# how many more may wait for a place; any further one is asked to wait a
+# moment (tournament/sheetphoto/pool.py).
+SHEET_PHOTO_WORKERS = int(os.environ.get("SHEET_PHOTO_WORKERS", "2"))
+SHEET_PHOTO_WAITING = int(os.environ.get("SHEET_PHOTO_WAITING", "4"))
+# The longest a request waits for its photo to be read.
+SHEET_PHOTO_SECONDS = 20.0
+
 # --- Auth ------------------------------------------------------------------
 _VALIDATORS = "django.contrib.auth.password_validation."
 AUTH_PASSWORD_VALIDATORS = [
@@ -298,14 +313,19 @@ IMPORT_MAX_UNPACKED_BYTES = 50 * 1024 * 1024
 DATA_UPLOAD_MAX_MEMORY_SIZE = 10 * 1024 * 1024
 FILE_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 # No request body may be larger (tournament.core.limits): refused with 413
-# before it is read. Twice the largest import, so a workbook a little too
-# large still reaches the import page and its own message.
-REQUEST_MAX_BYTES = 2 * IMPORT_MAX_BYTES
+# before it is read. The largest photo of a score sheet the reader takes
+# (tournament/sheetphoto/reader/read.py, MAX_BYTES: 25 MB, a camera's
+# original sent without script) and its form, so such a photo reaches the
+# photo page and its own message; a test holds the two in step. Over twice
+# the largest import, so a workbook a little too large still reaches the
+# import page too.
+REQUEST_MAX_BYTES = 26 * 1024 * 1024
 # Seconds a request's whole body may take to arrive (uvicorn has no limit):
 # a slower one gets 408 and its connection closes. Bodies are read before a
 # request takes a place in Django (tournament/core/limits.py), so a slow
-# one holds no place there, only its connection; this frees that too. The
-# largest upload (10 MB) needs 0.7 MB/s, a form a few bytes.
+# one holds no place there, only its connection; this frees that too. A
+# photo scaled on the phone (a few hundred KB) needs little, a workbook
+# (10 MB) 0.7 MB/s, a form a few bytes.
 REQUEST_BODY_SECONDS = 15.0
 # How many requests of each lane are in Django at once per worker process
 # (tournament/core/limits.py, Lanes): visitors not signed in (phones) and

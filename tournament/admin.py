@@ -18,6 +18,7 @@ from tournament.models import (
     ResultVersion,
     Seat,
     Series,
+    SheetPhoto,
     SubmissionKey,
     Table,
     Team,
@@ -207,3 +208,12 @@ class SubmissionKeyAdmin(ReadOnlyAdmin):
     exclude = ("body",)
     list_display = ("key", "actor", "path", "status", "created_at")
     date_hierarchy = "created_at"
+
+
+@admin.register(SheetPhoto)
+class SheetPhotoAdmin(ReadOnlyAdmin):
+    # What was read stays out: the review page shows it.
+    exclude = ("reading",)
+    list_display = ("table", "sha256", "uploaded_at", "version", "deleted_at")
+    list_select_related = ("table__series__tournament", "version")
+    date_hierarchy = "uploaded_at"

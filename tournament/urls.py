@@ -17,6 +17,7 @@ FEATURES = (
     "digital",
     "history",
     "tableentry",
+    "sheetphoto",
     "webapp",
 )
 

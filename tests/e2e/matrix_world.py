@@ -23,7 +23,12 @@ def seed() -> None:
     call_command("migrate", verbosity=0)
     import factory.random
 
-    from tests.site.test_permissions import ROUTES, build_world, resolve_kwargs
+    from tests.site.test_permissions import (
+        ROUTES,
+        build_world,
+        photo_files,
+        resolve_kwargs,
+    )
 
     # The same names every run: whether a page fits a phone may depend on
     # the length of a name.
@@ -35,6 +40,7 @@ def seed() -> None:
     jobs = settings.VAR_DIR / "jobs"
     jobs.mkdir(parents=True, exist_ok=True)
     (jobs / "rechte.xlsx").write_bytes(b"PK\x03\x04 not really")
+    photo_files(settings.VAR_DIR, world)
 
     rows = []
     for row in ROUTES:

@@ -41,14 +41,22 @@ from tests.support.factories import (
     make_series,
     make_user,
 )
-from tests.support.results import FIVE, quick_form
+from tests.support.results import FIVE, FIVE_PAIRS, quick_form
 from tests.support.threads import run_async
 from tests.support.websockets import ws_connect
 from tournament.core.workbook import XLSX_CONTENT_TYPE
 from tournament.digital import adapter as digital_adapter
 from tournament.digital.services import digital_table_create
 from tournament.history.services import ranking_save
-from tournament.models import DigitalTable, Entry, Job, Player, Ranking, Series
+from tournament.models import (
+    DigitalTable,
+    Entry,
+    Job,
+    Player,
+    Ranking,
+    Series,
+    SheetPhoto,
+)
 from tournament.results.services import result_enter
 from tournament.routing import websocket_urlpatterns
 from tournament.tableentry.services import result_enter_by_player
@@ -139,6 +147,8 @@ SLUG = "rechte"
 MADE_UP_TOKEN = "erfundenErfundenErfunden00000000"  # a real token's shape
 # Placeholders in kwargs, resolved per world (and actor, for TOKEN).
 TOKEN, TEAM, JOB, PLAYER = "<token>", "<team>", "<job>", "<player>"
+# Photos of table 2's score sheet: a referee's, and its player's own.
+PHOTO, PLAYER_PHOTO = "<photo>", "<player's photo>"
 PERSON, SPLIT, MERGE = "<person>", "<player of two>", "<person to merge>"
 RANKING = {"slug": "rechte-wertung"}
 
@@ -194,6 +204,8 @@ A_JOB = {"slug": SLUG, "job_id": JOB}
 OWN = {"token": TOKEN}
 MINE = {"slug": SLUG, "token": PLAYER}
 MINE_TABLE2 = {**MINE, "series": 1, "table": 2}
+TABLE2_PHOTO = {**TABLE2, "photo": PHOTO}
+MINE_TABLE2_PHOTO = {**MINE_TABLE2, "photo": PLAYER_PHOTO}
 
 
 def result_data(world: Any) -> dict[str, Any]:
@@ -309,6 +321,37 @@ ROUTES = [
         writes=True,
         note="replaces the waiting entry of another player of the table",
     ),
+    Route("tournament:mine_photo_upload", "GET", player_only(), MINE_TABLE2),
+    Route(
+        "tournament:mine_photo_upload",
+        "POST",
+        player_only(),
+        MINE_TABLE2,
+        data={},
+        note="no photo sent: the page says so, nothing is kept",
+    ),
+    Route(
+        "tournament:mine_photo_review",
+        "GET",
+        player_only("200", "404"),
+        MINE_TABLE2_PHOTO,
+        note="his own photo only",
+    ),
+    Route(
+        "tournament:mine_photo_review",
+        "POST",
+        player_only("ok", "404"),
+        MINE_TABLE2_PHOTO,
+        data=result_data,
+        writes=True,
+        note="saved as his entry at the table, linked to the photo",
+    ),
+    Route(
+        "tournament:mine_photo_image",
+        "GET",
+        player_only("200", "404"),
+        {**MINE_TABLE2_PHOTO, "part": "1"},
+    ),
     Route("tournament:mine_confirm", "GET", public("405"), MINE_TABLE2),
     Route(
         "tournament:mine_confirm",
@@ -398,6 +441,32 @@ ROUTES = [
         TABLE2,
         data=result_data,
         writes=True,
+    ),
+    # Referees: a table's result from a photo of its score sheet
+    Route("tournament:photo_upload", "GET", referee(), TABLE2),
+    Route(
+        "tournament:photo_upload",
+        "POST",
+        referee(),
+        TABLE2,
+        data={},
+        note="no photo sent: the page says so, nothing is kept",
+    ),
+    Route("tournament:photo_review", "GET", referee(), TABLE2_PHOTO),
+    Route(
+        "tournament:photo_review",
+        "POST",
+        referee("ok"),
+        TABLE2_PHOTO,
+        data=result_data,
+        writes=True,
+        note="saved as the referee's entry, linked to the photo",
+    ),
+    Route(
+        "tournament:photo_image",
+        "GET",
+        referee(),
+        {**TABLE2_PHOTO, "part": "blatt"},
     ),
     Route("tournament:result_confirm", "GET", referee("405"), TABLE3),
     Route(
@@ -618,6 +687,16 @@ ROUTES = [
         S2,
         data={"version": 0},
         writes=True,
+    ),
+    # Organizer: the photos of the score sheets
+    Route("tournament:sheetphotos", "GET", organizer(), T),
+    Route(
+        "tournament:sheetphotos",
+        "POST",
+        organizer("ok"),
+        T,
+        writes=True,
+        note="deletes the tournament's photos",
     ),
     # Organizer: paper and spreadsheets
     Route("tournament:paper", "GET", organizer(), T),
@@ -963,6 +1042,30 @@ def build_world() -> SimpleNamespace:
         created_by=users["org"],
     )
     seat = digital.seats.get(number=1)
+    reading = {
+        "games": [
+            {
+                "number": n,
+                "winner_seat": w,
+                "marks_left": m,
+                "flagged": False,
+                "confidence": 1.0,
+            }
+            for n, (w, m) in enumerate(FIVE_PAIRS, 1)
+        ]
+    }
+    photo, player_photo = (
+        SheetPhoto.objects.create(
+            table=tables[2],
+            sha256="0" * 64,
+            size=1000,
+            file_name="photo.jpg",
+            reading=reading,
+            uploaded_by=users["ref"] if by_player is None else None,
+            uploaded_by_player=by_player,
+        )
+        for by_player in (None, players[5])
+    )
 
     world = SimpleNamespace(
         tournament=tournament,
@@ -973,6 +1076,8 @@ def build_world() -> SimpleNamespace:
         token=seat.token,
         team=team,
         job=job,
+        photo=photo,
+        player_photo=player_photo,
         person=first.person,
         other_person=other_person,
         merge=entries[2].player.person,
@@ -998,6 +1103,22 @@ def build_world() -> SimpleNamespace:
     return world
 
 
+def photo_files(var: Path, world: SimpleNamespace) -> None:
+    """The images of the world's photos under VAR_DIR `var` (a small grey
+    JPEG each: the pages that show them find a picture)."""
+    import io
+
+    from PIL import Image
+
+    jpeg = io.BytesIO()
+    Image.new("L", (120, 40), 200).save(jpeg, "JPEG")
+    for photo in (world.photo, world.player_photo):
+        folder = var / "sheetphotos" / str(photo.pk)
+        folder.mkdir(parents=True, exist_ok=True)
+        for name in ["photo.jpg", "sheet.jpg"] + [f"game-{g}.jpg" for g in range(1, 6)]:
+            (folder / name).write_bytes(jpeg.getvalue())
+
+
 def act_as(world: SimpleNamespace, actor: str) -> Client:
     """A client for the actor (signed in with the session made with the
     world). The tournament names another referee, except for `ref`."""
@@ -1015,6 +1136,8 @@ def resolve_kwargs(world: SimpleNamespace, actor: str, kwargs: dict[str, Any]):
         PLAYER: world.player_token_for(actor),
         TEAM: world.team.pk,
         JOB: world.job.pk,
+        PHOTO: world.photo.pk,
+        PLAYER_PHOTO: world.player_photo.pk,
         PERSON: world.person.pk,
         SPLIT: world.split.pk,
         MERGE: world.merge.pk,
@@ -1074,6 +1197,7 @@ def shared_world(django_db_setup, django_db_blocker, tmp_path_factory):
     with django_db_blocker.unblock(), transaction.atomic():
         built = build_world()
         built.var = var
+        photo_files(var, built)
         yield built
         transaction.set_rollback(True)
 

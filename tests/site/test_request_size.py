@@ -218,4 +218,5 @@ def test_the_site_refuses_a_60_mb_post_before_reading_it():
         application, scope([(b"content-length", str(60 * MB).encode())])
     )
     assert start["status"] == 413
-    assert "höchstens 10 MB" in body["body"].decode()
+    # The largest body the site takes: a photo of a score sheet and its form.
+    assert "höchstens 26 MB" in body["body"].decode()

@@ -13,8 +13,9 @@ from tournament.paper.pdf import KINDS
 
 PARAMETER = re.compile(r"<(?:(\w+):)?(\w+)>")
 # Routes a tournament's pages do not reach by a number: a digital table's
-# secret link, a background job's id (their own tests request them).
-SKIPPED = {"token", "job_id"}
+# secret link, a background job's id, a sheet photo's (their own tests
+# request them).
+SKIPPED = {"token", "job_id", "photo"}
 SERIES_KINDS = {"sheets", "seating", "cards"}
 
 

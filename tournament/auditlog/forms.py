@@ -29,6 +29,7 @@ ACTION_SUGGESTIONS = [
     ("person.*", _("Personen")),
     ("champions.*", pgettext_lazy("the champions, plural", "Meister")),
     ("ranking.*", _("Wertungen")),
+    ("sheetphoto.*", _("Fotos der Spiellisten")),
     # Each single action, by what the log calls it.
     *ACTION_LABELS.items(),
 ]

@@ -97,6 +97,11 @@ KEY_LABELS = {
     "to_review": gettext_lazy("Person prüfen (Startnummern)"),
     "years": gettext_lazy("Jahre"),
     "disputed": gettext_lazy("Einspruch am Tisch"),
+    # A result from a photo of the score sheet, and the photos deleted.
+    "photo": gettext_lazy("Foto der Spielliste (SHA-256)"),
+    "flagged": gettext_lazy("unsicher gelesen (Spiele)"),
+    "changed": gettext_lazy("anders als gelesen gespeichert (Spiele)"),
+    "photos": gettext_lazy("Fotos"),
     # A series released although the field changed since its draw.
     "released_anyway.not_seated": gettext_lazy(
         "trotzdem veröffentlicht, nicht gesetzt (Startnummern)"

@@ -5,7 +5,8 @@ and teams, every seating, every result version with who and when, the
 tie-breaks and the audit trail; the standings tables (GameScore, EntryTotal)
 are rebuilt from the confirmed results on restore. Rows are referred to by
 start numbers and user names, never by database ids, so a backup restores
-into any database.
+into any database. Photos of score sheets are not in it (images kept on
+the laptop for a while, not results): the audit trail keeps their hashes.
 """
 
 import datetime

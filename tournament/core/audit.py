@@ -99,6 +99,9 @@ ACTION_LABELS: dict[str, Promise] = {
     "result.table_agree": _("Spieler sagt: Stimmt"),
     "result.table_confirm": _("Ergebnis am Tisch bestätigt (Spieler)"),
     "result.table_dispute": _("Spieler sagt: Stimmt nicht"),
+    "result.photo": _("Ergebnis aus Foto der Spielliste übernommen"),
+    "sheetphoto.delete": _("Fotos der Spiellisten gelöscht"),
+    "sheetphoto.expire": _("Alte Fotos der Spiellisten gelöscht"),
     "results.import": _("Spiele aus Excel importiert"),
     "tiebreak.lot": _("Gleichstand durch Los entschieden"),
     "tiebreak.playoff": _("Gleichstand durch Stechen entschieden"),
@@ -138,6 +141,7 @@ ACTION_GROUPS: dict[str, tuple[str, ...]] = {
     "person": ("person.",),
     "champions": ("champions.",),
     "ranking": ("ranking.",),
+    "sheetphoto": ("sheetphoto.", "result.photo"),
 }
 
 

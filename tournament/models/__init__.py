@@ -21,6 +21,7 @@ from tournament.models.results import (
     TieBreak,
 )
 from tournament.models.seating import Seat, Series, Table
+from tournament.models.sheetphoto import SheetPhoto
 from tournament.models.submissions import SubmissionKey
 
 __all__ = [
@@ -39,6 +40,7 @@ __all__ = [
     "ResultVersion",
     "Seat",
     "Series",
+    "SheetPhoto",
     "SubmissionKey",
     "Table",
     "Team",

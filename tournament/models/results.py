@@ -4,6 +4,7 @@ standings read, and recorded tie decisions."""
 from typing import TYPE_CHECKING
 
 from django.conf import settings
+from django.core.exceptions import ObjectDoesNotExist
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -148,6 +149,23 @@ class ResultVersion(models.Model):
     def decided_by_label(self) -> str:
         """Who confirmed (or rejected) it, named as `entered_by_label`."""
         return _who(self.decided_by, self.decided_by_player)
+
+    @property
+    def from_photo(self) -> bool:
+        """Pre-filled from a photo of the table's score sheet (a
+        `SheetPhoto` links to it). The pages that show it select `photo`."""
+        try:
+            return self.photo is not None
+        except ObjectDoesNotExist:
+            return False
+
+    @property
+    def source_label(self) -> str:
+        """How it was entered, as the pages say it: the entry mode, and
+        "aus Foto" for a result pre-filled from a photo of the sheet."""
+        if self.from_photo:
+            return str(_("%(mode)s, aus Foto") % {"mode": self.get_mode_display()})
+        return str(self.get_mode_display())
 
 
 def _who(user: "AbstractBaseUser | None", player: Entry | None) -> str:

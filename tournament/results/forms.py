@@ -9,8 +9,8 @@ The form reads what it can of every game and keeps what it cannot read as
 shows them all at once, each in its game's box (`add_game_errors`).
 """
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
 
 from django import forms
 from django.forms import BoundField
@@ -31,6 +31,21 @@ from tournament.results.services import table_left
 NOTATION_ERRORS_SHOWN = 5
 # A hand quoted beside its mistake.
 LINE_QUOTE_MAX = 40
+
+
+class GameNote(Protocol):
+    """What the form shows with a game besides its fields: a picture of it
+    (its rows on a photographed sheet) and a word about it; `flagged`: read
+    unsure, the person must look."""
+
+    @property
+    def text(self) -> str: ...
+    @property
+    def image_url(self) -> str: ...
+    @property
+    def image_alt(self) -> str: ...
+    @property
+    def flagged(self) -> bool: ...
 
 
 class ResultForm(forms.Form):
@@ -55,15 +70,17 @@ class ResultForm(forms.Form):
         correction: bool = False,
         left: dict[int, int] | None = None,
         series_games: int | None = None,
+        notes: Mapping[int, GameNote] | None = None,
         **kwargs: Any,
     ) -> None:
         """`left`: the seats whose player withdrew during the series, each
         with the number of games he plays: the later games offer only the
         players still at the table. `games`: the games the table plays
         (fewer than the series' `series_games` when it is left with too few
-        players for the rest)."""
+        players for the rest). `notes`: shown with their games."""
         super().__init__(*args, **kwargs)
         self.games = games
+        self.notes = dict(notes or {})
         self.series_games = series_games or games
         self.correction = correction
         self.left = left or {}
@@ -120,10 +137,21 @@ class ResultForm(forms.Form):
 
     def game_fields(
         self,
-    ) -> list[tuple[int, BoundField, BoundField, BoundField, bool, list[Any], str]]:
+    ) -> list[
+        tuple[
+            int,
+            BoundField,
+            BoundField,
+            BoundField,
+            bool,
+            list[Any],
+            str,
+            GameNote | None,
+        ]
+    ]:
         """Per game: its number, winner, marks and hands fields, whether it
-        has a mistake, the winner's choices (the players who play it) and
-        who no longer plays it ("" if everybody does)."""
+        has a mistake, the winner's choices (the players who play it), who
+        no longer plays it ("" if everybody does) and its note (or None)."""
         out = []
         for g in range(1, self.games + 1):
             winner, marks, hands = (
@@ -132,7 +160,18 @@ class ResultForm(forms.Form):
             errors = bool(winner.errors or marks.errors or hands.errors)
             gone = [n for n, plays in sorted(self.left.items()) if plays < g]
             radios = [r for r in winner if int(r.data["value"]) not in gone]
-            out.append((g, winner, marks, hands, errors, radios, self._gone_text(gone)))
+            out.append(
+                (
+                    g,
+                    winner,
+                    marks,
+                    hands,
+                    errors,
+                    radios,
+                    self._gone_text(gone),
+                    self.notes.get(g),
+                )
+            )
         return out
 
     def _gone_text(self, gone: list[int]) -> str:
@@ -252,7 +291,7 @@ class ResultForm(forms.Form):
         them (the sheet's lines first when it is the sheet)."""
         sheet = self["mode"].value() == ResultVersion.Mode.SHEET
         out = []
-        for g, winner, marks, hands, errors, radios, _gone in self.game_fields():
+        for g, winner, marks, hands, errors, radios, _gone, _note in self.game_fields():
             if not errors:
                 continue
             order = (hands, winner, marks) if sheet else (winner, marks, hands)
@@ -297,9 +336,11 @@ def table_result_form(
     initial: dict[str, Any] | None = None,
     *,
     correction: bool = False,
+    notes: Mapping[int, GameNote] | None = None,
 ) -> ResultForm:
     """The result form of `table`: its seats' players, the tournament's
-    games and start marks (a referee's page and a player's alike)."""
+    games and start marks (a referee's page and a player's alike); `notes`
+    shown with their games (a photographed sheet's)."""
     tournament = table.series.tournament
     left = table_left(table)
     return ResultForm(
@@ -316,4 +357,5 @@ def table_result_form(
         correction=correction,
         left=left,
         series_games=tournament.games_per_series,
+        notes=notes,
     )

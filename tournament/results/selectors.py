@@ -31,11 +31,14 @@ def table_for_entry(series: Series, number: int) -> Table:
 
 
 def result_versions(table: Table) -> QuerySet[ResultVersion]:
+    """A table's versions, newest first, with who entered and decided them
+    and the photo each was pre-filled from (`ResultVersion.from_photo`)."""
     return ResultVersion.objects.filter(table=table).select_related(
         "entered_by",
         "decided_by",
         "entered_by_player__player",
         "decided_by_player__player",
+        "photo",
     )
 
 

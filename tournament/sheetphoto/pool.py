@@ -1,0 +1,75 @@
+"""Reading photos beside the requests, a few at a time.
+
+A photo takes a few hundred milliseconds of CPU (OpenCV and zxing-cpp
+release the GIL while they work). At the end of a series many tables send
+their sheets at once: read all at once they would take every core from
+the pages the hall is waiting for. So each process reads at most
+SHEET_PHOTO_WORKERS photos at a time in its own threads and lets at most
+SHEET_PHOTO_WAITING more wait for a thread; any further photo is refused
+at once (`Busy`: "Bitte einen Moment …"), never queued without end.
+
+The request's thread waits for its photo (under ASGI every request runs in
+a thread of its own, tournament/core/handler.py), so the person gets the
+pre-filled form in the answer; no transaction is open while it waits. A
+place is given back when the reading ends, not when the request stops
+waiting, so a reading that outlasts its request still counts.
+"""
+
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+
+from django.conf import settings
+
+from tournament.sheetphoto.reader.overlay import ReviewImages, review_images
+from tournament.sheetphoto.reader.read import Expected, SheetReading, read_sheet
+
+
+class Busy(Exception):
+    """Every place for a photo is taken (or the reading took too long)."""
+
+
+_lock = threading.Lock()
+_executor: ThreadPoolExecutor | None = None
+_places: threading.BoundedSemaphore | None = None
+
+
+def _pool() -> tuple[ThreadPoolExecutor, threading.BoundedSemaphore]:
+    global _executor, _places
+    with _lock:
+        if _executor is None or _places is None:
+            workers = max(1, int(settings.SHEET_PHOTO_WORKERS))
+            waiting = max(0, int(settings.SHEET_PHOTO_WAITING))
+            _executor = ThreadPoolExecutor(
+                max_workers=workers, thread_name_prefix="sheetphoto"
+            )
+            _places = threading.BoundedSemaphore(workers + waiting)
+        return _executor, _places
+
+
+def _read(data: bytes, expected: Expected | None) -> tuple[SheetReading, ReviewImages]:
+    reading = read_sheet(data, expected=expected, keep_image=True)
+    return reading, review_images(reading)
+
+
+def read_bounded(
+    data: bytes, *, expected: Expected | None
+) -> tuple[SheetReading, ReviewImages]:
+    """The photo read (and its review images drawn) in the pool: raises the
+    reader's SheetRefused, or Busy when no place is free or the reading
+    takes longer than SHEET_PHOTO_SECONDS."""
+    executor, places = _pool()
+    if not places.acquire(blocking=False):
+        raise Busy
+    try:
+        future: Future[tuple[SheetReading, ReviewImages]] = executor.submit(
+            _read, data, expected
+        )
+    except RuntimeError:  # the pool is shutting down with the process
+        places.release()
+        raise Busy from None
+    future.add_done_callback(lambda _done: places.release())
+    try:
+        return future.result(timeout=float(settings.SHEET_PHOTO_SECONDS))
+    except FutureTimeout as error:
+        raise Busy from error

@@ -1,0 +1,129 @@
+"""Reads of photographed score sheets: a table's photo for its review, what
+the review pre-fills, a tournament's photos for the organizer."""
+
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from django.db.models import Count, Q
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from tournament.models import SheetPhoto, Table, Tournament
+from tournament.sheetphoto.services import SHEET_FILE, game_file, photo_dir
+
+
+def table_photo(table: Table, photo_id: uuid.UUID) -> SheetPhoto | None:
+    """The photo `photo_id` of `table` (None: no such photo of this table)."""
+    return (
+        SheetPhoto.objects.select_related("version")
+        .filter(pk=photo_id, table=table)
+        .first()
+    )
+
+
+def photo_file(photo: SheetPhoto, part: str) -> Path | None:
+    """A review image of the photo: "blatt" the whole sheet outlined, a
+    game's number its rows. None if there is none (deleted, no such game)."""
+    if not photo.has_image:
+        return None
+    if part == "blatt":
+        name = SHEET_FILE
+    elif part.isdigit() and len(part) <= 2:
+        name = game_file(int(part))
+    else:
+        return None
+    path = photo_dir(photo) / name
+    return path if path.is_file() else None
+
+
+@dataclass(frozen=True)
+class GameNote:
+    """What the result form shows with a game read from the photo (see
+    `results.forms.GameNote`): its rows on the photo and, read unsure, what
+    to do."""
+
+    text: str = ""
+    image_url: str = ""
+    image_alt: str = ""
+    flagged: bool = False
+
+
+@dataclass(frozen=True)
+class PhotoReview:
+    """What the review of a photo shows: the form's pre-filled values, a
+    note per game (its picture, and for a game read unsure what to do),
+    and the games read unsure."""
+
+    initial: dict[str, Any]
+    notes: dict[int, GameNote]
+    flagged: list[int]
+
+    @property
+    def summary(self) -> str:
+        if not self.flagged:
+            return _(
+                "Alle Spiele klar gelesen. Bitte trotzdem mit der Spielliste "
+                "vergleichen, dann speichern."
+            )
+        games = ", ".join(str(g) for g in self.flagged)
+        return ngettext(
+            "Spiel %(games)s ist unsicher gelesen und nicht ausgefüllt: bitte "
+            "nach der Spielliste eintragen.",
+            "Die Spiele %(games)s sind unsicher gelesen und nicht ausgefüllt: "
+            "bitte nach der Spielliste eintragen.",
+            len(self.flagged),
+        ) % {"games": games}
+
+
+def _unsure_text(game: dict[str, Any]) -> str:
+    if game["winner_seat"] is None:
+        return _("Kein eindeutiger Gewinner gelesen. Bitte Gewinner und Schräm wählen.")
+    return _(
+        "Gelesen: Sitz %(seat)d mit %(marks)d Schräm, aber nicht sicher. Bitte "
+        "auf dem Blatt nachsehen und wählen."
+    ) % {"seat": game["winner_seat"], "marks": game["marks_left"]}
+
+
+def photo_review(
+    photo: SheetPhoto, table: Table, *, image_url: Callable[[str], str]
+) -> PhotoReview:
+    """The form as the photo fills it, at the table's current revision: per
+    game read clearly its winner and marks (quick entry); a game read
+    unsure stays empty with a note, never filled by a guess. `image_url`:
+    the address of a part of the photo's review images (`photo_file`)."""
+    initial: dict[str, Any] = {"revision": table.result_revision, "mode": "quick"}
+    notes: dict[int, GameNote] = {}
+    flagged: list[int] = []
+    for game in photo.reading.get("games", []):
+        number = int(game["number"])
+        alt = _("Spiel %(g)d auf dem Foto") % {"g": number}
+        url = image_url(str(number)) if photo.has_image else ""
+        if game["flagged"] or game["winner_seat"] is None:
+            flagged.append(number)
+            notes[number] = GameNote(
+                text=_unsure_text(game), image_url=url, image_alt=alt, flagged=True
+            )
+            continue
+        initial[f"g{number}_winner"] = str(game["winner_seat"])
+        initial[f"g{number}_marks"] = str(game["marks_left"])
+        notes[number] = GameNote(image_url=url, image_alt=alt)
+    return PhotoReview(initial=initial, notes=notes, flagged=flagged)
+
+
+@dataclass(frozen=True)
+class TournamentPhotos:
+    """A tournament's photos whose images are kept: how many, how many of
+    them became a result."""
+
+    kept: int
+    saved: int
+
+
+def tournament_photos(tournament: Tournament) -> TournamentPhotos:
+    counts = SheetPhoto.objects.filter(
+        table__series__tournament=tournament, deleted_at__isnull=True
+    ).aggregate(kept=Count("pk"), saved=Count("pk", filter=Q(version__isnull=False)))
+    return TournamentPhotos(kept=counts["kept"] or 0, saved=counts["saved"] or 0)

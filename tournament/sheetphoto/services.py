@@ -1,0 +1,365 @@
+"""The score sheet photographed: a photo read into a pre-filled result
+form, the result a person saved from it, and the photos' end.
+
+`photo_read` reads a photo of a table's sheet (in the bounded pool,
+`pool.read_bounded`) and keeps it with what was read, so the review page
+can show it; nothing of the table's result changes. Only
+`result_enter_from_photo`, when a person presses save on the review,
+writes a result: through the same services as a typed entry (a referee's
+`results.services.result_enter`, a player's
+`tableentry.services.result_enter_by_player`), so every check and the
+confirmation by a second person apply unchanged; the photo is then linked
+to the version it became and its hash goes into the Protokoll.
+
+The image files live under VAR_DIR/sheetphotos/<id>/; `photos_delete`
+(the organizer, for a tournament) and `photos_expire` (after
+SHEET_PHOTO_RETENTION_DAYS) delete them and keep the rows with their
+hashes, so a version still says it came from a photo.
+"""
+
+import hashlib
+import shutil
+import time
+import uuid
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournament.core.audit import audit_record
+from tournament.core.errors import ConflictError, UserError
+from tournament.core.roles import Actor, acting_user
+from tournament.models import (
+    Entry,
+    ResultVersion,
+    SheetPhoto,
+    Table,
+    Tournament,
+)
+from tournament.results import services as results_services
+from tournament.results.services import GameInput
+from tournament.sheetphoto.pool import Busy, read_bounded
+from tournament.sheetphoto.reader.overlay import ReviewImages
+from tournament.sheetphoto.reader.read import (
+    MAX_BYTES,
+    Expected,
+    SheetReading,
+    SheetRefused,
+)
+from tournament.sheetphoto.refusals import refusal_message
+from tournament.tableentry import services as tableentry_services
+
+# A photo read but never saved as a result is kept this long (the person
+# may come back to its review), then deleted with its row.
+UNSAVED_FOR = timedelta(days=1)
+# Expiry runs on a photo's upload too, at most this often per process, so
+# a laptop without a scheduled job still forgets old photos.
+_EXPIRE_EVERY = 3600.0
+_last_expiry: float | None = None
+
+SHEET_FILE = "sheet.jpg"
+PHOTO_SUFFIXES = {"JPEG": ".jpg", "PNG": ".png", "WEBP": ".webp"}
+
+
+class PhotoRefused(UserError):
+    """A photo that gives no pre-filled form: the message says what to do."""
+
+
+def photos_dir() -> Path:
+    return Path(settings.VAR_DIR) / "sheetphotos"
+
+
+def photo_dir(photo: SheetPhoto) -> Path:
+    return photos_dir() / str(photo.pk)
+
+
+def game_file(number: int) -> str:
+    return f"game-{number}.jpg"
+
+
+def _expected(table: Table) -> Expected:
+    series = table.series
+    return Expected(
+        tournament=series.tournament.slug, series=series.number, table=table.number
+    )
+
+
+def _refuse_other_layout(reading: SheetReading, table: Table) -> None:
+    """A sheet printed for another table size, number of games or marks
+    (the table changed after printing: a late arrival on a table of three):
+    its rows are not this table's players."""
+    sheet = reading.sheet
+    tournament = table.series.tournament
+    if (sheet.seats, sheet.games, sheet.marks) != (
+        table.size,
+        tournament.games_per_series,
+        tournament.start_marks,
+    ):
+        raise PhotoRefused(
+            _(
+                "Diese Spielliste wurde für einen Tisch mit %(printed)d Spielern "
+                "gedruckt; Tisch %(t)d hat jetzt %(now)d. Bitte das Ergebnis von "
+                "Hand eingeben."
+            )
+            % {"printed": sheet.seats, "t": table.number, "now": table.size},
+            code="other_layout",
+        )
+
+
+def _read(data: bytes, table: Table) -> tuple[SheetReading, ReviewImages]:
+    try:
+        reading, images = read_bounded(data, expected=_expected(table))
+    except SheetRefused as refusal:
+        raise PhotoRefused(refusal_message(refusal), code=refusal.code) from None
+    except Busy:
+        raise PhotoRefused(
+            _(
+                "Bitte einen Moment, es werden gerade andere Fotos gelesen. In "
+                "ein paar Sekunden noch einmal senden."
+            ),
+            code="busy",
+        ) from None
+    _refuse_other_layout(reading, table)
+    return reading, images
+
+
+def _suffix(data: bytes) -> str:
+    if data.startswith(b"\x89PNG"):
+        return PHOTO_SUFFIXES["PNG"]
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        return PHOTO_SUFFIXES["WEBP"]
+    return PHOTO_SUFFIXES["JPEG"]
+
+
+def _write_files(
+    photo_id: uuid.UUID, data: bytes, suffix: str, images: ReviewImages
+) -> None:
+    """The photo and its review images, in a folder that appears whole (a
+    half-written one is never served: it is renamed into place at the end)."""
+    final = photos_dir() / str(photo_id)
+    partial = photos_dir() / f".{photo_id}.part"
+    partial.mkdir(parents=True, exist_ok=True)
+    (partial / f"photo{suffix}").write_bytes(data)
+    (partial / SHEET_FILE).write_bytes(images.sheet)
+    for number, image in images.games.items():
+        (partial / game_file(number)).write_bytes(image)
+    partial.rename(final)
+
+
+def photo_read(
+    *,
+    table: Table,
+    data: bytes,
+    actor: Actor = None,
+    player: Entry | None = None,
+) -> SheetPhoto:
+    """Read a photo of `table`'s score sheet and keep it for the review:
+    who took it (a user, or a player of the table), its hash, what was
+    read. PhotoRefused (a UserError) says what to do about a photo that
+    cannot be read: not a photo, too large, not a sheet, another table's,
+    a moment's wait when others are being read. The table's result does
+    not change; who may enter it the caller checked."""
+    _expire_now_and_then()
+    if len(data) > MAX_BYTES:
+        raise PhotoRefused(refusal_message(SheetRefused("too_large")), code="too_large")
+    reading, images = _read(data, table)
+    photo_id = uuid.uuid4()
+    _write_files(photo_id, data, _suffix(data), images)
+    try:
+        return SheetPhoto.objects.create(
+            id=photo_id,
+            table=table,
+            sha256=hashlib.sha256(data).hexdigest(),
+            size=len(data),
+            file_name=f"photo{_suffix(data)}",
+            reading={
+                "games": reading.as_dict()["games"],
+                "milliseconds": round(reading.milliseconds),
+            },
+            uploaded_by=acting_user(actor),
+            uploaded_by_player=player,
+        )
+    except BaseException:
+        shutil.rmtree(photos_dir() / str(photo_id), ignore_errors=True)
+        raise
+
+
+def _read_games(photo: SheetPhoto) -> list[dict[str, Any]]:
+    games: list[dict[str, Any]] = photo.reading.get("games", [])
+    return games
+
+
+def result_enter_from_photo(
+    *,
+    photo: SheetPhoto,
+    games: Sequence[GameInput],
+    mode: str,
+    revision: int | None,
+    reason: str = "",
+    actor: Actor = None,
+    player: Entry | None = None,
+) -> ResultVersion:
+    """A person saves the result form the photo pre-filled (as corrected):
+    a referee's entry (`actor`), or a player's at his table (`player`),
+    with every check and the confirmation of a typed one. The version is
+    linked to the photo, and the Protokoll gets the photo's hash and which
+    games were read unsure or changed. A photo saved once is not saved
+    again (a conflict); one whose image was deleted meanwhile is refused."""
+    with transaction.atomic():
+        locked = SheetPhoto.objects.select_for_update().get(pk=photo.pk)
+        if locked.version_id is not None:
+            raise ConflictError(
+                _(
+                    "Das Ergebnis aus diesem Foto ist schon gespeichert. Bitte "
+                    "den neuen Stand ansehen."
+                )
+            )
+        if not locked.has_image:
+            raise UserError(
+                _(
+                    "Dieses Foto wurde inzwischen gelöscht. Bitte die Spielliste "
+                    "noch einmal fotografieren oder das Ergebnis eingeben."
+                ),
+                code="photo_deleted",
+            )
+        table = locked.table
+        if player is not None:
+            version = tableentry_services.result_enter_by_player(
+                player=player, table=table, games=games, mode=mode, revision=revision
+            )
+        else:
+            version = results_services.result_enter(
+                actor=actor,
+                table=table,
+                games=games,
+                mode=mode,
+                revision=revision,
+                reason=reason,
+            )
+        locked.version = version
+        locked.save(update_fields=["version"])
+        read = _read_games(locked)
+        saved = version.data["games"]
+        changed = [
+            g["number"]
+            for g in read
+            if g["number"] <= len(saved)
+            and (g["winner_seat"], g["marks_left"])
+            != (saved[g["number"] - 1]["winner"], saved[g["number"] - 1]["marks"])
+        ]
+        audit_record(
+            actor=actor,
+            player=player,
+            action="result.photo",
+            obj=version,
+            tournament=table.series.tournament,
+            after={
+                "photo": locked.sha256,
+                "flagged": [g["number"] for g in read if g["flagged"]],
+                "changed": changed,
+            },
+            note=_("aus Foto, SHA-256 %(hash)s") % {"hash": locked.sha256},
+        )
+    photo.version = version
+    return version
+
+
+def _remove_files(photo_ids: Sequence[uuid.UUID]) -> None:
+    for photo_id in photo_ids:
+        shutil.rmtree(photos_dir() / str(photo_id), ignore_errors=True)
+
+
+def _forget(photos: Any, now: datetime) -> tuple[int, list[uuid.UUID]]:
+    """The images of `photos` (a queryset) deleted once the transaction
+    commits: a saved one keeps its row and hash (its image gone), one
+    never saved goes whole. Returns how many and their ids."""
+    ids = list(photos.values_list("pk", flat=True))
+    photos.filter(version__isnull=True).delete()
+    SheetPhoto.objects.filter(pk__in=ids).update(deleted_at=now)
+    transaction.on_commit(lambda: _remove_files(ids))
+    return len(ids), ids
+
+
+def photos_delete(*, actor: Actor, tournament: Tournament) -> int:
+    """The organizer deletes the photos of a tournament's score sheets:
+    their images go, the rows of saved ones stay with their hashes (the
+    versions still say "aus Foto"). Audited; returns how many."""
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        photos = SheetPhoto.objects.filter(
+            table__series__tournament=tournament, deleted_at__isnull=True
+        )
+        count, _ids = _forget(photos, timezone.now())
+        audit_record(
+            actor=actor,
+            action="sheetphoto.delete",
+            obj=tournament,
+            tournament=tournament,
+            before={"photos": count},
+            after={"photos": 0},
+        )
+    return count
+
+
+def photos_expire(*, now: datetime | None = None) -> int:
+    """Delete the images of photos older than SHEET_PHOTO_RETENTION_DAYS,
+    of photos never saved as a result after UNSAVED_FOR, and folders no row
+    knows (a tournament deleted, a restore that replaced one). Each
+    tournament's expiry is audited. Returns how many photos went."""
+    now = now or timezone.now()
+    kept = timedelta(days=int(settings.SHEET_PHOTO_RETENTION_DAYS))
+    total = 0
+    with transaction.atomic():
+        old = SheetPhoto.objects.filter(deleted_at__isnull=True).filter(
+            uploaded_at__lt=now - kept
+        ) | SheetPhoto.objects.filter(
+            deleted_at__isnull=True,
+            version__isnull=True,
+            uploaded_at__lt=now - UNSAVED_FOR,
+        )
+        by_tournament: dict[int, int] = {}
+        for tournament_id in old.values_list("table__series__tournament", flat=True):
+            by_tournament[tournament_id] = by_tournament.get(tournament_id, 0) + 1
+        count, _ids = _forget(old, now)
+        total += count
+        for tournament in Tournament.objects.filter(pk__in=by_tournament):
+            audit_record(
+                actor=None,
+                action="sheetphoto.expire",
+                obj=tournament,
+                tournament=tournament,
+                before={"photos": by_tournament[tournament.pk]},
+                after={"photos": 0},
+                note=_("nach %(days)d Tagen") % {"days": kept.days},
+            )
+    _sweep_unknown(now)
+    return total
+
+
+def _sweep_unknown(now: datetime) -> None:
+    """Folders of photos no row knows any more, left for a while first (a
+    photo being read has its folder a moment before its row)."""
+    folder = photos_dir()
+    if not folder.is_dir():
+        return
+    known = {str(pk) for pk in SheetPhoto.objects.values_list("pk", flat=True)}
+    cutoff = (now - timedelta(hours=1)).timestamp()
+    for path in folder.iterdir():
+        name = path.name.lstrip(".").removesuffix(".part")
+        if name in known or path.stat().st_mtime > cutoff:
+            continue
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def _expire_now_and_then() -> None:
+    global _last_expiry
+    now = time.monotonic()
+    if _last_expiry is not None and now - _last_expiry < _EXPIRE_EVERY:
+        return
+    _last_expiry = now
+    photos_expire()

@@ -1,0 +1,303 @@
+"""The score sheet photographed, in the browser: a table's photo page (the
+phone's camera), the review (the result form pre-filled from the photo,
+the photo beside it), the review's images; for the referees on the
+table's entry page (here; a player at his table: `mine_views`, with the
+steps both share), and the organizer's deletion of a tournament's photos.
+
+Who may photograph a table's sheet is who may enter its result: a
+referee of the tournament (the series released, else the organizer), or
+a player of the table while `tableentry.services.table_player_refusal`
+lets him enter. Reading a photo writes no result; the review's save goes
+through `services.result_enter_from_photo`, the same checks and
+confirmation as a typed entry.
+"""
+
+from collections.abc import Callable
+from typing import Any
+from uuid import UUID
+
+from django.conf import settings
+from django.contrib import messages
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBase,
+)
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods
+
+from tournament.core.errors import UserError
+from tournament.core.idempotency import idempotent
+from tournament.core.lookup import with_tournament
+from tournament.core.roles import (
+    is_organizer,
+    organizer_required,
+    tournament_referee_required,
+)
+from tournament.models import (
+    ResultVersion,
+    SheetPhoto,
+    Table,
+    Tournament,
+)
+from tournament.results import selectors as results_selectors
+from tournament.results import services as results_services
+from tournament.results.forms import ResultForm, table_result_form
+from tournament.results.services import GameErrors, GameInput
+from tournament.sheetphoto import selectors, services
+from tournament.sheetphoto.forms import PhotoForm
+from tournament.sheetphoto.reader.read import MAX_BYTES
+
+Save = Callable[[list[GameInput], dict[str, Any]], ResultVersion]
+
+
+# --- Shared -----------------------------------------------------------------
+
+
+def _photo_data(form: PhotoForm) -> bytes:
+    # One byte more than the reader takes is enough to refuse the photo.
+    data: bytes = form.cleaned_data["photo"].read(MAX_BYTES + 1)
+    return data
+
+
+def save_review(form: ResultForm, table: Table, save: Save) -> ResultVersion | None:
+    """Save the reviewed games (`save`); or show every mistake of every
+    game beside it (returns None), keeping all that was chosen."""
+    valid = form.is_valid()
+    if form.entered is None:
+        return None  # no entry mode: the form says why
+    errors = list(form.game_errors)
+    games = [game for game in form.entered if game is not None]
+    try:
+        if valid and not errors and len(games) == len(form.entered):
+            return save(games, form.cleaned_data)
+        results_services.result_check(
+            games=form.entered, table=table, tournament=table.series.tournament
+        )
+    except GameErrors as error:
+        errors += error.errors
+    except UserError as error:
+        form.add_error(
+            "reason" if error.code == "reason_required" else None, error.message
+        )
+    form.add_game_errors(errors)
+    return None
+
+
+def image_response(photo: SheetPhoto, part: str) -> HttpResponse:
+    """A review image of the photo (`selectors.photo_file`), else 404."""
+    path = selectors.photo_file(photo, part)
+    if path is None:
+        raise Http404
+    # Whole, not streamed: a review image is small, and under ASGI a file
+    # streamed from this thread would cost a hand-over per chunk.
+    response = HttpResponse(path.read_bytes(), content_type="image/jpeg")
+    # A person's photo: kept by his browser only, never by a shared cache.
+    response["Cache-Control"] = "private, max-age=3600"
+    return response
+
+
+def _upload_page(
+    request: HttpRequest, context: dict[str, Any], form: PhotoForm
+) -> HttpResponse:
+    return render(
+        request,
+        "tournament/sheetphoto/upload.html",
+        {**context, "form": form, "max_mb": MAX_BYTES // 2**20},
+    )
+
+
+def photo_upload_flow(
+    request: HttpRequest,
+    context: dict[str, Any],
+    read: Callable[[bytes], SheetPhoto],
+    review_url: Callable[[SheetPhoto], str],
+) -> HttpResponse:
+    """The photo page (GET), or the photo sent read (`read`, no transaction
+    open while it is) and on to its review; a photo that cannot be read
+    gives the page again with the sentence why."""
+    posted = request.method == "POST"
+    form = PhotoForm(request.POST, request.FILES) if posted else PhotoForm()
+    if posted and form.is_valid():
+        try:
+            photo = read(_photo_data(form))
+        except UserError as error:
+            form.add_error("photo", error.message)
+        else:
+            return redirect(review_url(photo))
+    return _upload_page(request, context, form)
+
+
+# --- Referees ---------------------------------------------------------------
+
+
+def _table(request: HttpRequest, slug: str, series: int, table: int) -> Table:
+    """A table whose result the referee may enter: until its series is
+    released the seating is the organizer's alone (as the entry page)."""
+    table_obj = results_selectors.table_or_404(slug, series, table)
+    if not table_obj.series.is_public and not is_organizer(request.user):
+        raise Http404
+    return table_obj
+
+
+def _table_kwargs(table: Table) -> dict[str, Any]:
+    return {
+        "slug": table.series.tournament.slug,
+        "series": table.series.number,
+        "table": table.number,
+    }
+
+
+def _referee_context(table: Table) -> dict[str, Any]:
+    return {
+        "tournament": table.series.tournament,
+        "series": table.series,
+        "table": table,
+        "seats": list(table.seats.all()),
+        "back_url": reverse("tournament:table_result", kwargs=_table_kwargs(table)),
+    }
+
+
+@tournament_referee_required
+@never_cache
+@require_http_methods(["GET", "POST"])
+def photo_upload(
+    request: HttpRequest, slug: str, series: int, table: int
+) -> HttpResponse:
+    """The photo page of a table: the phone's camera opens, the photo is
+    read, and the review follows."""
+    table_obj = _table(request, slug, series, table)
+    return photo_upload_flow(
+        request,
+        _referee_context(table_obj),
+        lambda data: services.photo_read(
+            table=table_obj, data=data, actor=request.user
+        ),
+        lambda photo: reverse(
+            "tournament:photo_review",
+            kwargs={**_table_kwargs(table_obj), "photo": photo.pk},
+        ),
+    )
+
+
+def _referee_photo(table: Table, photo: UUID) -> SheetPhoto:
+    found = selectors.table_photo(table, photo)
+    if found is None:
+        raise Http404
+    return found
+
+
+@tournament_referee_required
+@never_cache
+@require_http_methods(["GET", "POST"])
+@idempotent
+def photo_review(
+    request: HttpRequest, slug: str, series: int, table: int, photo: UUID
+) -> HttpResponseBase:
+    """The result form as the photo fills it, the photo beside it; saved
+    only when the referee presses save, as a typed entry is (a correction
+    of a confirmed result asks for its reason)."""
+    table_obj = _table(request, slug, series, table)
+    photo_obj = _referee_photo(table_obj, photo)
+    back_url = reverse("tournament:table_result", kwargs=_table_kwargs(table_obj))
+    if photo_obj.version_id is not None:
+        messages.info(request, _("Das Ergebnis aus diesem Foto ist schon gespeichert."))
+        return redirect(back_url)
+    correction = table_obj.result_versions.filter(
+        status=ResultVersion.Status.CONFIRMED
+    ).exists()
+
+    def image_url(part: str) -> str:
+        return reverse(
+            "tournament:photo_image",
+            kwargs={**_table_kwargs(table_obj), "photo": photo_obj.pk, "part": part},
+        )
+
+    review = selectors.photo_review(photo_obj, table_obj, image_url=image_url)
+    if request.method == "POST":
+        form = table_result_form(
+            table_obj, request.POST, correction=correction, notes=review.notes
+        )
+        version = save_review(
+            form,
+            table_obj,
+            lambda games, data: services.result_enter_from_photo(
+                photo=photo_obj,
+                actor=request.user,
+                games=games,
+                mode=data["mode"],
+                revision=data["revision"],
+                reason=data["reason"],
+            ),
+        )
+        if version is not None:
+            saved = _("Ergebnis von Tisch %(t)d gespeichert.") % {"t": table}
+            if version.status == ResultVersion.Status.PENDING:
+                saved += " " + _("Es zählt, sobald eine zweite Person es bestätigt.")
+            else:
+                saved += " " + _("Es zählt ab sofort.")
+            messages.success(request, saved)
+            return redirect("tournament:results", slug=slug)
+    else:
+        form = table_result_form(
+            table_obj, initial=review.initial, correction=correction, notes=review.notes
+        )
+    return render(
+        request,
+        "tournament/sheetphoto/review.html",
+        {
+            **_referee_context(table_obj),
+            "form": form,
+            "review": review,
+            "correction": correction,
+            "sheet_url": image_url("blatt") if photo_obj.has_image else "",
+            "again_url": reverse(
+                "tournament:photo_upload", kwargs=_table_kwargs(table_obj)
+            ),
+        },
+    )
+
+
+@tournament_referee_required
+def photo_image(
+    request: HttpRequest, slug: str, series: int, table: int, photo: UUID, part: str
+) -> HttpResponse:
+    table_obj = _table(request, slug, series, table)
+    return image_response(_referee_photo(table_obj, photo), part)
+
+
+# --- The organizer ----------------------------------------------------------
+
+
+@organizer_required
+@require_http_methods(["GET", "POST"])
+@with_tournament
+def photos_delete(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """The tournament's photos of score sheets: how many are kept, how long,
+    and (POST, this page being the question) delete them all now."""
+    if request.method == "POST":
+        count = services.photos_delete(actor=request.user, tournament=tournament)
+        messages.success(
+            request,
+            ngettext(
+                "%(n)d Foto gelöscht. Die Ergebnisse bleiben, wie sie sind.",
+                "%(n)d Fotos gelöscht. Die Ergebnisse bleiben, wie sie sind.",
+                count,
+            )
+            % {"n": count},
+        )
+        return redirect("tournament:sheetphotos", slug=tournament.slug)
+    return render(
+        request,
+        "tournament/sheetphoto/photos.html",
+        {
+            "tournament": tournament,
+            "photos": selectors.tournament_photos(tournament),
+            "retention_days": settings.SHEET_PHOTO_RETENTION_DAYS,
+        },
+    )
