@@ -9,8 +9,8 @@ The form reads what it can of every game and keeps what it cannot read as
 shows them all at once, each in its game's box (`add_game_errors`).
 """
 
-from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol, TypeVar
 
 from django import forms
 from django.forms import BoundField
@@ -20,12 +20,13 @@ from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from tournament.core.errors import UserError
 from tournament.core.forms import first_input_id
 from tournament.core.rules import tournament_rules
 from tournament.models import ResultVersion, Table
-from tournament.results.adapter import GameError, GameInput, playable_games
+from tournament.results.adapter import GameError, GameErrors, GameInput, playable_games
 from tournament.results.notation import NotationError, hand_text, parse_hand, quote
-from tournament.results.services import table_left
+from tournament.results.services import result_check, table_left
 
 # Unreadable lines reported per game; the rest are counted.
 NOTATION_ERRORS_SHOWN = 5
@@ -284,6 +285,14 @@ class ResultForm(forms.Form):
                 field if field in self.fields else None, self.error_text(error)
             )
 
+    def add_refusal(self, error: UserError) -> None:
+        """A save refused as a whole (a conflict with a newer entry, a
+        correction without its reason): said above the form, or beside the
+        reason; what was typed stays, next to the newer state."""
+        self.add_error(
+            "reason" if error.code == "reason_required" else None, error.message
+        )
+
     def error_games(self) -> list[tuple[int, str]]:
         """The games with a mistake, for the list of links above the form:
         each with the id of the input its link leads to, the first of the
@@ -359,3 +368,37 @@ def table_result_form(
         series_games=tournament.games_per_series,
         notes=notes,
     )
+
+
+_Saved = TypeVar("_Saved")
+
+
+def save_entered(
+    form: ResultForm,
+    table: Table,
+    save: Callable[[list[GameInput], dict[str, Any]], _Saved],
+) -> _Saved | None:
+    """What `save` makes of the posted games (given them and the form's
+    cleaned data) when neither the form nor the rules have anything
+    against them; else None, with every mistake of every game beside it
+    (the rules check the games that could be read, too) and all that was
+    typed kept. A refusal of the save as a whole (`UserError`, from `save`
+    or the rules) is the caller's to show."""
+    valid = form.is_valid()
+    if form.entered is None:
+        return None  # no entry mode: the form says why
+    errors = list(form.game_errors)
+    games = [game for game in form.entered if game is not None]
+    try:
+        if valid and not errors and len(games) == len(form.entered):
+            return save(games, form.cleaned_data)
+        result_check(
+            games=form.entered, table=table, tournament=table.series.tournament
+        )
+    except GameErrors as error:
+        errors += error.errors
+    except UserError:
+        form.add_game_errors(errors)
+        raise
+    form.add_game_errors(errors)
+    return None

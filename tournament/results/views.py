@@ -24,8 +24,12 @@ from tournament.live.invalidation import Source
 from tournament.live.pages import public_page, region_or_404, render_live_page
 from tournament.models import ResultVersion, Table, Tournament
 from tournament.results import selectors, services
-from tournament.results.adapter import GameErrors
-from tournament.results.forms import ResultForm, result_initial, table_result_form
+from tournament.results.forms import (
+    ResultForm,
+    result_initial,
+    save_entered,
+    table_result_form,
+)
 from tournament.results.selectors import table_or_404
 from tournament.seating import selectors as seating_selectors
 
@@ -57,34 +61,22 @@ def _enter(
 ) -> ResultVersion | None:
     """Save the posted games; or show every mistake of every game beside
     it (returns None), keeping all that was typed."""
-    valid = form.is_valid()
-    if form.entered is None:
-        return None  # no entry mode: the form says why
-    errors = list(form.game_errors)
-    games = [game for game in form.entered if game is not None]
     try:
-        if valid and not errors and len(games) == len(form.entered):
-            return services.result_enter(
+        return save_entered(
+            form,
+            table,
+            lambda games, data: services.result_enter(
                 actor=request.user,
                 table=table,
                 games=games,
-                mode=form.cleaned_data["mode"],
-                revision=form.cleaned_data["revision"],
-                reason=form.cleaned_data["reason"],
-            )
-        # Something is refused already: the rules still check the rest.
-        services.result_check(
-            games=form.entered, table=table, tournament=table.series.tournament
+                mode=data["mode"],
+                revision=data["revision"],
+                reason=data["reason"],
+            ),
         )
-    except GameErrors as error:
-        errors += error.errors
     except UserError as error:
-        # A conflict too: what was typed stays, next to the newer state.
-        form.add_error(
-            "reason" if error.code == "reason_required" else None, error.message
-        )
-    form.add_game_errors(errors)
-    return None
+        form.add_refusal(error)
+        return None
 
 
 @tournament_referee_required

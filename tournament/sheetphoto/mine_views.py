@@ -27,17 +27,16 @@ from tournament.core.ratelimit import (
     link_not_found,
     personal_link_limited,
 )
-from tournament.models import Entry, Series, SheetPhoto, Table, Tournament
+from tournament.models import Entry, SheetPhoto, Table, Tournament
 from tournament.registration.selectors import entry_by_link, mine_url
-from tournament.results import selectors as results_selectors
 from tournament.results.forms import table_result_form
-from tournament.seating.selectors import MAX_TABLE
 from tournament.sheetphoto import selectors, services
 from tournament.sheetphoto.views import (
     image_response,
     photo_upload_flow,
     save_review,
 )
+from tournament.tableentry import selectors as tableentry_selectors
 from tournament.tableentry import services as tableentry_services
 
 
@@ -54,19 +53,10 @@ def _player_table(
     if entry is None:
         link_missed(request)
         raise _NotFound
-    if not (1 <= series <= Tournament.MAX_SERIES and 1 <= table <= MAX_TABLE):
-        raise _NotFound
-    found = (
-        Series.objects.public()
-        .filter(tournament_id=entry.tournament_id, number=series)
-        .first()
-    )
+    found = tableentry_selectors.released_table(entry, series, table)
     if found is None:
         raise _NotFound
-    try:
-        return entry, results_selectors.table_for_entry(found, table)
-    except Table.DoesNotExist as exc:
-        raise _NotFound from exc
+    return entry, found
 
 
 def _player_photo(entry: Entry, table: Table, photo: UUID) -> SheetPhoto:

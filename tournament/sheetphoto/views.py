@@ -46,15 +46,11 @@ from tournament.models import (
     Tournament,
 )
 from tournament.results import selectors as results_selectors
-from tournament.results import services as results_services
-from tournament.results.forms import ResultForm, table_result_form
-from tournament.results.services import GameErrors, GameInput
+from tournament.results.forms import ResultForm, save_entered, table_result_form
+from tournament.results.services import GameInput
 from tournament.sheetphoto import selectors, services
 from tournament.sheetphoto.forms import PhotoForm
 from tournament.sheetphoto.reader.read import MAX_BYTES
-
-Save = Callable[[list[GameInput], dict[str, Any]], ResultVersion]
-
 
 # --- Shared -----------------------------------------------------------------
 
@@ -65,28 +61,18 @@ def _photo_data(form: PhotoForm) -> bytes:
     return data
 
 
-def save_review(form: ResultForm, table: Table, save: Save) -> ResultVersion | None:
+def save_review(
+    form: ResultForm,
+    table: Table,
+    save: Callable[[list[GameInput], dict[str, Any]], ResultVersion],
+) -> ResultVersion | None:
     """Save the reviewed games (`save`); or show every mistake of every
     game beside it (returns None), keeping all that was chosen."""
-    valid = form.is_valid()
-    if form.entered is None:
-        return None  # no entry mode: the form says why
-    errors = list(form.game_errors)
-    games = [game for game in form.entered if game is not None]
     try:
-        if valid and not errors and len(games) == len(form.entered):
-            return save(games, form.cleaned_data)
-        results_services.result_check(
-            games=form.entered, table=table, tournament=table.series.tournament
-        )
-    except GameErrors as error:
-        errors += error.errors
+        return save_entered(form, table, save)
     except UserError as error:
-        form.add_error(
-            "reason" if error.code == "reason_required" else None, error.message
-        )
-    form.add_game_errors(errors)
-    return None
+        form.add_refusal(error)
+        return None
 
 
 def image_response(photo: SheetPhoto, part: str) -> HttpResponse:

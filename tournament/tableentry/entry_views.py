@@ -54,14 +54,16 @@ from tournament.core.ratelimit import (
     personal_link_limited,
     wants_json,
 )
-from tournament.models import Entry, ResultVersion, Series, Table, Tournament
+from tournament.models import Entry, ResultVersion, Table, Tournament
 from tournament.registration.selectors import entry_by_link, mine_url
 from tournament.results import selectors as results_selectors
-from tournament.results import services as results_services
-from tournament.results.forms import ResultForm, result_initial, table_result_form
-from tournament.results.services import GameErrors
-from tournament.seating.selectors import MAX_TABLE
-from tournament.tableentry import services
+from tournament.results.forms import (
+    ResultForm,
+    result_initial,
+    save_entered,
+    table_result_form,
+)
+from tournament.tableentry import selectors, services
 
 
 class _NotFound(Exception):
@@ -77,24 +79,10 @@ def _player(request: HttpRequest, slug: str, token: str) -> Entry:
 
 
 def _table(entry: Entry, series: int, table: int) -> Table:
-    """The table `table` of series `series` of the player's tournament, with
-    its seats; a table nobody may see yet (unreleased) does not exist."""
-    # Beyond what the database holds (the Series and Table constraints): no
-    # such table, and the database is not asked.
-    if not (1 <= series <= Tournament.MAX_SERIES and 1 <= table <= MAX_TABLE):
-        raise _NotFound
-    found = (
-        Series.objects.public()
-        .filter(tournament_id=entry.tournament_id, number=series)
-        .first()
-    )
+    found = selectors.released_table(entry, series, table)
     if found is None:
         raise _NotFound
-    try:
-        table_obj = results_selectors.table_for_entry(found, table)
-    except Table.DoesNotExist as exc:
-        raise _NotFound from exc
-    return table_obj
+    return found
 
 
 def _refused(
@@ -253,30 +241,23 @@ def player_enter(
             table_result_form(table_obj, initial=_initial(table_obj)),
         )
     form = table_result_form(table_obj, request.POST)
-    valid = form.is_valid()
-    if form.entered is None:
-        return _invalid(request, entry, table_obj, form)
-    errors = list(form.game_errors)
-    games = [game for game in form.entered if game is not None]
     try:
-        if valid and not errors and len(games) == len(form.entered):
-            version = services.result_enter_by_player(
+        version = save_entered(
+            form,
+            table_obj,
+            lambda games, data: services.result_enter_by_player(
                 player=entry,
                 table=table_obj,
                 games=games,
-                mode=form.cleaned_data["mode"],
-                revision=form.cleaned_data["revision"],
-            )
-            return _done(request, entry, version, "entered")
-        results_services.result_check(
-            games=form.entered, table=table_obj, tournament=table_obj.series.tournament
+                mode=data["mode"],
+                revision=data["revision"],
+            ),
         )
-    except GameErrors as error:
-        errors += error.errors
     except UserError as error:
         return _refused(request, entry, table_obj, error)
-    form.add_game_errors(errors)
-    return _invalid(request, entry, table_obj, form)
+    if version is None:
+        return _invalid(request, entry, table_obj, form)
+    return _done(request, entry, version, "entered")
 
 
 class AnswerForm(forms.Form):

@@ -17,7 +17,7 @@ from tournament.models import (
 )
 from tournament.results import selectors as results_selectors
 from tournament.results.selectors import PlayerPoints
-from tournament.seating.selectors import current_series
+from tournament.seating.selectors import MAX_TABLE, current_series
 from tournament.standings.selectors import PlayerTable, Row, player_tables, standings
 from tournament.tableentry import services
 
@@ -200,3 +200,24 @@ def my_page(entry: Entry) -> MyPage:
         current=current,
         mine=_my_table(entry, current) if current is not None else None,
     )
+
+
+def released_table(entry: Entry, series: int, table: int) -> Table | None:
+    """The table `table` of series `series` of the player's tournament, with
+    its seats; None for one that does not exist or that nobody may see yet
+    (unreleased)."""
+    # Beyond what the database holds (the Series and Table constraints): no
+    # such table, and the database is not asked.
+    if not (1 <= series <= Tournament.MAX_SERIES and 1 <= table <= MAX_TABLE):
+        return None
+    found = (
+        Series.objects.public()
+        .filter(tournament_id=entry.tournament_id, number=series)
+        .first()
+    )
+    if found is None:
+        return None
+    try:
+        return results_selectors.table_for_entry(found, table)
+    except Table.DoesNotExist:
+        return None
