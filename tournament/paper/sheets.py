@@ -672,7 +672,7 @@ def _table_qr(tournament: Tournament, table: Table, base_url: str) -> str | None
     path = reverse(
         "tournament:table_card", kwargs={"slug": tournament.slug, "table": table.number}
     )
-    return qr_image(base_url.rstrip("/") + path, error="m")
+    return qr_image(base_url.rstrip("/") + path, error="M")
 
 
 def _sheet(
