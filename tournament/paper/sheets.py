@@ -565,8 +565,6 @@ def sheet_css(*, games: int, marks: int) -> SafeString:
         rules += [
             f"{t} .markers {{ left: {_mm(frame.x)}; top: {_mm(frame.y)}; "
             f"width: {_mm(frame.w)}; }}",
-            f"{t} .label, {t} .game-label {{ top: {_mm(lay.grid.y)}; "
-            f"line-height: {_mm(LABEL_ROW)}; }}",
             f"{t} .nos {{ top: {_mm(lay.rows_top)}; "
             f"line-height: {_mm(lay.row_mm * seats)}; }}",
             f"{t} .seats, {t} .points, {t} .names {{ top: {_mm(lay.rows_top)}; "
@@ -592,8 +590,13 @@ def sheet_css(*, games: int, marks: int) -> SafeString:
                 for seat in range(1, seats + 1)
             ),
         ]
-    qr = _layout(seats=4, games=games, marks=marks).read_qr
+    # The same for every size of table: the labels print once for all
+    # sheets (fixed boxes).
+    lay = _layout(seats=4, games=games, marks=marks)
+    qr = lay.read_qr
     rules += [
+        f".sheet .label, .sheet .game-label {{ top: {_mm(lay.grid.y)}; "
+        f"line-height: {_mm(LABEL_ROW)}; }}",
         f".read-qr {{ left: {_mm(qr.x)}; top: {_mm(qr.y)}; width: {_mm(qr.w)}; }}",
         f".sheet .qr {{ left: {_mm(ENTRY_QR_X)}; width: {_mm(ENTRY_QR_SIZE)}; }}",
         f".sheet .qr img {{ width: {_mm(ENTRY_QR_SIZE)}; "
