@@ -54,12 +54,15 @@ Progress = Callable[[int], None]
 
 
 class StaticFilesFetcher(URLFetcher):
-    """Fetch only files under static/ (the fonts): a print template never
-    reaches the network or the rest of the disk."""
+    """Fetch only files under static/ (the fonts) and data: URLs (an image
+    the template carries itself, e.g. a score sheet's QR code): a print
+    template never reaches the network or the rest of the disk."""
 
     def fetch(
         self, url: str, headers: dict[str, str] | None = None
     ) -> URLFetcherResponse:
+        if url.startswith("data:"):
+            return super().fetch(url, headers)
         if url.startswith("file:"):
             path = Path(url2pathname(urlsplit(url).path)).resolve()
             if path.is_relative_to(STATIC_DIR):
@@ -179,8 +182,10 @@ def render_pdf(
         if len(documents) > 1:
             document = document.copy([page for d in documents for page in d.pages])
         content = document.write_pdf()
+        pages = len(document.pages)
+        del documents, document, stylesheets, font_config
     _report(progress, 100)
-    return content, len(document.pages)
+    return content, pages
 
 
 def document_context(
