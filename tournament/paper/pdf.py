@@ -183,6 +183,9 @@ def render_pdf(
             document = document.copy([page for d in documents for page in d.pages])
         content = document.write_pdf()
         pages = len(document.pages)
+        # Let go of the documents while the collector is still paused: what
+        # is left of them (the HTML parser's trees hold cycles) is collected
+        # once, young, rather than walked as live and again later.
         del documents, document, stylesheets, font_config
     _report(progress, 100)
     return content, pages
