@@ -402,3 +402,12 @@ def save_entered(
         raise
     form.add_game_errors(errors)
     return None
+
+
+def saved_message(version: ResultVersion) -> str:
+    """What a referee reads after saving a table's result: whether it
+    counts now or waits for a second person."""
+    saved = _("Ergebnis von Tisch %(t)d gespeichert.") % {"t": version.table.number}
+    if version.status == ResultVersion.Status.PENDING:
+        return saved + " " + _("Es zählt, sobald eine zweite Person es bestätigt.")
+    return saved + " " + _("Es zählt ab sofort.")

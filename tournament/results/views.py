@@ -28,6 +28,7 @@ from tournament.results.forms import (
     ResultForm,
     result_initial,
     save_entered,
+    saved_message,
     table_result_form,
 )
 from tournament.results.selectors import table_or_404
@@ -93,12 +94,7 @@ def table_result(
         form = table_result_form(table_obj, request.POST, correction=correction)
         version = _enter(request, form, table_obj)
         if version is not None:
-            saved = _("Ergebnis von Tisch %(t)d gespeichert.") % {"t": table}
-            if version.status == ResultVersion.Status.PENDING:
-                saved += " " + _("Es zählt, sobald eine zweite Person es bestätigt.")
-            else:
-                saved += " " + _("Es zählt ab sofort.")
-            messages.success(request, saved)
+            messages.success(request, saved_message(version))
             return redirect("tournament:results", slug=slug)
     else:
         form = table_result_form(

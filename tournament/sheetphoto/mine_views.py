@@ -27,7 +27,7 @@ from tournament.core.ratelimit import (
     link_not_found,
     personal_link_limited,
 )
-from tournament.models import Entry, SheetPhoto, Table, Tournament
+from tournament.models import Entry, SheetPhoto, Table
 from tournament.registration.selectors import entry_by_link, mine_url
 from tournament.results.forms import table_result_form
 from tournament.sheetphoto import selectors, services
@@ -186,17 +186,9 @@ def mine_photo_review(
             ),
         )
         if version is not None:
-            if entry.tournament.table_entry == Tournament.TableEntry.ALL:
-                saved = _(
-                    "Gespeichert. Jetzt bestätigen die anderen Spieler Ihres "
-                    "Tisches auf ihren Handys."
-                )
-            else:
-                saved = _(
-                    "Gespeichert. Jetzt bestätigt ein anderer Spieler Ihres "
-                    "Tisches auf seinem Handy."
-                )
-            messages.success(request, saved)
+            messages.success(
+                request, tableentry_services.entered_message(entry.tournament)
+            )
             return redirect(mine_url(entry))
     else:
         form = table_result_form(table_obj, initial=review.initial, notes=review.notes)

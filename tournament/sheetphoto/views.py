@@ -46,7 +46,12 @@ from tournament.models import (
     Tournament,
 )
 from tournament.results import selectors as results_selectors
-from tournament.results.forms import ResultForm, save_entered, table_result_form
+from tournament.results.forms import (
+    ResultForm,
+    save_entered,
+    saved_message,
+    table_result_form,
+)
 from tournament.results.services import GameInput
 from tournament.sheetphoto import selectors, services
 from tournament.sheetphoto.forms import PhotoForm
@@ -222,12 +227,7 @@ def photo_review(
             ),
         )
         if version is not None:
-            saved = _("Ergebnis von Tisch %(t)d gespeichert.") % {"t": table}
-            if version.status == ResultVersion.Status.PENDING:
-                saved += " " + _("Es zählt, sobald eine zweite Person es bestätigt.")
-            else:
-                saved += " " + _("Es zählt ab sofort.")
-            messages.success(request, saved)
+            messages.success(request, saved_message(version))
             return redirect("tournament:results", slug=slug)
     else:
         form = table_result_form(

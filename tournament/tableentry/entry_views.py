@@ -54,7 +54,7 @@ from tournament.core.ratelimit import (
     personal_link_limited,
     wants_json,
 )
-from tournament.models import Entry, ResultVersion, Table, Tournament
+from tournament.models import Entry, ResultVersion, Table
 from tournament.registration.selectors import entry_by_link, mine_url
 from tournament.results import selectors as results_selectors
 from tournament.results.forms import (
@@ -119,14 +119,6 @@ def _refused(
 
 
 _MESSAGES = {
-    "entered": gettext_lazy(
-        "Gespeichert. Jetzt bestätigt ein anderer Spieler Ihres Tisches auf "
-        "seinem Handy."
-    ),
-    "entered_all": gettext_lazy(
-        "Gespeichert. Jetzt bestätigen die anderen Spieler Ihres Tisches auf "
-        "ihren Handys."
-    ),
     "agreed": gettext_lazy(
         "Danke! Das Ergebnis zählt, sobald alle anderen Spieler des Tisches "
         "bestätigt haben."
@@ -143,10 +135,10 @@ def _done(
     request: HttpRequest, entry: Entry, version: ResultVersion, state: str
 ) -> HttpResponse:
     table = version.table
-    key = state
-    if state == "entered" and entry.tournament.table_entry == Tournament.TableEntry.ALL:
-        key = "entered_all"
-    message = str(_MESSAGES[key])
+    if state == "entered":
+        message = services.entered_message(entry.tournament)
+    else:
+        message = str(_MESSAGES[state])
     # Also for JSON: the phone's outbox follows `location` while the player
     # waits, and "Mein Turnier" then says what became of it.
     messages.success(request, message)

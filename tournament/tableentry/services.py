@@ -430,3 +430,17 @@ def result_reject_by_player(
             note=f"{_seat_text(player, table)}: {reason[:300]}",
         )
     return version
+
+
+def entered_message(tournament: Tournament) -> str:
+    """What a player reads after entering his table's result: who confirms
+    it next, as the tournament's entry at the table decides."""
+    if tournament.table_entry == Tournament.TableEntry.ALL:
+        return _(
+            "Gespeichert. Jetzt bestätigen die anderen Spieler Ihres Tisches auf "
+            "ihren Handys."
+        )
+    return _(
+        "Gespeichert. Jetzt bestätigt ein anderer Spieler Ihres Tisches auf "
+        "seinem Handy."
+    )
