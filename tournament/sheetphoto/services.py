@@ -21,6 +21,7 @@ import hashlib
 import shutil
 import time
 import uuid
+from collections import Counter
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -169,14 +170,15 @@ def photo_read(
         raise PhotoRefused(refusal_message(SheetRefused("too_large")), code="too_large")
     reading, images = _read(data, table)
     photo_id = uuid.uuid4()
-    _write_files(photo_id, data, _suffix(data), images)
+    suffix = _suffix(data)
+    _write_files(photo_id, data, suffix, images)
     try:
         return SheetPhoto.objects.create(
             id=photo_id,
             table=table,
             sha256=hashlib.sha256(data).hexdigest(),
             size=len(data),
-            file_name=f"photo{_suffix(data)}",
+            file_name=f"photo{suffix}",
             reading={
                 "games": reading.as_dict()["games"],
                 "milliseconds": round(reading.milliseconds),
@@ -274,15 +276,15 @@ def _remove_files(photo_ids: Sequence[uuid.UUID]) -> None:
         shutil.rmtree(photos_dir() / str(photo_id), ignore_errors=True)
 
 
-def _forget(photos: Any, now: datetime) -> tuple[int, list[uuid.UUID]]:
+def _forget(photos: Any, now: datetime) -> int:
     """The images of `photos` (a queryset) deleted once the transaction
     commits: a saved one keeps its row and hash (its image gone), one
-    never saved goes whole. Returns how many and their ids."""
+    never saved goes whole. Returns how many."""
     ids = list(photos.values_list("pk", flat=True))
     photos.filter(version__isnull=True).delete()
     SheetPhoto.objects.filter(pk__in=ids).update(deleted_at=now)
     transaction.on_commit(lambda: _remove_files(ids))
-    return len(ids), ids
+    return len(ids)
 
 
 def photos_delete(*, actor: Actor, tournament: Tournament) -> int:
@@ -294,7 +296,7 @@ def photos_delete(*, actor: Actor, tournament: Tournament) -> int:
         photos = SheetPhoto.objects.filter(
             table__series__tournament=tournament, deleted_at__isnull=True
         )
-        count, _ids = _forget(photos, timezone.now())
+        count = _forget(photos, timezone.now())
         audit_record(
             actor=actor,
             action="sheetphoto.delete",
@@ -313,7 +315,6 @@ def photos_expire(*, now: datetime | None = None) -> int:
     tournament's expiry is audited. Returns how many photos went."""
     now = now or timezone.now()
     kept = timedelta(days=int(settings.SHEET_PHOTO_RETENTION_DAYS))
-    total = 0
     with transaction.atomic():
         old = SheetPhoto.objects.filter(deleted_at__isnull=True).filter(
             uploaded_at__lt=now - kept
@@ -322,11 +323,8 @@ def photos_expire(*, now: datetime | None = None) -> int:
             version__isnull=True,
             uploaded_at__lt=now - UNSAVED_FOR,
         )
-        by_tournament: dict[int, int] = {}
-        for tournament_id in old.values_list("table__series__tournament", flat=True):
-            by_tournament[tournament_id] = by_tournament.get(tournament_id, 0) + 1
-        count, _ids = _forget(old, now)
-        total += count
+        by_tournament = Counter(old.values_list("table__series__tournament", flat=True))
+        total = _forget(old, now)
         for tournament in Tournament.objects.filter(pk__in=by_tournament):
             audit_record(
                 actor=None,
