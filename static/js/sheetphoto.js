@@ -10,25 +10,11 @@
   const LONG_SIDE = 2400;
   const QUALITY = 0.9;
 
-  async function decoded(file) {
-    // Upright as the camera meant it (EXIF orientation), in current browsers.
-    if ("createImageBitmap" in window) {
-      try {
-        return await createImageBitmap(file, { imageOrientation: "from-image" });
-      } catch (error) {
-        // Not decodable here: fall through to an <img>.
-      }
-    }
-    const url = URL.createObjectURL(file);
-    try {
-      const image = new Image();
-      image.src = url;
-      await image.decode();
-      return image;
-    } finally {
-      URL.revokeObjectURL(url);
-    }
-  }
+  // Upright as the camera meant it (EXIF orientation). createImageBitmap
+  // needs no image address: the CSP allows no blob: images, so an <img>
+  // of the file would be refused. A browser without it, or a file it cannot
+  // decode, sends the photo as it is and the server says what it is.
+  const decoded = (file) => createImageBitmap(file, { imageOrientation: "from-image" });
 
   async function scaled(file) {
     const image = await decoded(file);
@@ -42,7 +28,7 @@
     const context = canvas.getContext("2d");
     context.imageSmoothingQuality = "high";
     context.drawImage(image, 0, 0, canvas.width, canvas.height);
-    if (image.close) image.close();
+    image.close();
     const blob = await new Promise((resolve) => canvas.toBlob(resolve, "image/jpeg", QUALITY));
     if (!blob || blob.size >= file.size) return file;
     const name = (file.name || "spielliste").replace(/\.[^.]*$/, "") + ".jpg";
@@ -53,7 +39,7 @@
     const input = form.querySelector('input[type="file"]');
     const status = form.querySelector("[data-photo-status]");
     const button = form.querySelector('button[type="submit"]');
-    if (!input || !("DataTransfer" in window)) return;
+    if (!input || !("DataTransfer" in window) || !("createImageBitmap" in window)) return;
     let busy = false;
     const send = () => {
       if (status) status.textContent = form.dataset.reading || "";
