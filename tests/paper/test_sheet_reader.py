@@ -183,6 +183,7 @@ def test_a_photo_of_something_else_is_refused():
     )
 
 
+@pytest.mark.django_db
 def test_the_wrong_table_is_refused_by_name():
     refusal = SheetRefused("wrong_sheet", tournament="rm-test", series=1, table=7)
     assert refusal_message(refusal).startswith("Das ist die Spielliste von Tisch 7")

@@ -12,6 +12,7 @@ import pytest
 from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
+from django.utils.html import escape
 from PIL import Image
 
 from tests.sheetphoto.conftest import GAMES
@@ -109,6 +110,10 @@ def test_the_wrong_tables_sheet(upload, other_table):
     photo = sheet_photo(other_table, GAMES, seed=4)
     page = upload(photo)
     assert "Das ist die Spielliste von Tisch 2" in page
+    # The tournament by its name, not by its address word.
+    tournament = other_table.series.tournament
+    assert f"Serie 1, {escape(tournament.name)})" in page
+    assert "Bitte die Spielliste dieses Tisches fotografieren." in page
 
 
 @needs_pdftoppm

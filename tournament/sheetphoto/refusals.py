@@ -3,6 +3,7 @@ to the person holding the phone (German first, English via locale/)."""
 
 from django.utils.translation import gettext as _
 
+from tournament.models import Tournament
 from tournament.sheetphoto.reader.read import MAX_BYTES, SheetRefused
 
 
@@ -35,13 +36,19 @@ def refusal_message(refusal: SheetRefused) -> str:
             "und scharf fotografieren."
         )
     if refusal.code == "wrong_sheet":
+        # The QR code names the tournament by its address word; a person
+        # knows it by its name (the word if no tournament has it here).
+        slug = str(params.get("tournament"))
+        name = (
+            Tournament.objects.filter(slug=slug).values_list("name", flat=True).first()
+        )
         return _(
             "Das ist die Spielliste von Tisch %(table)s (Serie %(series)s, "
-            "Turnier %(tournament)s)."
+            "%(tournament)s). Bitte die Spielliste dieses Tisches fotografieren."
         ) % {
             "table": params.get("table"),
             "series": params.get("series"),
-            "tournament": params.get("tournament"),
+            "tournament": name or slug,
         }
     if refusal.code == "blank":
         return _("Auf der Spielliste ist nichts durchgestrichen.")
