@@ -81,8 +81,17 @@ def seed() -> None:
 
 @pytest.fixture
 def hall(tmp_path):
+    """The hall's configuration, as `make run` serves it: config.settings
+    with DEBUG off, its CSP, collectstatic's manifest, uvicorn."""
     skip_without_chromium()
-    env = support.server_env(tmp_path, DEBUG="1")
+    env = support.server_env(
+        tmp_path,
+        DJANGO_SETTINGS_MODULE="config.settings",
+        SECURE_SSL_REDIRECT="0",
+        SECURE_COOKIES="0",
+        SECURE_HSTS_SECONDS="0",
+    )
+    support.manage(env, "collectstatic", "--noinput", "-v0")
     world = support.run_seed(env, __name__)
     port = support.free_port()
     process = support.start_server(env, port)
@@ -138,6 +147,16 @@ def run(base: str, world: dict) -> None:
         fits(page, 360)
         audit.check(page, "photo page")
         picture(page, "sheetphoto-upload-360")
+        # A file that is no picture: the page cannot decode it, sends it as
+        # it is (nothing the CSP refuses), and the answer says what it is.
+        junk = Path(world["var"]) / "kein-bild.jpg"
+        junk.write_text("kein Bild")
+        with page.expect_navigation():
+            page.set_input_files("input[type=file]", str(junk))
+        assert page.get_by_text(
+            "Das ist kein Foto (JPEG oder PNG erwartet)."
+        ).first.is_visible()
+        fits(page, 360)
         # The camera's photo: the page scales it and sends it at once.
         page.set_input_files("input[type=file]", world["photo"])
         page.wait_for_url(f"{table_url}foto/*/")
