@@ -36,14 +36,7 @@ def production(tmp_path):
     """A uvicorn process on the production settings (not the suite's: their
     static storage has no manifest) over a fresh database."""
     skip_without_chromium()
-    env = support.server_env(
-        tmp_path,
-        DJANGO_SETTINGS_MODULE="config.settings",
-        SECURE_SSL_REDIRECT="0",
-        SECURE_COOKIES="0",
-        SECURE_HSTS_SECONDS="0",
-    )
-    support.manage(env, "collectstatic", "--noinput", "-v0")
+    env = support.hall_env(tmp_path)
     support.manage(env, "migrate", "-v0")
     world = json.loads(
         support.manage(env, "shell", "-c", SETUP).strip().splitlines()[-1]

@@ -84,14 +84,7 @@ def hall(tmp_path):
     """The hall's configuration, as `make run` serves it: config.settings
     with DEBUG off, its CSP, collectstatic's manifest, uvicorn."""
     skip_without_chromium()
-    env = support.server_env(
-        tmp_path,
-        DJANGO_SETTINGS_MODULE="config.settings",
-        SECURE_SSL_REDIRECT="0",
-        SECURE_COOKIES="0",
-        SECURE_HSTS_SECONDS="0",
-    )
-    support.manage(env, "collectstatic", "--noinput", "-v0")
+    env = support.hall_env(tmp_path)
     world = support.run_seed(env, __name__)
     port = support.free_port()
     process = support.start_server(env, port)

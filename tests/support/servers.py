@@ -83,6 +83,21 @@ def server_env(var_dir: Path, **extra: str) -> dict[str, str]:
     return env
 
 
+def hall_env(var_dir: Path) -> dict[str, str]:
+    """`server_env` in the hall's configuration, as `make run` serves it:
+    config.settings with DEBUG off (its CSP), collectstatic's manifest
+    (collected here), plain HTTP on loopback."""
+    env = server_env(
+        var_dir,
+        DJANGO_SETTINGS_MODULE="config.settings",
+        SECURE_SSL_REDIRECT="0",
+        SECURE_COOKIES="0",
+        SECURE_HSTS_SECONDS="0",
+    )
+    manage(env, "collectstatic", "--noinput", "-v0")
+    return env
+
+
 def _migrated_database() -> Path:
     global _migrated
     if _migrated is None:
