@@ -195,8 +195,8 @@ def assert_consistent(tournament: Tournament) -> None:
 
 
 def assert_every_page_works(world) -> None:
-    """Every page for the organizer, the referee and a visitor, every
-    document: never a 500."""
+    """Every page for the organizer, the referee and a visitor: never a
+    500."""
     tournament = Tournament.objects.get(pk=world.tournament.pk)
     slug = tournament.slug
     # Series 1 played, 2 under way, the last one and the first beyond it.
@@ -217,7 +217,12 @@ def assert_every_page_works(world) -> None:
         for name in who:
             response = getattr(world, name).get(path)
             assert response.status_code < 500, (name, path)
-    for path in documents(slug, series=[1, 2, tournament.series_count]):
+
+
+def assert_every_document_works(world) -> None:
+    """Every document of the print page, for series 1, 2 and the last."""
+    tournament = Tournament.objects.get(pk=world.tournament.pk)
+    for path in documents(tournament.slug, series=[1, 2, tournament.series_count]):
         response = world.organizer.get(path)
         assert response.status_code < 500, path
         assert response.status_code in (200, 302), path
@@ -228,7 +233,7 @@ def assert_refused_or_applied(
 ) -> None:
     """A refused change wrote nothing (so every page is as it was); an
     accepted one is stored, and nothing is broken by it (`pages`: every
-    page and document asked for)."""
+    page asked for)."""
     after = stored(world.tournament)
     assert_consistent(world.tournament)
     if refusals:
@@ -258,20 +263,49 @@ def test_settings_changed_through_the_form(
 ):
     with rolled_back():
         before = stored(world.tournament)
-        events = AuditEvent.objects.count()
-        path = reverse(
-            "tournament:tournament_edit", kwargs={"slug": world.tournament.slug}
-        )
-        with django_capture_on_commit_callbacks(execute=True):
-            response = world.organizer.post(path, form_data(world.tournament, changes))
-        refusals = expected_refusals(world, changes)
-        if refusals:
-            assert response.status_code == 200
-            assert set(response.context["form"].errors) == refusals
-            assert AuditEvent.objects.count() == events
-        else:
-            assert response.status_code == 302, response.context["form"].errors
+        refusals = post_settings(world, django_capture_on_commit_callbacks, changes)
         assert_refused_or_applied(world, before, changes, refusals)
+
+
+# The changes a document shows: the series it prints, the games and points
+# of a sheet, and a name, address and date as the header prints them (a
+# name like a formula in the workbook). Any other change through the form
+# is the property test's above, on every page.
+DOCUMENT_CHANGES = [
+    {"series_count": 2},
+    {"series_count": 7},
+    {"games_per_series": 3, "win_bonus": 1},
+    {"name": "=1+1", "slug": "rm-neu", "date": datetime.date(2100, 1, 1)},
+    {"name": "<b>Schräm</b>", "date": datetime.date(2000, 1, 1)},
+]
+
+
+@pytest.mark.parametrize("changes", DOCUMENT_CHANGES)
+def test_every_document_prints_after_a_settings_change(
+    world, django_capture_on_commit_callbacks, changes
+):
+    before = stored(world.tournament)
+    refusals = post_settings(world, django_capture_on_commit_callbacks, changes)
+    assert_refused_or_applied(world, before, changes, refusals, pages=False)
+    assert_every_document_works(world)
+
+
+def post_settings(world, django_capture_on_commit_callbacks, changes) -> set[str]:
+    """The organizer's form posted with `changes`: refused next to the
+    fields the test expects, with nothing written, or saved. Returns the
+    refused fields."""
+    events = AuditEvent.objects.count()
+    path = reverse("tournament:tournament_edit", kwargs={"slug": world.tournament.slug})
+    with django_capture_on_commit_callbacks(execute=True):
+        response = world.organizer.post(path, form_data(world.tournament, changes))
+    refusals = expected_refusals(world, changes)
+    if refusals:
+        assert response.status_code == 200
+        assert set(response.context["form"].errors) == refusals
+        assert AuditEvent.objects.count() == events
+    else:
+        assert response.status_code == 302, response.context["form"].errors
+    return refusals
 
 
 @SETTINGS
