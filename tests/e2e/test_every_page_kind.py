@@ -17,7 +17,7 @@ import pytest
 from tests.e2e.a11y import EVERY, Audit
 from tests.e2e.test_phone_pages import LAPTOP, PHONE, Site, _pages
 from tests.support import servers as support
-from tests.support.browser import ARTIFACTS, skip_without_chromium
+from tests.support.browser import ARTIFACTS, resize, skip_without_chromium
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
@@ -55,12 +55,6 @@ SCROLLS_SIDEWAYS = """() => {
     + past.slice(0, 4).map((el) =>
       `${name(el)} to ${Math.round(el.getBoundingClientRect().right)} px`).join(", ");
 }"""
-
-# A page made wider changes some colours with a transition (the menu's):
-# axe looks once they have ended, at what the reader sees.
-TRANSITIONS_ENDED = """() => Promise.all(document.getAnimations()
-  .filter((animation) => animation instanceof CSSTransition)
-  .map((animation) => animation.finished.catch(() => null)))"""
 
 
 @pytest.fixture(scope="module")
@@ -159,8 +153,7 @@ def test_every_page_kind_is_accessible_and_never_scrolls_sideways(browser, matri
                     opened = way.open(page)
                     for viewport in (PHONE, LAPTOP):
                         if viewport is LAPTOP:
-                            opened.set_viewport_size(viewport)
-                            opened.evaluate(TRANSITIONS_ENDED)
+                            resize(opened, LAPTOP)
                         where = f"{page.name} at {viewport['width']} px, {language}"
                         where += ", large print" * large
                         audit.check(opened, where)

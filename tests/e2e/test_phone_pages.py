@@ -38,7 +38,7 @@ import pytest
 from tests.e2e.a11y import Audit
 from tests.e2e.matrix_world import ORGANIZER, PHONE_ACTORS
 from tests.support import servers as support
-from tests.support.browser import ARTIFACTS, skip_without_chromium
+from tests.support.browser import ARTIFACTS, resize, skip_without_chromium
 
 pytestmark = pytest.mark.e2e
 
@@ -420,23 +420,28 @@ def survey(browser, site):
     # axe has seen the public and the referees' pages already: as the
     # organizer only their navigation differs, and it is on his own pages.
     seen = {page.row for page in site.phone}
-    for viewport in (PHONE, LAPTOP):
-        tab = Tab(browser, site, survey, viewport, session=session)
-        try:
-            for page in site.organizer:
-                where = f"{page.name} at {viewport['width']} px"
-                opened = tab.open(page, where)
-                survey.note(survey.wide, where, opened.evaluate(WIDER_THAN_THE_SCREEN))
+    # The laptop's page is the phone's made wider: the server sends one
+    # page to every width.
+    tab = Tab(browser, site, survey, PHONE, session=session)
+    try:
+        for page in site.organizer:
+            opened = tab.open(page, f"{page.name} at 360 px")
+            for viewport in (PHONE, LAPTOP):
+                where = tab.where = f"{page.name} at {viewport['width']} px"
                 if viewport is PHONE:
                     if page.row not in seen:
                         survey.audit.check(opened, where)
                 else:
+                    survey.pages.append(where)
+                    resize(opened, LAPTOP)
                     wrapped = opened.evaluate(WRAPPED_NAVIGATION)
                     survey.note(survey.wrapped, where, wrapped)
+                survey.note(survey.wide, where, opened.evaluate(WIDER_THAN_THE_SCREEN))
                 if where in survey.wide or UPDATE_DOC_IMAGES:
                     tab.shot(_file_name(where))
-        finally:
-            tab.close()
+            opened.set_viewport_size(PHONE)
+    finally:
+        tab.close()
 
     return survey
 

@@ -48,6 +48,19 @@ def chromium():
             browser.close()
 
 
+# A page made wider changes some colours with a transition (the menu's).
+_TRANSITIONS_ENDED = """() => Promise.all(document.getAnimations()
+  .filter((animation) => animation instanceof CSSTransition)
+  .map((animation) => animation.finished.catch(() => null)))"""
+
+
+def resize(page, viewport: dict[str, int]) -> None:
+    """The open page at another width, as it then looks: once the
+    transitions the change started have ended."""
+    page.set_viewport_size(viewport)
+    page.evaluate(_TRANSITIONS_ENDED)
+
+
 def sign_in(page, base: str, username: str, password: str, next_path="/") -> None:
     """Sign in on the login page, as a person would, and land on
     `next_path`."""
