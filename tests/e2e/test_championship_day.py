@@ -23,7 +23,7 @@ import subprocess
 import pytest
 
 from tests.e2e.a11y import Audit
-from tests.support.browser import ARTIFACTS, sign_in
+from tests.support.browser import ARTIFACTS, follow, sign_in
 from tests.support.factories import make_user
 from tests.support.pdf import pdf_page_count
 from tests.support.workbooks import xlsx
@@ -139,7 +139,9 @@ def _championship_day(base, audit, open_page, desk, phone, shot, tmp_path):
     audit.check(organizer, "login")
     sign_in(organizer, base, "leitung", PASSWORD, manage)
     audit.check(organizer, "manage")
-    organizer.locator("main").get_by_role("button", name="Excel-Import").click()
+    follow(
+        organizer, organizer.locator("main").get_by_role("button", name="Excel-Import")
+    )
     audit.check(organizer, "import-upload")
     organizer.get_by_label("Excel-Datei (.xlsx)").set_input_files(
         {
@@ -167,9 +169,9 @@ def _championship_day(base, audit, open_page, desk, phone, shot, tmp_path):
     organizer.get_by_text("16 gemeldet · 16 anwesend").wait_for()
 
     # --- Series 1: seat by lot, look at the report, release. --------------
-    organizer.get_by_role("link", name="Serien", exact=True).click()
+    follow(organizer, organizer.get_by_role("link", name="Serien", exact=True))
     audit.check(organizer, "series-overview")
-    organizer.get_by_role("row", name="Serie 1").get_by_role("link").click()
+    follow(organizer, organizer.get_by_role("row", name="Serie 1").get_by_role("link"))
     audit.check(organizer, "series-1-draft")
     organizer.get_by_role("button", name="Setzung auslosen").click()
     organizer.get_by_role("button", name="Veröffentlichen").wait_for()
@@ -182,8 +184,8 @@ def _championship_day(base, audit, open_page, desk, phone, shot, tmp_path):
     assert series1.tables.count() == 4
 
     # --- The score sheets for the tables. ---------------------------------
-    organizer.get_by_role("link", name="Verwaltung", exact=True).click()
-    organizer.get_by_role("button", name="Drucken & Export").click()
+    follow(organizer, organizer.get_by_role("link", name="Verwaltung", exact=True))
+    follow(organizer, organizer.get_by_role("button", name="Drucken & Export"))
     audit.check(organizer, "paper")
     sheets = organizer.locator("article", has_text="Spiellisten")
     # "Sofort öffnen" opens the PDF in a new tab, in Chromium's viewer; the
@@ -226,7 +228,9 @@ def _championship_day(base, audit, open_page, desk, phone, shot, tmp_path):
     winners = {}
     for table in series1.tables.order_by("number"):
         t = table.number
-        referee.get_by_role("link", name=re.compile(rf"^Tisch {t}: fehlt")).click()
+        follow(
+            referee, referee.get_by_role("link", name=re.compile(rf"^Tisch {t}: fehlt"))
+        )
         if t == 1:
             audit.check(referee, "table-entry")
         for game in range(1, 6):
@@ -253,9 +257,12 @@ def _championship_day(base, audit, open_page, desk, phone, shot, tmp_path):
     second = open_page(**phone)
     sign_in(second, base, "schiri2", PASSWORD, f"/t/{SLUG}/eingabe/")
     for t in range(1, 5):
-        second.get_by_role(
-            "link", name=re.compile(rf"^Tisch {t}: wartet auf Bestätigung")
-        ).click()
+        follow(
+            second,
+            second.get_by_role(
+                "link", name=re.compile(rf"^Tisch {t}: wartet auf Bestätigung")
+            ),
+        )
         if t == 1:
             audit.check(second, "table-confirm")
         second.get_by_role(
@@ -265,7 +272,7 @@ def _championship_day(base, audit, open_page, desk, phone, shot, tmp_path):
         if t == 1:
             public_shows(winners[1], 5 * (MARKS[1] + 7))
             shot(public, "championship-05-standings-after-table-1")
-        second.get_by_role("link", name="Eingabe", exact=True).click()
+        follow(second, second.get_by_role("link", name="Eingabe", exact=True))
     audit.check(second, "results-overview-complete")
     public_shows(winners[4], 5 * (MARKS[4] + 7))
     for t in range(1, 5):

@@ -61,6 +61,14 @@ def resize(page, viewport: dict[str, int]) -> None:
     page.evaluate(_TRANSITIONS_ENDED)
 
 
+def follow(page, target) -> None:
+    """Click `target`, a link or a button that opens another page, and
+    return once that page has loaded: what looks at the page right after a
+    bare click may meet the page it left, or no document at all."""
+    with page.expect_navigation():
+        target.click()
+
+
 def sign_in(page, base: str, username: str, password: str, next_path="/") -> None:
     """Sign in on the login page, as a person would, and land on
     `next_path`."""
