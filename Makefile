@@ -36,6 +36,7 @@ secret-key: | $(BIN)/python
 LOCAL_HOSTS := localhost,127.0.0.1,[::1]
 run: $(VENV)/.run-stamp secret-key
 	$(SERVE_ENV) $(BIN)/python manage.py migrate --noinput -v0
+	$(SERVE_ENV) $(BIN)/python manage.py sheetphotos -v0 expire
 	$(SERVE_ENV) $(BIN)/python manage.py demo --slug rm-2025 --date 2025-12-06 --complete 5
 	$(SERVE_ENV) $(BIN)/python manage.py demo --complete 3
 	$(SERVE_ENV) $(BIN)/python manage.py collectstatic --noinput -v0
@@ -93,6 +94,7 @@ TLS_ON := $(filter 1 yes true on,$(TLS))
 serve: $(VENV)/.run-stamp secret-key
 	$(SERVE_ENV) $(BIN)/python manage.py collectstatic --noinput -v0
 	$(SERVE_ENV) $(BIN)/python manage.py migrate --noinput -v0
+	$(SERVE_ENV) $(BIN)/python manage.py sheetphotos -v0 expire
 	$(if $(TLS_ON),$(SERVE_ENV) $(BIN)/python manage.py hall certificate var/tls)
 	@echo ""
 	@echo "  Adresse für die Handys: $$($(SERVE_ENV) $(BIN)/python manage.py hall address --port $(PORT) $(if $(TLS_ON),--tls) 2>/dev/null || echo '(kein Netzwerk)')"

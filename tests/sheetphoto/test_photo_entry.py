@@ -363,3 +363,7 @@ def test_photos_expire_after_the_retention_and_unsaved_ones_after_a_day(
     assert SheetPhoto.objects.get().deleted_at is not None
     assert list((var_dir / "sheetphotos").iterdir()) == []
     assert AuditEvent.objects.filter(action="sheetphoto.expire").count() == 2
+    # As `make run` and `make serve` call it at every start: quiet.
+    out = StringIO()
+    call_command("sheetphotos", "-v0", "expire", stdout=out)
+    assert out.getvalue() == ""

@@ -259,3 +259,21 @@ def test_make_dev_keeps_the_development_server():
     )
     assert "runserver" not in run.stdout
     assert "--host 0.0.0.0 --port 9999" in run.stdout
+
+
+def test_the_hall_lets_expired_photos_go_at_every_start():
+    """A laptop that sees no photo after the championship day still lets
+    its score sheets' photos go once their time is up: make run and make
+    serve expire them before they serve."""
+    for target in ("run", "serve"):
+        done = subprocess.run(
+            ["make", "-n", "-o", ".venv/.run-stamp", "-o", "secret-key", target],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        lines = done.stdout.splitlines()
+        expire = [n for n, line in enumerate(lines) if "sheetphotos -v0 expire" in line]
+        served = [n for n, line in enumerate(lines) if "uvicorn" in line]
+        assert expire and served and expire[0] < served[0], (target, done.stdout)

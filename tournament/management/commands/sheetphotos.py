@@ -2,7 +2,11 @@
 score sheets older than SHEET_PHOTO_RETENTION_DAYS (and of photos never
 saved as a result, after a day); `python manage.py sheetphotos delete
 SLUG`: delete a tournament's photos now, as the organizer's page does.
-The rows and their hashes stay (the Protokoll keeps them too)."""
+The rows and their hashes stay (the Protokoll keeps them too).
+
+`make run` and `make serve` expire at every start, quietly (`sheetphotos -v0 expire`): a laptop
+that sees no photo after the championship day still lets its photos go
+once the retention has passed."""
 
 from typing import Any
 
@@ -29,4 +33,5 @@ class Command(BaseCommand):
             if tournament is None:
                 raise CommandError(f"No tournament {options['slug']!r}.")
             count = services.photos_delete(actor=None, tournament=tournament)
-        self.stdout.write(f"{count} photo(s) deleted.")
+        if options["verbosity"]:
+            self.stdout.write(f"{count} photo(s) deleted.")
