@@ -69,11 +69,13 @@ async def _refuse(scope: WWWScope, send: ASGISendCallable, status: int) -> None:
     (the rest of the body is not read)."""
     with translation.override(_language(scope)):
         if status == 413:
-            limit: int = settings.REQUEST_MAX_BYTES
+            # No figure: the limit here is the largest any page takes (the
+            # photo's and its form), above what the page sending it says
+            # (the import's 10 MB, the photo's 25 MB).
             text = _(
-                "Diese Anfrage ist zu groß (höchstens %(max)d MB). Bitte eine "
-                "kleinere Datei wählen."
-            ) % {"max": max(1, limit // 2**20)}
+                "Diese Datei ist zu groß. Bitte zurückgehen und eine kleinere "
+                "wählen; die Seite sagt, wie groß sie sein darf."
+            )
         else:
             text = _(
                 "Die Anfrage kam zu langsam an. Bitte die Seite neu laden und "
@@ -84,6 +86,7 @@ async def _refuse(scope: WWWScope, send: ASGISendCallable, status: int) -> None:
     body = (
         f'<!DOCTYPE html><html lang="{language}"><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        "<title>Siebenschräm</title>"
         f'<p>{escape(text)}</p><p><a href="/">{escape(home)}</a></p></html>'
     )
     await send(
