@@ -16,6 +16,7 @@ from tests.support import servers as support
 from tests.support.browser import (
     ARTIFACTS,
     chromium,
+    follow,
     sign_in,
     skip_without_chromium,
 )
@@ -166,7 +167,7 @@ def _bots_table(port):
         chip = page.locator("a.chip-missing[href*='/serie/2/']").first
         href = chip.get_attribute("href")
         page.goto(base + href)
-        page.click("text=Diesen Tisch digital spielen")
+        follow(page, page.get_by_text("Diesen Tisch digital spielen"))
         audit.check(page, "make digital")
         for select in page.locator("select[name^='bot_']").all():
             select.select_option("greedy")
