@@ -15,7 +15,7 @@ at the page its phone look loaded, made wider."""
 import pytest
 
 from tests.e2e.a11y import EVERY, Audit
-from tests.e2e.test_phone_pages import LAPTOP, PHONE, Site, _pages
+from tests.e2e.test_phone_pages import LAPTOP, PHONE, Site, _file_name, _pages
 from tests.support import servers as support
 from tests.support.browser import ARTIFACTS, resize, skip_without_chromium
 
@@ -79,10 +79,6 @@ def _kinds(site: Site):
     for page in (*site.phone, *site.organizer):
         kinds.setdefault(page.row.split("-GET")[0], page)
     return list(kinds.values())
-
-
-def _file_name(where: str) -> str:
-    return "".join(c if c.isalnum() or c in "-_" else "-" for c in where).strip("-")
 
 
 class Looks:
