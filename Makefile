@@ -30,7 +30,8 @@ secret-key: | $(BIN)/python
 	@test -n "$$SECRET_KEY" || test -s var/secret_key || $(BIN)/python -c "import secrets; print(secrets.token_urlsafe(50))" > var/secret_key
 
 ## run: create .venv, install, migrate, load the demo championship, serve it
-## as the hall does (uvicorn, DEBUG off, WhiteNoise) on HOST:PORT
+## as the hall does (manage.py serve: uvicorn with the hall's front door,
+## DEBUG off, WhiteNoise) on HOST:PORT
 # (127.0.0.1:8000). Errors are the site's own German pages, never Django's
 # debug page. For developers: make dev.
 LOCAL_HOSTS := localhost,127.0.0.1,[::1]
@@ -50,8 +51,7 @@ run: $(VENV)/.run-stamp secret-key
 	$(SERVE_ENV) \
 	ALLOWED_HOSTS="$${ALLOWED_HOSTS:-$(if $(filter 127.0.0.1 localhost ::1,$(HOST)),$(LOCAL_HOSTS),$$($(SERVE_ENV) $(BIN)/python manage.py hall hosts))}" \
 	SECURE_SSL_REDIRECT=0 SECURE_COOKIES=0 SECURE_HSTS_SECONDS=0 \
-	$(BIN)/uvicorn config.asgi:application --host $(HOST) --port $(PORT) \
-	  --ws-per-message-deflate false --log-level warning
+	$(BIN)/python manage.py serve --host $(HOST) --port $(PORT)
 
 ## dev: the same demo on Django's development server, for developers:
 ## DEBUG on (the debug page on errors) and reloading on every code change
@@ -105,8 +105,7 @@ serve: $(VENV)/.run-stamp secret-key
 	SECURE_SSL_REDIRECT="$${SECURE_SSL_REDIRECT:-0}" \
 	SECURE_COOKIES="$${SECURE_COOKIES:-$(if $(TLS_ON),1,0)}" \
 	SECURE_HSTS_SECONDS="$${SECURE_HSTS_SECONDS:-0}" \
-	$(BIN)/uvicorn config.asgi:application --host 0.0.0.0 --port $(PORT) --workers $(WORKERS) \
-	  --ws-per-message-deflate false \
+	$(BIN)/python manage.py serve --host 0.0.0.0 --port $(PORT) --workers $(WORKERS) \
 	  $(if $(TLS_ON),--ssl-keyfile var/tls/key.pem --ssl-certfile var/tls/cert.pem)
 
 serve-tls:

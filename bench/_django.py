@@ -1,7 +1,8 @@
 """Set up Django for a benchmark: a fresh SQLite file in a temp folder,
 migrated, with a trivial page at /bench/trivial/ as the baseline. For the
-benchmarks against a real server: uvicorn started on a port, and the app
-factory its workers call (the site, in the run's own Redis keys)."""
+benchmarks against a real server: the site's server started on a port,
+and the app factory its workers call (the site, in the run's own Redis
+keys)."""
 
 import asyncio
 import contextlib
@@ -77,14 +78,16 @@ def start_uvicorn(
     workers: int | None = None,
     options: Sequence[str] = (),
 ) -> subprocess.Popen[bytes]:
-    """uvicorn serving the app factory `factory` ("module:function") on
-    127.0.0.1:`port`, quietly (warnings only, no access log), with `workers`
-    worker processes if given (else uvicorn's default) and further uvicorn
-    `options`."""
+    """The site's server as the hall starts it (`manage.py serve`: uvicorn
+    with the hall's front door) on the app factory `factory`
+    ("module:function"), on 127.0.0.1:`port`, quietly (warnings only, no
+    access log), with `workers` worker processes if given and further
+    options of that command."""
     command = [
         sys.executable,
-        "-m",
-        "uvicorn",
+        "manage.py",
+        "serve",
+        "--app",
         factory,
         "--factory",
         "--host",
@@ -94,8 +97,7 @@ def start_uvicorn(
     ]
     if workers is not None:
         command += ["--workers", str(workers)]
-    command += ["--log-level", "warning", "--no-access-log", *options]
-    return subprocess.Popen(command, cwd=ROOT, env=env)
+    return subprocess.Popen([*command, *options], cwd=ROOT, env=env)
 
 
 async def wait_for_server(

@@ -55,14 +55,10 @@ def free_port() -> int:
 def start_server(port: int) -> subprocess.Popen[bytes]:
     from bench._django import start_uvicorn
 
-    return start_uvicorn(
-        "bench.live:server_app",
-        port,
-        os.environ.copy(),
-        # Large fragments come gzipped once per update (tournament/live/consumers.py);
-        # deflating them again per socket would cost 0.4 ms × 300 sockets.
-        options=("--ws-per-message-deflate", "false"),
-    )
+    # manage.py serve sends websockets without per-message deflate: large
+    # fragments come gzipped once per update (tournament/live/consumers.py);
+    # deflating them again per socket would cost 0.4 ms × 300 sockets.
+    return start_uvicorn("bench.live:server_app", port, os.environ.copy())
 
 
 def wait_until_up(port: int, process: subprocess.Popen[bytes]) -> None:

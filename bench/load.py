@@ -111,13 +111,7 @@ def start_server(
 ) -> subprocess.Popen[bytes]:
     from bench._django import start_uvicorn
 
-    return start_uvicorn(
-        "bench.load:server_app",
-        port,
-        env,
-        workers=workers,
-        options=("--ws-per-message-deflate", "false"),
-    )
+    return start_uvicorn("bench.load:server_app", port, env, workers=workers)
 
 
 async def wait_until_up(port: int, process: subprocess.Popen[bytes]) -> None:

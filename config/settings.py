@@ -69,7 +69,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "tournament.core.static.StaticFiles",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "tournament.core.middleware.LanguageMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -327,6 +327,13 @@ REQUEST_MAX_BYTES = 26 * 1024 * 1024
 # photo scaled on the phone (a few hundred KB) needs little, a workbook
 # (10 MB) 0.7 MB/s, a form a few bytes.
 REQUEST_BODY_SECONDS = 15.0
+# The server's own bounds (tournament/core/front.py): a connection's request
+# head (line and headers) must arrive within FRONT_HEAD_SECONDS of its start
+# or of the previous answer (a phone sends its head at once; a lossy Wi-Fi
+# resends within seconds), and a client that takes nothing of its answer
+# for FRONT_WRITE_SECONDS is cut off. Either holds an open file meanwhile.
+FRONT_HEAD_SECONDS = float(os.environ.get("FRONT_HEAD_SECONDS", "15"))
+FRONT_WRITE_SECONDS = float(os.environ.get("FRONT_WRITE_SECONDS", "30"))
 # How many requests of each lane are in Django at once per worker process
 # (tournament/core/limits.py, Lanes): visitors not signed in (phones) and
 # signed-in users (referees, organizer: their session is looked up in the
@@ -335,6 +342,20 @@ REQUEST_BODY_SECONDS = 15.0
 REQUEST_LANES = {
     "public": int(os.environ.get("LANES_PUBLIC", "3")),
     "signed_in": int(os.environ.get("LANES_SIGNED_IN", "4")),
+}
+# Phones' requests that may wait for a place in their lane at once per
+# worker; one more gets 503 ("in a few seconds again"). Kept pages never
+# wait there: a hall's changed pages send one request each into Django.
+REQUEST_LANES_WAITING = 100
+# Request bodies in flight at once per worker process (from their first
+# byte until their request ends), and their bytes (declared, or the largest
+# allowed for one without a length): beyond either, 503 with the body
+# unread. Signed-in users have their own room, so no flood of anonymous
+# uploads refuses a referee's save. A phone's photo is a few hundred KB, a
+# camera's original up to 25 MB, a form a few hundred bytes, an import 10 MB.
+REQUEST_BODIES = {
+    "public": {"count": 64, "bytes": 96 * 1024 * 1024},
+    "signed_in": {"count": 64, "bytes": 128 * 1024 * 1024},
 }
 
 # --- Production hardening (active with DEBUG off) -------------------------

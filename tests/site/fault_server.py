@@ -106,7 +106,11 @@ def _serve(application: Any, sock: socket.socket) -> None:
         os.dup2(2, 1)  # the replies too: the child's output goes to the log
         import uvicorn
 
-        config = uvicorn.Config(application, log_level="warning", lifespan="off")
+        from tournament.core.front import HallProtocol
+
+        config = uvicorn.Config(
+            application, http=HallProtocol, log_level="warning", lifespan="off"
+        )
         uvicorn.Server(config).run(sockets=[sock])
         code = 0
     except BaseException:

@@ -129,7 +129,7 @@ def test_make_run_prints_the_address_and_the_logins(make_run):
     assert f"http://127.0.0.1:{port}/" in printed
     assert "organizer / organizer-demo" in printed
     assert "referee / referee-demo" in printed
-    assert "runserver" not in printed and "uvicorn" in printed
+    assert "runserver" not in printed and "manage.py serve" in printed
     status, _, body = get(port, "/")
     assert status == 200 and "Rheinland-Meisterschaft" in body
 
@@ -275,5 +275,5 @@ def test_the_hall_lets_expired_photos_go_at_every_start():
         )
         lines = done.stdout.splitlines()
         expire = [n for n, line in enumerate(lines) if "sheetphotos -v0 expire" in line]
-        served = [n for n, line in enumerate(lines) if "uvicorn" in line]
+        served = [n for n, line in enumerate(lines) if "manage.py serve" in line]
         assert expire and served and expire[0] < served[0], (target, done.stdout)

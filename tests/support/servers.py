@@ -1,4 +1,4 @@
-"""Real uvicorn processes for the tests that need them: a seeded SQLite
+"""Real server processes for the tests that need them: a seeded SQLite
 file, servers on loopback ports that listen before the process starts (a
 first request waits for the server; nobody polls), sign-in and forms over
 HTTP, a referee's confirmation."""
@@ -16,7 +16,7 @@ import sys
 import tempfile
 import urllib.parse
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
@@ -204,29 +204,35 @@ def listening_socket(port: int = 0) -> socket.socket:
 
 
 def start_server(
-    env: dict[str, str], port: int, *options: str, stderr: IO[str] | None = None
+    env: dict[str, str],
+    port: int,
+    *options: str,
+    stderr: IO[str] | None = None,
+    preexec_fn: Callable[[], None] | None = None,
 ) -> subprocess.Popen:
-    """A uvicorn process serving 127.0.0.1:`port`. The port listens before
-    this returns: the socket is made here and handed to the server, so a
+    """A server process serving 127.0.0.1:`port`, started as the hall
+    starts it (`manage.py serve`: uvicorn with the hall's front door),
+    with further `options` of that command. The port listens before this
+    returns: the socket is made here and handed to the server, so a
     request waits in its queue until the server takes it. Its `stderr`
-    (errors and tracebacks) goes to the given file, else to the test's."""
+    (errors and tracebacks) goes to the given file, else to the test's.
+    `preexec_fn` runs in the child before the command (a test's limit on
+    open files)."""
     with listening_socket(port) as sock:
         return subprocess.Popen(
             [
                 sys.executable,
-                "-m",
-                "uvicorn",
-                "config.asgi:application",
+                "manage.py",
+                "serve",
                 "--fd",
                 str(sock.fileno()),
-                "--log-level",
-                "warning",
                 *options,
             ],
             cwd=ROOT,
             env=env,
             pass_fds=[sock.fileno()],
             stderr=stderr,
+            preexec_fn=preexec_fn,
         )
 
 

@@ -1,0 +1,74 @@
+"""Serve the site as the hall does: uvicorn with the hall's front door
+(`tournament.core.front`), after raising the open-files limit.
+
+    python manage.py serve [--host H] [--port P | --fd N] [--workers W]
+                           [--ssl-keyfile K --ssl-certfile C] [--ws none]
+                           [--app module:attribute [--factory]]
+
+`make run` and `make serve` start the site this way, and so do the tests
+and benchmarks that need a real server. Every phone holds a connection or
+two and its live socket, and each is an open file: the usual laptop limit
+of 1,024 is met by a hall of 400 phones, so the command raises the soft
+limit to the hard one and says so if that stays low.
+"""
+
+import sys
+from typing import Any
+
+import uvicorn
+from django.core.management.base import BaseCommand, CommandParser
+from django.utils.translation import gettext as _
+
+from tournament.core.front import Budget, HallProtocol, raise_open_files
+
+# Below this many open files, a hall of 400 phones may be turned away.
+ENOUGH_FILES = 4096
+
+
+class Command(BaseCommand):
+    help = "Serve the site as the hall does (uvicorn, the hall's front door)."
+
+    requires_system_checks: list[str] = []
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--host", default="127.0.0.1")
+        parser.add_argument("--port", type=int, default=8000)
+        parser.add_argument("--fd", type=int, help="serve a socket already bound")
+        parser.add_argument("--workers", type=int, default=1)
+        parser.add_argument("--ssl-keyfile")
+        parser.add_argument("--ssl-certfile")
+        parser.add_argument("--app", default="config.asgi:application")
+        parser.add_argument("--factory", action="store_true")
+        parser.add_argument("--ws", default="auto", help="none: no websockets")
+        parser.add_argument("--log-level", default="warning")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        files = raise_open_files()
+        if files < ENOUGH_FILES:
+            connections = Budget.of(files).connections
+            message = _(
+                "Achtung: Dieser Rechner erlaubt dem Server nur %(files)d offene "
+                "Dateien, also etwa %(connections)d Verbindungen; ein Saal mit 400 "
+                "Handys braucht mehr. Vor dem Start zum Beispiel `ulimit -n 65536` "
+                "eingeben (siehe Betriebshandbuch)."
+            ) % {"files": files, "connections": connections}
+            print(message, file=sys.stderr, flush=True)
+        uvicorn.run(
+            options["app"],
+            factory=options["factory"],
+            host=options["host"],
+            port=options["port"],
+            fd=options["fd"],
+            workers=options["workers"],
+            http=HallProtocol,
+            # The live fragments go out gzipped already: no compression again
+            # per socket.
+            ws=options["ws"],
+            ws_per_message_deflate=False,
+            # Channels' router takes no lifespan messages.
+            lifespan="off",
+            log_level=options["log_level"],
+            access_log=False,
+            ssl_keyfile=options["ssl_keyfile"],
+            ssl_certfile=options["ssl_certfile"],
+        )
