@@ -21,19 +21,29 @@ django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
-from tournament.core.limits import BodyLimits, Lanes  # noqa: E402
+from tournament.core.limits import (  # noqa: E402
+    BodyLimits,
+    Lanes,
+    SocketBudget,
+    Visitors,
+)
 from tournament.core.websockets import SameOriginValidator  # noqa: E402
 from tournament.live.edge import KeptPages  # noqa: E402
 from tournament.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        # A request's body is read whole (in time, within its size) before
-        # anything else; kept public pages are answered before Django
-        # (tournament/live/edge.py); the rest wait for a place in their lane.
-        "http": BodyLimits(KeptPages(Lanes(django_asgi_app))),
-        # Every socket only from the site's own pages (same origin), whatever
-        # ALLOWED_HOSTS says: tournament/core/websockets.py.
-        "websocket": SameOriginValidator(URLRouter(websocket_urlpatterns)),
+        # Who a request is from (a session the store knows), then its body
+        # read whole (in time, within its size and the bodies in flight);
+        # kept public pages are answered before Django
+        # (tournament/live/edge.py); the rest wait for a place in their lane
+        # (tournament/core/limits.py).
+        "http": Visitors(BodyLimits(KeptPages(Lanes(django_asgi_app)))),
+        # Only so many sockets (the rest of the connections stay for
+        # requests), each only from the site's own pages (same origin),
+        # whatever ALLOWED_HOSTS says: tournament/core/websockets.py.
+        "websocket": SocketBudget(
+            SameOriginValidator(URLRouter(websocket_urlpatterns))
+        ),
     }
 )

@@ -6,11 +6,14 @@ import asyncio
 import gzip
 
 import pytest
+from django.contrib.sessions.backends.db import SessionStore
 from django.core.cache import cache
+from django.test import Client
 from django.urls import reverse
 
 from tests.support import edge
 from tests.support.edge import Django, get, gets
+from tests.support.factories import make_user
 from tests.support.results import confirm, enter
 from tests.support.threads import run_async
 from tournament.live import invalidation, state
@@ -92,13 +95,26 @@ def test_a_confirmed_result_goes_to_django_once_then_to_the_edge(
     assert again[2] == after[2]
 
 
+def _session_cookie(signed_in):
+    if signed_in:
+        client = Client()
+        client.force_login(make_user("schiri", "referee"))
+        return f"sessionid={client.cookies['sessionid'].value}".encode()
+    store = SessionStore()  # a visitor's who never signed in (a practice table)
+    store["practice_token"] = "t"
+    store.create()
+    return f"sessionid={store.session_key}".encode()
+
+
 @pytest.mark.parametrize(
     "headers",
     [
-        [(b"cookie", b"sessionid=abc")],  # perhaps signed in
-        [(b"cookie", b"messages=abc")],  # a message waiting
-        [(b"host", b"evil.example")],  # not this site's
+        lambda: [(b"cookie", _session_cookie(signed_in=True))],
+        lambda: [(b"cookie", _session_cookie(signed_in=False))],
+        lambda: [(b"cookie", b"messages=abc")],  # a message waiting
+        lambda: [(b"host", b"evil.example")],  # not this site's
     ],
+    ids=["signed in", "a session", "a message", "another host"],
 )
 def test_what_the_edge_cannot_be_sure_of_goes_to_django(
     site, tournament, series, headers
@@ -107,8 +123,24 @@ def test_what_the_edge_cannot_be_sure_of_goes_to_django(
     url = reverse("tournament:standings", kwargs={"slug": tournament.slug})
     gets(app, (url,), (url,))
     calls = django.calls
-    gets(app, (url, None, headers))
+    gets(app, (url, None, headers()))
     assert django.calls == calls + 1
+
+
+@pytest.mark.parametrize("made_up", [b"abc", b"k" * 32, b"0123456789abcdef" * 2])
+def test_a_session_cookie_the_store_does_not_know_gets_the_kept_page(
+    site, tournament, series, made_up
+):
+    """Anyone can send a session cookie: one the session store does not
+    know is no session, and its request is a phone's like any other (300
+    connections with made-up cookies sent every kept page into Django)."""
+    app, django = site
+    url = reverse("tournament:standings", kwargs={"slug": tournament.slug})
+    (first,) = gets(app, (url,))
+    calls = django.calls
+    (answer,) = gets(app, (url, None, [(b"cookie", b"sessionid=" + made_up)]))
+    assert django.calls == calls
+    assert answer[0] == 200 and answer[2] == first[2]
 
 
 def test_languages_and_unknown_parameters_are_kept_apart(site, tournament, series):

@@ -21,7 +21,7 @@ from tests.support.clock import Clock
 from tests.support.factories import make_user
 from tests.support.threads import run_async
 from tournament.core import limits
-from tournament.core.limits import Lanes
+from tournament.core.limits import Lanes, Visitor, Visitors
 
 
 def scope(cookie=b"", who="phone"):
@@ -53,21 +53,22 @@ class Inner:
 
 
 class Decided:
-    """Counts the requests whose lane is decided (their session looked up);
-    in the same step of the event loop such a request goes in or waits."""
+    """Counts the requests whose visitor is decided (their session looked
+    up); in the same step of the event loop such a request goes in or
+    waits."""
 
-    def __init__(self, lanes):
+    def __init__(self, visitors):
         self.count = 0
         self.changed = asyncio.Event()
-        decide = lanes._is_signed_in
+        decide = visitors.visitor_of
 
         async def counted(scope):
-            signed_in = await decide(scope)
+            found = await decide(scope)
             self.count += 1
             self.changed.set()
-            return signed_in
+            return found
 
-        lanes._is_signed_in = counted
+        visitors.visitor_of = counted
 
     async def until(self, count):
         while self.count < count:
@@ -108,7 +109,7 @@ def test_each_lane_lets_so_many_in_and_the_referees_pass_the_phones():
 
     async def scenario():
         inner = Inner()
-        lanes = Lanes(inner)
+        lanes = Visitors(Lanes(inner))
         decided = Decided(lanes)
         phones = [
             asyncio.create_task(lanes(scope(b"lang=de"), nothing, ignore))
@@ -151,22 +152,24 @@ def test_a_websocket_does_not_take_a_place():
 @pytest.mark.django_db(transaction=True)
 def test_only_a_signed_in_session_in_the_store_counts_as_signed_in():
     real = signed_in_cookie("schiri")
-    not_signed_in = [
-        b"",
-        b"xsessionid=1",
-        b"sessionid_old=1",
-        *MADE_UP,
-        anonymous_session_cookie(),
-    ]
+    made_up = [b"", b"xsessionid=1", b"sessionid_old=1", *MADE_UP]
+    anonymous = anonymous_session_cookie()
 
     async def scenario():
-        lanes = Lanes(Inner())
-        found = {c: await lanes._is_signed_in(scope(c)) for c in not_signed_in}
-        return found, await lanes._is_signed_in(scope(real))
+        visitors = Visitors(Inner())
+        found = {c: await visitors.visitor_of(scope(c)) for c in made_up}
+        return (
+            found,
+            await visitors.visitor_of(scope(anonymous)),
+            await visitors.visitor_of(scope(real)),
+        )
 
-    found, referee = run_async(scenario)
-    assert referee is True
-    assert found == dict.fromkeys(not_signed_in, False)
+    found, session, referee = run_async(scenario)
+    assert referee is Visitor.SIGNED_IN
+    # A session of a visitor who never signed in is one the store knows (the
+    # kept pages leave it to Django); a made-up one is no session at all.
+    assert session is Visitor.SESSION
+    assert found == dict.fromkeys(made_up, Visitor.ANONYMOUS)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -181,15 +184,16 @@ def test_a_session_signed_out_in_another_process_leaves_the_lane_in_time(
     clock = Clock(monkeypatch, limits)
 
     async def scenario():
-        lanes = Lanes(Inner())
-        first = await lanes._is_signed_in(scope(cookie))
+        visitors = Visitors(Inner())
+        first = await visitors.visitor_of(scope(cookie))
         await asyncio.to_thread(SessionStore(session_key=key).delete)
-        clock.advance(lanes.ANSWER_SECONDS - 0.1)
-        remembered = await lanes._is_signed_in(scope(cookie))
+        clock.advance(visitors.ANSWER_SECONDS - 0.1)
+        remembered = await visitors.visitor_of(scope(cookie))
         clock.advance(0.1)
-        return first, remembered, await lanes._is_signed_in(scope(cookie))
+        return first, remembered, await visitors.visitor_of(scope(cookie))
 
-    assert run_async(scenario) == (True, True, False)
+    signed_in, anonymous = Visitor.SIGNED_IN, Visitor.ANONYMOUS
+    assert run_async(scenario) == (signed_in, signed_in, anonymous)
 
 
 # --- on a real server ---------------------------------------------------------

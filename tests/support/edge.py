@@ -6,6 +6,7 @@ from urllib.parse import urlencode
 
 from tests.support.threads import run_async
 from tournament.core.handler import OneThreadASGIHandler
+from tournament.core.limits import Visitors
 from tournament.live.edge import KeptPages
 
 
@@ -21,10 +22,11 @@ class Django:
         await self.app(scope, receive, send)
 
 
-def site() -> tuple[KeptPages, Django]:
-    """The edge around Django: (the application, Django's counter)."""
+def site() -> tuple[Visitors, Django]:
+    """The edge around Django, behind the decision who a request is from
+    (as config.asgi has it): (the application, Django's counter)."""
     django = Django()
-    return KeptPages(django), django
+    return Visitors(KeptPages(django)), django
 
 
 async def get(app, path, query=None, headers=()):

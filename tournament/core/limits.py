@@ -1,6 +1,9 @@
-"""Limits on requests: their body (`BodyLimits`: read whole, in time and
-within a size, before anything else sees the request) and how many are in
-Django at once (`Lanes`).
+"""Limits on requests between the server and Django: who a request is from
+(`Visitors`), its body (`BodyLimits`: read whole, in time, within a size
+and within the bodies in flight), how many requests are in Django at once
+(`Lanes`) and how many websockets are open (`SocketBudget`). What the
+server itself bounds before any of this (a request's head, a client that
+does not read, the connections) is `tournament.core.front`.
 
 A request larger than anything the site takes is refused before its body
 is read: Django's ASGI handler reads the whole body (to disk) before any
@@ -11,23 +14,30 @@ A body is read before the request takes a place in a lane, and within
 `REQUEST_BODY_SECONDS`: uvicorn has no timeout of its own for a body, so a
 few requests that declare a length and send a byte now and then would
 otherwise hold every place in Django for as long as they like, and a
-referee's page would wait behind them.
+referee's page would wait behind them. And only so many bodies, of so many
+bytes, are in flight at once (`REQUEST_BODIES`): 600 bodies of 2.4 MB
+waiting for their deadline took a server to 2.3 GB.
 """
 
 import asyncio
+import enum
 import tempfile
 import time
 import weakref
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass
 from http.cookies import SimpleCookie
 from importlib import import_module
-from typing import IO
+from typing import IO, Any, cast
 
 from asgiref.typing import (
     ASGI3Application,
     ASGIReceiveCallable,
     ASGIReceiveEvent,
     ASGISendCallable,
+    ASGISendEvent,
     HTTPScope,
     Scope,
     WWWScope,
@@ -35,12 +45,19 @@ from asgiref.typing import (
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.contrib.auth import SESSION_KEY
+from django.http import HttpRequest
 from django.http.cookie import parse_cookie
 from django.utils import translation
 from django.utils.html import escape
 from django.utils.translation import gettext as _
 
+from tournament.core.front import budget
 from tournament.core.middleware import supported_language
+
+# Keys of the site's own in a request's scope (servers and Django pass
+# unknown keys on).
+VISITOR_KEY = "siebenschraem.visitor"
+PLACE_KEY = "siebenschraem.place"
 
 
 def _header(scope: WWWScope, name: bytes) -> bytes | None:
@@ -67,6 +84,10 @@ def _language(scope: WWWScope) -> str:
 async def _refuse(scope: WWWScope, send: ASGISendCallable, status: int) -> None:
     """A short page in the visitor's language, and the connection closes
     (the rest of the body is not read)."""
+    headers = [
+        (b"content-type", b"text/html; charset=utf-8"),
+        (b"connection", b"close"),
+    ]
     with translation.override(_language(scope)):
         if status == 413:
             # No figure: the limit here is the largest any page takes (the
@@ -76,6 +97,12 @@ async def _refuse(scope: WWWScope, send: ASGISendCallable, status: int) -> None:
                 "Diese Datei ist zu groß. Bitte zurückgehen und eine kleinere "
                 "wählen; die Seite sagt, wie groß sie sein darf."
             )
+        elif status == 503:
+            text = _(
+                "Gerade kommen zu viele Anfragen auf einmal an. Bitte in ein paar "
+                "Sekunden noch einmal versuchen."
+            )
+            headers.append((b"retry-after", b"5"))
         else:
             text = _(
                 "Die Anfrage kam zu langsam an. Bitte die Seite neu laden und "
@@ -93,16 +120,98 @@ async def _refuse(scope: WWWScope, send: ASGISendCallable, status: int) -> None:
         {
             "type": "http.response.start",
             "status": status,
-            "headers": [
-                (b"content-type", b"text/html; charset=utf-8"),
-                (b"connection", b"close"),
-            ],
+            "headers": headers,
             "trailers": False,
         }
     )
     await send(
         {"type": "http.response.body", "body": body.encode(), "more_body": False}
     )
+
+
+# --- Who a request is from ---------------------------------------------------
+
+
+class Visitor(enum.Enum):
+    """Who a request is from, as far as the way into Django needs to know."""
+
+    SIGNED_IN = "signed_in"  # a signed-in user's session (referee, organizer)
+    SESSION = "session"  # a session the store knows, not signed in
+    ANONYMOUS = "anonymous"  # no session: none sent, or one the store does not know
+
+
+def visitor(scope: Scope) -> Visitor:
+    """Who `scope`'s request is from (`Visitors` decided it)."""
+    found = cast(dict[str, Any], scope).get(VISITOR_KEY)
+    return found if isinstance(found, Visitor) else Visitor.ANONYMOUS
+
+
+# The session store is asked in one thread of its own: made-up cookies by
+# the thousand wait their turn there, and hold at most one database
+# connection (PostgreSQL's pool has 10 per worker, for the lanes' threads).
+_store_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="visitors")
+
+
+def _session_visitor(key: str) -> Visitor:
+    """What the session store says of the session `key` (a database query
+    with the default engine)."""
+    store = import_module(settings.SESSION_ENGINE).SessionStore(session_key=key)
+    data = store.load()
+    if store.session_key is None:  # no such session: load() made none
+        return Visitor.ANONYMOUS
+    return Visitor.SIGNED_IN if SESSION_KEY in data else Visitor.SESSION
+
+
+class Visitors:
+    """Decide who each request is from, before anything else looks at it:
+    the session its cookie names, as the session store knows it. Anyone
+    can send a cookie of that name, so only a signed-in user's session
+    takes the referees' lane and room (`Lanes`, `BodyLimits`), and a cookie
+    the store does not know is no session at all: the kept public pages
+    answer it as any phone (`tournament.live.edge`). A request without a
+    session cookie (every phone's) asks nothing.
+
+    The store's answer is remembered for `ANSWER_SECONDS`, so a referee's
+    next requests (or a practice table's polls) do not ask again, nor wait
+    behind made-up cookies being asked about. A session key never changes
+    sides (signing in gives a new one, signing out deletes it), except that
+    one who signs out may keep his side that long: he gets no more than his
+    place in the lane."""
+
+    ANSWER_SECONDS = 60.0
+    ANSWERS_KEPT = 10_000  # then all are forgotten (made-up keys fill it)
+
+    def __init__(self, app: ASGI3Application) -> None:
+        self.app = app
+        # Session key: when the store was asked, and its answer.
+        self._answers: dict[str, tuple[float, Visitor]] = {}
+
+    async def visitor_of(self, scope: WWWScope) -> Visitor:
+        cookies = parse_cookie((_header(scope, b"cookie") or b"").decode("latin-1"))
+        key = cookies.get(settings.SESSION_COOKIE_NAME)
+        if not key:
+            return Visitor.ANONYMOUS
+        now = time.monotonic()
+        answer = self._answers.get(key)
+        if answer is None or now - answer[0] >= self.ANSWER_SECONDS:
+            ask = database_sync_to_async(
+                _session_visitor, thread_sensitive=False, executor=_store_thread
+            )
+            if len(self._answers) >= self.ANSWERS_KEPT:
+                self._answers.clear()
+            answer = self._answers[key] = (now, await ask(key))
+        return answer[1]
+
+    async def __call__(
+        self, scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable
+    ) -> None:
+        if scope["type"] == "http":
+            decided = await self.visitor_of(scope)
+            scope = cast(Scope, {**scope, VISITOR_KEY: decided})
+        await self.app(scope, receive, send)
+
+
+# --- Bodies ------------------------------------------------------------------
 
 
 class _TooLarge(Exception):
@@ -126,6 +235,15 @@ async def _read(receive: ASGIReceiveCallable, into: IO[bytes], limit: int) -> bo
             return True
 
 
+@dataclass
+class _InFlight:
+    """The bodies of one kind of visitor being read or held, and their
+    bytes (declared, or the largest allowed for one without a length)."""
+
+    count: int = 0
+    size: int = 0
+
+
 class BodyLimits:
     """Read each HTTP request's whole body before the application sees it:
     at most `settings.REQUEST_MAX_BYTES` (else 413: at once for a declared
@@ -135,11 +253,17 @@ class BodyLimits:
     gets the body as one message, and from there on the server's own
     messages (Django listens for the client leaving while it works).
 
+    At most so many bodies and bytes are in flight at once, from the time
+    the body begins until the request ends (`settings.REQUEST_BODIES`):
+    signed-in users have their own room, so a flood of anonymous uploads
+    never refuses a referee's save. Beyond it: 503, the body unread.
+
     The body waits in memory, one above `FILE_UPLOAD_MAX_MEMORY_SIZE` on
     disk, as Django's handler keeps it."""
 
     def __init__(self, app: ASGI3Application) -> None:
         self.app = app
+        self._flights = {kind: _InFlight() for kind in (True, False)}
 
     async def __call__(
         self, scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable
@@ -162,6 +286,29 @@ class BodyLimits:
             # stays as short as it was.
             await self.app(scope, receive, send)
             return
+        size = int(declared) if declared is not None else limit
+        flight = self._flights[visitor(scope) is Visitor.SIGNED_IN]
+        room = settings.REQUEST_BODIES[
+            "signed_in" if visitor(scope) is Visitor.SIGNED_IN else "public"
+        ]
+        if flight.count >= room["count"] or flight.size + size > room["bytes"]:
+            await _refuse(scope, send, 503)
+            return
+        flight.count += 1
+        flight.size += size
+        try:
+            await self._read_then_pass(scope, receive, send, limit)
+        finally:
+            flight.count -= 1
+            flight.size -= size
+
+    async def _read_then_pass(
+        self,
+        scope: HTTPScope,
+        receive: ASGIReceiveCallable,
+        send: ASGISendCallable,
+        limit: int,
+    ) -> None:
         with tempfile.SpooledTemporaryFile(
             max_size=settings.FILE_UPLOAD_MAX_MEMORY_SIZE
         ) as body:
@@ -189,23 +336,53 @@ class BodyLimits:
             await self.app(scope, replay, send)
 
 
-# The session store is asked in one thread of its own: made-up cookies by
-# the thousand wait their turn there, and hold at most one database
-# connection (PostgreSQL's pool has 10 per worker, for the lanes' threads).
-_store_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lanes")
+# --- Lanes into Django ---------------------------------------------------------
 
 
-def _signed_in_session(key: str) -> bool:
-    """Whether `key` names a live session of a signed-in user in the
-    session store (a database query with the default engine)."""
-    store = import_module(settings.SESSION_ENGINE).SessionStore(session_key=key)
-    return store.session_key is not None and SESSION_KEY in store.load()
+class _Place:
+    """A request's place in its lane. The lane is left when the answer
+    starts (sending it needs no thread), and a view may step out of it
+    while it waits for something else (`outside_lane`)."""
+
+    def __init__(self, lane: asyncio.Semaphore, loop: asyncio.AbstractEventLoop):
+        self.lane = lane
+        self.loop = loop
+        self.held = True
+
+    def leave(self) -> None:
+        if self.held:
+            self.held = False
+            self.lane.release()
+
+    async def take(self) -> None:
+        await self.lane.acquire()
+        self.held = True
+
+
+@contextmanager
+def outside_lane(request: HttpRequest) -> Iterator[None]:
+    """Give up the request's place in its lane while the block runs (in the
+    request's thread: a photo waiting for the readers' pool, which bounds
+    itself), and take a place again after it. Without a lane (a test's
+    client, WSGI) nothing happens."""
+    scope = getattr(request, "scope", None)
+    place = scope.get(PLACE_KEY) if isinstance(scope, dict) else None
+    if not isinstance(place, _Place):
+        yield
+        return
+    place.loop.call_soon_threadsafe(place.leave)
+    try:
+        yield
+    finally:
+        asyncio.run_coroutine_threadsafe(place.take(), place.loop).result()
 
 
 class Lanes:
     """At most so many requests in Django at once, in two lanes: visitors
     who are not signed in (the phones) and signed-in users (referees, the
-    organizer). The rest wait here, in the event loop, for a free place.
+    organizer; `Visitors` decided who is). The rest wait here, in the event
+    loop, for a free place; beyond `REQUEST_LANES_WAITING` phones' requests
+    waiting, one more gets 503 at once.
 
     Every request in Django runs in a thread of its own, and they all take
     turns at one GIL with the event loop, which answers the kept pages
@@ -215,19 +392,10 @@ class Lanes:
     the referees' pages under that load). A few threads get the same work
     done, and the referees' own lane keeps the phones from ever filling it.
 
-    A request is in the signed-in lane only if its session cookie names a
-    signed-in user's session in the session store, not for having a cookie
-    of that name: anyone can send one. The store is asked in a thread of
-    its own, and its answer is remembered for `ANSWER_SECONDS`, so a referee's next
-    requests (or a practice table's polls, with a session but not signed
-    in) do not ask again, nor wait behind the made-up cookies being asked
-    about. A session key never changes sides (signing in gives a new one,
-    signing out deletes it), except that one who signs out may stay in the
-    lane that long: he gets no more than his place in it.
-    """
-
-    ANSWER_SECONDS = 60.0
-    ANSWERS_KEPT = 10_000  # then all are forgotten (made-up keys fill it)
+    A place is held while Django makes the answer, not while it is sent:
+    a client that does not read would otherwise keep it (the server cuts
+    it off only after `FRONT_WRITE_SECONDS`). Static files take no place:
+    WhiteNoise answers them from memory (`StaticFiles`)."""
 
     def __init__(self, app: ASGI3Application) -> None:
         self.app = app
@@ -235,8 +403,7 @@ class Lanes:
         self._lanes: weakref.WeakKeyDictionary[
             asyncio.AbstractEventLoop, dict[bool, asyncio.Semaphore]
         ] = weakref.WeakKeyDictionary()
-        # Session key: when the store was asked, and whether signed in.
-        self._answers: dict[str, tuple[float, bool]] = {}
+        self._waiting = {True: 0, False: 0}
 
     def _lane(self, signed_in: bool) -> asyncio.Semaphore:
         lanes = self._lanes.setdefault(asyncio.get_running_loop(), {})
@@ -246,27 +413,65 @@ class Lanes:
             lane = lanes[signed_in] = asyncio.Semaphore(size)
         return lane
 
-    async def _is_signed_in(self, scope: HTTPScope) -> bool:
-        cookies = parse_cookie((_header(scope, b"cookie") or b"").decode("latin-1"))
-        key = cookies.get(settings.SESSION_COOKIE_NAME)
-        if not key:
-            return False
-        now = time.monotonic()
-        answer = self._answers.get(key)
-        if answer is None or now - answer[0] >= self.ANSWER_SECONDS:
-            ask = database_sync_to_async(
-                _signed_in_session, thread_sensitive=False, executor=_store_thread
+    async def __call__(
+        self, scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable
+    ) -> None:
+        if scope["type"] != "http" or scope["path"].startswith(
+            "/" + settings.STATIC_URL.lstrip("/")
+        ):
+            await self.app(scope, receive, send)
+            return
+        signed_in = visitor(scope) is Visitor.SIGNED_IN
+        lane = self._lane(signed_in)
+        if (
+            not signed_in
+            and lane.locked()
+            and self._waiting[False] >= settings.REQUEST_LANES_WAITING
+        ):
+            await _refuse(scope, send, 503)
+            return
+        self._waiting[signed_in] += 1
+        try:
+            await lane.acquire()
+        finally:
+            self._waiting[signed_in] -= 1
+        place = _Place(lane, asyncio.get_running_loop())
+
+        async def sending(message: ASGISendEvent) -> None:
+            if message["type"] == "http.response.start":
+                place.leave()
+            await send(message)
+
+        try:
+            await self.app(
+                cast(HTTPScope, {**scope, PLACE_KEY: place}), receive, sending
             )
-            if len(self._answers) >= self.ANSWERS_KEPT:
-                self._answers.clear()
-            answer = self._answers[key] = (now, await ask(key))
-        return answer[1]
+        finally:
+            place.leave()
+
+
+class SocketBudget:
+    """At most `front.budget().sockets` websockets open in this process at
+    once; a socket beyond is refused (the page polls instead, as when the
+    Wi-Fi drops it). The rest of the connections a process may hold stay
+    for requests: a hall's sockets never keep a referee's page out."""
+
+    def __init__(self, app: ASGI3Application) -> None:
+        self.app = app
+        self.open = 0
 
     async def __call__(
         self, scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable
     ) -> None:
-        if scope["type"] != "http":
+        if scope["type"] != "websocket":
             await self.app(scope, receive, send)
             return
-        async with self._lane(await self._is_signed_in(scope)):
+        if self.open >= budget().sockets:
+            await receive()  # websocket.connect
+            await send({"type": "websocket.close", "code": 1013, "reason": ""})
+            return
+        self.open += 1
+        try:
             await self.app(scope, receive, send)
+        finally:
+            self.open -= 1

@@ -53,6 +53,7 @@ from django.urls import Resolver404, resolve
 from django.utils.cache import get_conditional_response
 from django.utils.http import http_date
 
+from tournament.core.limits import Visitor, visitor
 from tournament.core.middleware import language_of
 from tournament.live import pages, state
 
@@ -176,8 +177,14 @@ class KeptPages:
         if scope["type"] == "http" and scope.get("method") == "GET":
             found = self._find(scope)
             if isinstance(found, _Unknown) and found.flight in self._flights:
-                # Another request is in Django for this page right now: wait
-                # for it here, in the loop, instead of in a thread of our own.
+                # Another request is in Django for this page right now: the
+                # page of the last state known meanwhile (that request may
+                # wait for its lane), else wait for it here, in the loop,
+                # instead of in a thread of our own.
+                stale = self._find(scope, stale=True)
+                if isinstance(stale, _Answer):
+                    await stale.send(send)
+                    return
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(
                         asyncio.shield(self._flights[found.flight]), FLIGHT_WAIT
@@ -202,25 +209,24 @@ class KeptPages:
                 return
         await self.app(scope, receive, send)
 
-    def _find(self, scope: HTTPScope) -> _Answer | _Unknown | None:
+    def _find(self, scope: HTTPScope, stale: bool = False) -> _Answer | _Unknown | None:
         try:
-            return self.find(scope)
+            return self.find(scope, stale)
         except Exception:  # the fast path must never break a request
             logger.exception("kept page lookup failed for %s", scope.get("path"))
             return None
 
-    def find(self, scope: HTTPScope) -> _Answer | _Unknown | None:
+    def find(self, scope: HTTPScope, stale: bool = False) -> _Answer | _Unknown | None:
         """The answer to `scope` from the cache, _Unknown for a shared page
-        the edge cannot answer yet, or None for Django's."""
+        the edge cannot answer yet, or None for Django's. `stale`: the page
+        of the last state this process knew, however old."""
         if _has_body(scope.get("headers", ())):
             return None
+        if visitor(scope) is not Visitor.ANONYMOUS:
+            return None  # a session the store knows: Django decides
         request = ASGIRequest(scope, io.BytesIO())
-        cookies = request.COOKIES
-        if (
-            settings.SESSION_COOKIE_NAME in cookies
-            or CookieStorage.cookie_name in cookies
-        ):
-            return None  # perhaps signed in, perhaps a message: Django decides
+        if CookieStorage.cookie_name in request.COOKIES:
+            return None  # a message to show: Django's
         secure = request.is_secure()
         if settings.SECURE_SSL_REDIRECT and not secure:
             return None
@@ -237,7 +243,11 @@ class KeptPages:
             return None
         store = self.store
         slug = str(match.kwargs.get("slug", ""))
-        known = state.remembered(store, slug, sharing.source)
+        known = (
+            state.last_known(slug, sharing.source)
+            if stale
+            else state.remembered(store, slug, sharing.source)
+        )
         if known is None:
             # Django reads the state (and marks the page).
             return _Unknown(secure, f"known:{slug}:{sharing.source}")

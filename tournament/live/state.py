@@ -254,6 +254,23 @@ def remembered(store: BaseCache, slug: str, source: Source) -> Known | None:
     return _known_of(found, tournament_id, source)
 
 
+def last_known(slug: str, source: Source) -> Known | None:
+    """The newest state of `source` this process remembers for `slug`,
+    however old, without asking anybody: what a kept page shows while one
+    request reads the state anew (`remembered` said it is too old, or a
+    change made it unknown); None if this process never knew it."""
+    slug_copy = _slugs.get(slug)
+    if slug_copy is None:
+        return None
+    copy = _copies.get(slug_copy[0])
+    if copy is None or copy[1].slug != slug:
+        return None
+    remembered = copy[1]
+    if scope_of(source, remembered.provisional) not in remembered.tokens:
+        return None
+    return _known_of(remembered, slug_copy[0], source)
+
+
 def _known_of(remembered: _Remembered, tournament_id: int, source: Source) -> Known:
     token, seen, _read_at = remembered.tokens[scope_of(source, remembered.provisional)]
     return Known(tournament_id, token, seen)
