@@ -325,7 +325,9 @@ def _replay(
         # An unfinished game's record holds everybody's cards.
         raise Http404 from None
     number = request.GET.get("hand", "1")
-    hand_number = int(number) if number.isdigit() else 1
+    # ASCII digits, a few: int() refuses "²" and more than 4300 digits.
+    short = number.isascii() and number.isdigit() and len(number) <= 4
+    hand_number = int(number) if short else 1
     if not 1 <= hand_number <= len(hands):
         hand_number = 1
     return render(
