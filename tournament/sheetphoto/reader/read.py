@@ -220,6 +220,16 @@ def _bound(image: ImageFile.ImageFile, data: bytes) -> None:
         )
 
 
+def _grey(image: Image.Image) -> Gray:
+    """The image's grey levels in 8 bits. A 16-bit grey PNG opens in a
+    mode of integers ("I;16", "I;16B" or "I"), whose convert("L") clips
+    every level above 255 to white: its 8-bit level is its high byte."""
+    if image.mode.startswith("I"):
+        wide = np.asarray(image, dtype=np.int32)
+        return np.asarray(np.clip(wide >> 8, 0, 255), dtype=np.uint8)
+    return np.asarray(image.convert("L"), dtype=np.uint8)
+
+
 def decode_image(data: bytes) -> Gray:
     """The photo as an upright grey image of at most WORK_SIDE pixels on
     its long side. Its size is read from the header and bounded (`_bound`)
@@ -231,8 +241,7 @@ def decode_image(data: bytes) -> Gray:
             if image.format not in FORMATS:
                 raise SheetRefused("not_image")
             _bound(image, data)
-            upright = ImageOps.exif_transpose(image)
-            grey = np.asarray(upright.convert("L"), dtype=np.uint8)
+            grey = _grey(ImageOps.exif_transpose(image))
     except SheetRefused:
         raise
     except Image.DecompressionBombError as error:
