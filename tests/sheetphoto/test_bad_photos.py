@@ -143,8 +143,10 @@ def test_a_burst_of_photos_gets_a_moment(upload, monkeypatch):
     monkeypatch.setattr(pool, "_places", threading.BoundedSemaphore(1))
     monkeypatch.setattr(pool, "_executor", pool.ThreadPoolExecutor(max_workers=1))
     assert pool._places.acquire(blocking=False)  # another photo is read
+    photo = io.BytesIO()
+    Image.new("L", (800, 600), 255).save(photo, "JPEG")
     try:
-        page = upload(b"\xff\xd8\xff\xe0" + bytes(2000))
+        page = upload(photo.getvalue())
     finally:
         pool._places.release()
     assert "Bitte einen Moment, es werden gerade andere Fotos gelesen" in page

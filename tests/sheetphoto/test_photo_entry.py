@@ -121,6 +121,18 @@ def test_a_photo_prefills_the_form_and_leaves_the_unsure_game_to_the_person(
         assert "private" in image["Cache-Control"]
 
 
+def test_only_the_image_is_kept_not_what_was_sent_after_it(
+    referee_client, photo_table, photo, var_dir
+):
+    sent = photo + b"\xff\xd9" + bytes(2 * 2**20)
+    assert send(referee_client, upload_url(photo_table), sent).status_code == 302
+    stored = SheetPhoto.objects.get()
+    kept = (var_dir / "sheetphotos" / str(stored.pk) / "photo.jpg").read_bytes()
+    assert kept == photo
+    assert stored.size == len(photo)
+    assert stored.sha256 == hashlib.sha256(photo).hexdigest()
+
+
 def test_the_saved_review_is_an_entry_from_the_photo_a_second_person_confirms(
     client, referee, referee2, organizer, photo_table, photo
 ):

@@ -52,6 +52,7 @@ from tournament.sheetphoto.reader.read import (
     SheetReading,
     SheetRefused,
 )
+from tournament.sheetphoto.reader.structure import image_length
 from tournament.sheetphoto.refusals import refusal_message
 from tournament.tableentry import services as tableentry_services
 
@@ -168,6 +169,12 @@ def photo_read(
     _expire_now_and_then()
     if len(data) > MAX_BYTES:
         raise PhotoRefused(refusal_message(SheetRefused("too_large")), code="too_large")
+    # What is read, kept and hashed is the image, up to its end: bytes sent
+    # after it are no part of the photo and would fill the disk.
+    length = image_length(data)
+    if length is None:
+        raise PhotoRefused(refusal_message(SheetRefused("not_image")), code="not_image")
+    data = data[:length]
     reading, images = _read(data, table)
     photo_id = uuid.uuid4()
     suffix = _suffix(data)

@@ -23,6 +23,7 @@ _PROGRESSIVE = frozenset({0xC2, 0xC6, 0xCA, 0xCE})
 # In entropy-coded data: one or more FF (fill bytes) and a byte that is
 # neither 00 (a stuffed FF) nor a restart marker is the next marker.
 _NEXT_MARKER = re.compile(rb"\xff+[^\x00\xd0-\xd7\xff]")
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
 def _jpeg_segments(data: bytes) -> Iterator[tuple[int, int, int]]:
@@ -72,3 +73,27 @@ def jpeg_buffered(data: bytes) -> bool:
         elif marker == SOS:
             return end > start and data[start] < colours
     return False
+
+
+def image_length(data: bytes) -> int | None:
+    """How many bytes at the start of `data` are its image (JPEG, PNG or
+    WebP) up to and with its end; None if it is none of these or its end
+    is not in `data` (a file cut short)."""
+    if data.startswith(b"\xff\xd8"):
+        for marker, _start, end in _jpeg_segments(data):
+            if marker == EOI:
+                return end
+        return None
+    if data.startswith(PNG_SIGNATURE):
+        at = len(PNG_SIGNATURE)
+        while at + 12 <= len(data):
+            length = int.from_bytes(data[at : at + 4], "big")
+            kind = data[at + 4 : at + 8]
+            at += 12 + length  # length, type, data, CRC
+            if kind == b"IEND":
+                return at if at <= len(data) else None
+        return None
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        end = 8 + int.from_bytes(data[4:8], "little")
+        return end if 12 <= end <= len(data) else None
+    return None
