@@ -59,6 +59,11 @@ from tournament.tableentry import services as tableentry_services
 # A photo read but never saved as a result is kept this long (the person
 # may come back to its review), then deleted with its row.
 UNSAVED_FOR = timedelta(days=1)
+# A table keeps at most this many photos not saved as a result: the photo,
+# a retake of a blurred one, and the referee's beside a player's; a newer
+# one replaces the oldest. So photos sent again and again take at most this
+# many times MAX_BYTES of disk per table, and a saved one is never touched.
+UNSAVED_PER_TABLE = 3
 # Expiry runs on a photo's upload too, at most this often per process, so
 # a laptop without a scheduled job still forgets old photos.
 _EXPIRE_EVERY = 3600.0
@@ -180,22 +185,45 @@ def photo_read(
     suffix = _suffix(data)
     _write_files(photo_id, data, suffix, images)
     try:
-        return SheetPhoto.objects.create(
-            id=photo_id,
-            table=table,
-            sha256=hashlib.sha256(data).hexdigest(),
-            size=len(data),
-            file_name=f"photo{suffix}",
-            reading={
-                "games": reading.as_dict()["games"],
-                "milliseconds": round(reading.milliseconds),
-            },
-            uploaded_by=acting_user(actor),
-            uploaded_by_player=player,
-        )
+        with transaction.atomic():
+            _make_room(table)
+            return SheetPhoto.objects.create(
+                id=photo_id,
+                table=table,
+                sha256=hashlib.sha256(data).hexdigest(),
+                size=len(data),
+                file_name=f"photo{suffix}",
+                reading={
+                    "games": reading.as_dict()["games"],
+                    "milliseconds": round(reading.milliseconds),
+                },
+                uploaded_by=acting_user(actor),
+                uploaded_by_player=player,
+            )
     except BaseException:
         shutil.rmtree(photos_dir() / str(photo_id), ignore_errors=True)
         raise
+
+
+def _make_room(table: Table) -> None:
+    """Make room for a new photo of `table`: its oldest photos never saved
+    as a result beyond UNSAVED_PER_TABLE - 1 are deleted, files and row
+    (as an unsaved one expires). Not in the Protokoll: no result came of
+    them, as none comes of reading one."""
+    unsaved = SheetPhoto.objects.filter(table=table, version__isnull=True)
+    old = list(
+        unsaved.order_by("-uploaded_at").values_list("pk", flat=True)[
+            UNSAVED_PER_TABLE - 1 :
+        ]
+    )
+    if not old:
+        return
+    # Locked and asked again: one saved meanwhile stays.
+    gone = list(
+        unsaved.select_for_update().filter(pk__in=old).values_list("pk", flat=True)
+    )
+    SheetPhoto.objects.filter(pk__in=gone).delete()
+    transaction.on_commit(lambda: _remove_files(gone))
 
 
 def _read_games(photo: SheetPhoto) -> list[dict[str, Any]]:
@@ -220,15 +248,15 @@ def result_enter_from_photo(
     games were read unsure or changed. A photo saved once is not saved
     again (a conflict); one whose image was deleted meanwhile is refused."""
     with transaction.atomic():
-        locked = SheetPhoto.objects.select_for_update().get(pk=photo.pk)
-        if locked.version_id is not None:
+        locked = SheetPhoto.objects.select_for_update().filter(pk=photo.pk).first()
+        if locked is not None and locked.version_id is not None:
             raise ConflictError(
                 _(
                     "Das Ergebnis aus diesem Foto ist schon gespeichert. Bitte "
                     "den neuen Stand ansehen."
                 )
             )
-        if not locked.has_image:
+        if locked is None or not locked.has_image:  # replaced, or expired
             raise UserError(
                 _(
                     "Dieses Foto wurde inzwischen gelöscht. Bitte die Spielliste "
