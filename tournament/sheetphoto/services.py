@@ -18,6 +18,7 @@ hashes, so a version still says it came from a photo.
 """
 
 import hashlib
+import math
 import shutil
 import time
 import uuid
@@ -31,9 +32,11 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournament.core.audit import audit_record
 from tournament.core.errors import ConflictError, UserError
+from tournament.core.ratelimit import count_in_window, seconds_left
 from tournament.core.roles import Actor, acting_user
 from tournament.models import (
     Entry,
@@ -64,6 +67,16 @@ UNSAVED_FOR = timedelta(days=1)
 # one replaces the oldest. So photos sent again and again take at most this
 # many times MAX_BYTES of disk per table, and a saved one is never touched.
 UNSAVED_PER_TABLE = 3
+# How many photos a player (his personal link) and a signed-in user may
+# send in PHOTO_WINDOW seconds, counted as the personal links' requests are
+# (core.ratelimit: Django's cache, which the workers share). A table sends
+# one or two a series (a retake): six leave a player room for bad light; a
+# referee who photographs the tables he looks after at the end of a series
+# sends one every ten seconds at most: thirty. Beyond them a photo is
+# refused before it is read.
+PHOTO_WINDOW = 300
+PHOTOS_PER_PLAYER = 6
+PHOTOS_PER_USER = 30
 # Expiry runs on a photo's upload too, at most this often per process, so
 # a laptop without a scheduled job still forgets old photos.
 _EXPIRE_EVERY = 3600.0
@@ -75,6 +88,42 @@ PHOTO_SUFFIXES = {"JPEG": ".jpg", "PNG": ".png", "WEBP": ".webp"}
 
 class PhotoRefused(UserError):
     """A photo that gives no pre-filled form: the message says what to do."""
+
+
+class TooManyPhotos(PhotoRefused):
+    """The sender sent his share of photos: `retry_after` seconds until the
+    next is taken."""
+
+    def __init__(self, message: str, *, retry_after: int) -> None:
+        super().__init__(message, code="rate_limited")
+        self.retry_after = retry_after
+
+
+def _count_photo(*, actor: Actor, player: Entry | None) -> None:
+    """Count a photo sent by `player` or the signed-in `actor`; TooManyPhotos
+    beyond their share of the window, saying when to try again."""
+    user = acting_user(actor)
+    if player is not None:
+        key, share = f"sheetphoto:player:{player.pk}", PHOTOS_PER_PLAYER
+    elif user is not None:
+        key, share = f"sheetphoto:user:{user.pk}", PHOTOS_PER_USER
+    else:
+        return
+    if count_in_window(key, PHOTO_WINDOW) <= share:
+        return
+    seconds = seconds_left(key, PHOTO_WINDOW)
+    minutes = math.ceil(seconds / 60)
+    raise TooManyPhotos(
+        ngettext(
+            "Es wurden gerade sehr viele Fotos geschickt. Bitte in %(minutes)d "
+            "Minute noch einmal fotografieren oder das Ergebnis von Hand eingeben.",
+            "Es wurden gerade sehr viele Fotos geschickt. Bitte in %(minutes)d "
+            "Minuten noch einmal fotografieren oder das Ergebnis von Hand eingeben.",
+            minutes,
+        )
+        % {"minutes": minutes},
+        retry_after=seconds,
+    )
 
 
 def photos_dir() -> Path:
@@ -169,9 +218,11 @@ def photo_read(
     who took it (a user, or a player of the table), its hash, what was
     read. PhotoRefused (a UserError) says what to do about a photo that
     cannot be read: not a photo, too large, not a sheet, another table's,
-    a moment's wait when others are being read. The table's result does
-    not change; who may enter it the caller checked."""
+    a moment's wait when others are being read; TooManyPhotos (one) when
+    the sender sent his share. The table's result does not change; who may
+    enter it the caller checked."""
     _expire_now_and_then()
+    _count_photo(actor=actor, player=player)
     if len(data) > MAX_BYTES:
         raise PhotoRefused(refusal_message(SheetRefused("too_large")), code="too_large")
     # What is read, kept and hashed is the image, up to its end: bytes sent
