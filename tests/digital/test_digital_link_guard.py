@@ -1,13 +1,17 @@
-"""A digital seat's private link (/d/<token>/) is behind the wrong-link guard
-as a player's personal link is: a wrong token counts as the address's miss,
-beyond its share the address waits (the 429 page, or JSON for the table's
-JSON requests), and a phone that opened its seat before is still answered."""
+"""A digital seat's private link (/d/<token>/, and its socket) is behind the
+wrong-link guard as a player's personal link is: a wrong token counts as
+the address's miss, beyond its share the address waits (the 429 page, JSON
+for the table's JSON requests, a closed socket), and a phone that opened
+its seat before is still answered."""
 
 import json
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+
+from tests.support.threads import run_async
+from tests.support.websockets import ws_connect
 
 pytestmark = pytest.mark.django_db
 
@@ -88,3 +92,19 @@ def test_a_phone_that_opened_its_seat_is_answered_while_the_address_waits(
         phone.get(reverse("tournament:digital_play", args=[other.token])).status_code
         == 429
     )
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("memory_layer")
+def test_the_seats_socket_is_behind_the_same_guard(guard, four_people):
+    seat = four_people.seats.get(number=1)
+
+    async def scenario():
+        for n in range(3):
+            _, connected, code = await ws_connect(f"/ws/d/{wrong(n)}/")
+            assert not connected and code == 4404
+        # The address waits now: its page asks over HTTP instead.
+        _, connected, code = await ws_connect(f"/ws/d/{seat.token}/")
+        assert not connected and code == 4429
+
+    run_async(scenario)
