@@ -384,6 +384,12 @@
     } else if (data.type === "closed") {
       showError(words.closed);
       stopped = true;
+    } else if (data.ok === false && data.message) {
+      // The wrong-link guard's refusal (429, core/ratelimit.py): it says
+      // when to try again; the move was not made.
+      busy = false;
+      showError(data.message);
+      render();
     }
   }
 
@@ -402,6 +408,11 @@
     return match ? decodeURIComponent(match[1]) : "";
   }
 
+  // JSON asked for: a refusal by the wrong-link guard comes as JSON too.
+  function jsonHeaders() {
+    return { Accept: "application/json", "Content-Type": "application/json", "X-CSRFToken": csrf() };
+  }
+
   function send(act, card) {
     if (busy || st.next_seq === null) return;
     showError("");
@@ -415,7 +426,7 @@
     }
     fetch(root.dataset.move, {
       method: "POST",
-      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf() },
+      headers: jsonHeaders(),
       credentials: "same-origin",
       body: JSON.stringify(message),
     })
@@ -437,7 +448,11 @@
   }
 
   function poll() {
-    fetch(root.dataset.state, { credentials: "same-origin", cache: "no-store" })
+    fetch(root.dataset.state, {
+      headers: { Accept: "application/json" },
+      credentials: "same-origin",
+      cache: "no-store",
+    })
       .then((r) => (r.ok ? r.json() : null))
       .then((data) => data && accept(data))
       .catch(() => {});
@@ -451,7 +466,7 @@
     if (!root.dataset.move || (socket && socket.readyState === WebSocket.OPEN)) return;
     fetch(root.dataset.move, {
       method: "POST",
-      headers: { "Content-Type": "application/json", "X-CSRFToken": csrf() },
+      headers: jsonHeaders(),
       credentials: "same-origin",
       body: JSON.stringify({ type: "here" }),
     })

@@ -375,6 +375,9 @@ def test_a_finished_game_replays_hand_by_hand_and_a_running_one_does_not(
     second = client.get(url, {"hand": "2"})
     assert "Einzelspiel 2" in second.content.decode()
     assert client.get(url, {"hand": "999"}).status_code == 200
+    # Not a number to int(): the first hand, not an error.
+    for hand in ("²", "①", "9" * 5000):
+        assert "Einzelspiel 1" in client.get(url, {"hand": hand}).content.decode()
     missing = reverse(
         "tournament:digital_replay",
         kwargs={"slug": "replay", "number": 1, "table": 1, "game": 7},

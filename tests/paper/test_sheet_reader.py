@@ -124,7 +124,15 @@ def test_the_code_names_tournament_series_table_and_layout():
     sheet = SheetId("rm-2026", 3, 17, 4, 5, 7)
     assert sheet.payload == "7S2:rm-2026:3:17:4:5:7"
     assert parse_payload(sheet.payload) == sheet
-    for other in ("7S1:rm-2026:3:17:4:5:7", "http://x/t/rm/tisch/3/", "7S2:a:b:c"):
+    others = (
+        "7S1:rm-2026:3:17:4:5:7",
+        "http://x/t/rm/tisch/3/",
+        "7S2:a:b:c",
+        # A QR code anyone can print: a digit only to Unicode is no number.
+        "7S2:rm-2026:²:17:4:5:7",
+        "7S2:rm-2026:3:①:4:5:7",
+    )
+    for other in others:
         assert parse_payload(other) is None
 
 

@@ -121,6 +121,66 @@ def test_a_photo_prefills_the_form_and_leaves_the_unsure_game_to_the_person(
         assert "private" in image["Cache-Control"]
 
 
+def test_only_the_image_is_kept_not_what_was_sent_after_it(
+    referee_client, photo_table, photo, var_dir
+):
+    sent = photo + b"\xff\xd9" + bytes(2 * 2**20)
+    assert send(referee_client, upload_url(photo_table), sent).status_code == 302
+    stored = SheetPhoto.objects.get()
+    kept = (var_dir / "sheetphotos" / str(stored.pk) / "photo.jpg").read_bytes()
+    assert kept == photo
+    assert stored.size == len(photo)
+    assert stored.sha256 == hashlib.sha256(photo).hexdigest()
+
+
+def test_a_table_keeps_its_newest_unsaved_photos_and_every_saved_one(
+    referee_client,
+    photo_table,
+    other_table,
+    photo,
+    var_dir,
+    django_capture_on_commit_callbacks,
+):
+    elsewhere = SheetPhoto.objects.create(
+        table=other_table, sha256="0" * 64, size=1, file_name="photo.jpg", reading={}
+    )
+    review = send(referee_client, upload_url(photo_table), photo)["Location"]
+    referee_client.post(review, review_form(dict(enumerate(GAMES, 1)), revision=0))
+    saved = SheetPhoto.objects.get(version__isnull=False)
+    retakes = []
+    for _ in range(services.UNSAVED_PER_TABLE + 2):
+        with django_capture_on_commit_callbacks(execute=True):
+            response = send(referee_client, upload_url(photo_table), photo)
+        retakes.append(response["Location"].rstrip("/").rsplit("/", 1)[1])
+    # The newest unsaved ones stay; the older ones went, files and row.
+    newest = retakes[-services.UNSAVED_PER_TABLE :]
+    unsaved = SheetPhoto.objects.filter(table=photo_table, version__isnull=True)
+    assert {str(pk) for pk in unsaved.values_list("pk", flat=True)} == set(newest)
+    folders = {path.name for path in (var_dir / "sheetphotos").iterdir()}
+    assert folders == {str(saved.pk), *newest}
+    # The one a person saved, and another table's, are not touched.
+    saved.refresh_from_db()
+    assert saved.has_image and saved.version is not None
+    assert SheetPhoto.objects.filter(pk=elsewhere.pk).exists()
+    # The review of one replaced is gone.
+    gone = review.replace(str(saved.pk), retakes[0])
+    assert referee_client.get(gone).status_code == 404
+
+
+def test_saving_a_photo_replaced_meanwhile_says_so(referee, photo_table):
+    from tournament.core.errors import UserError
+
+    photo = SheetPhoto.objects.create(
+        table=photo_table, sha256="0" * 64, size=1, file_name="photo.jpg", reading={}
+    )
+    SheetPhoto.objects.filter(pk=photo.pk).delete()  # a retake replaced it
+    with pytest.raises(UserError) as refused:
+        services.result_enter_from_photo(
+            photo=photo, games=[], mode="quick", revision=0, actor=referee
+        )
+    assert refused.value.code == "photo_deleted"
+
+
 def test_the_saved_review_is_an_entry_from_the_photo_a_second_person_confirms(
     client, referee, referee2, organizer, photo_table, photo
 ):

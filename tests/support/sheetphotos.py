@@ -5,6 +5,8 @@ the whole test run, struck by a simulated writer and photographed
 (bench/sheetphoto.py)."""
 
 import shutil
+import struct
+import zlib
 
 import numpy as np
 import pytest
@@ -55,3 +57,25 @@ def sheet_photo(
         counts[(unsure - 1) * layout.seats + loser - 1] -= 1
     rng = np.random.default_rng(seed)
     return photograph(write(page, result, rng, counts), rng)
+
+
+def blank_png(width: int, height: int, *, interlaced: bool = False) -> bytes:
+    """A white 8-bit grey PNG of any size, compressed row by row (one of
+    60 MP is about 70 KB and never whole in memory). `interlaced`: marked
+    Adam7 in its header, its data left plain (for a reader that must
+    refuse it before decoding)."""
+    packer = zlib.compressobj(6)
+    row = b"\x00" + b"\xff" * width
+    data = b"".join(packer.compress(row) for _ in range(height)) + packer.flush()
+    header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, int(interlaced))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + _png_chunk(b"IHDR", header)
+        + _png_chunk(b"IDAT", data)
+        + _png_chunk(b"IEND", b"")
+    )
+
+
+def _png_chunk(kind: bytes, data: bytes) -> bytes:
+    body = kind + data
+    return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))

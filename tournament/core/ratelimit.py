@@ -1,4 +1,5 @@
-"""Rate limits of the pages behind a player's personal link.
+"""Rate limits of the pages behind a player's personal link, and of a
+digital seat's private link (/d/<token>/), which is one as well.
 
 Those pages need no sign-in: the secret in the address is the key. Each
 address may ask for them only so often (`PLAYER_LINK_REQUESTS` per

@@ -23,6 +23,8 @@ from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.contrib.auth.models import AnonymousUser
+from django.http import HttpRequest
 from django.utils import translation
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
@@ -30,6 +32,7 @@ from django.utils.translation import gettext_lazy as _lazy
 
 from tournament.core.errors import ConflictError, UserError
 from tournament.core.middleware import supported_language
+from tournament.core.ratelimit import link_missed, link_refusal
 from tournament.digital import away, runner
 from tournament.digital.moves import group_name
 from tournament.digital.selectors import (
@@ -46,6 +49,26 @@ from tournament.digital.services import (
 from tournament.models import DigitalSeat
 
 
+def _seat_guarded(address: str, token: str) -> DigitalSeat | int:
+    """The seat of `token` as its page would answer it from `address`
+    (views.digital_state), behind the same wrong-link guard: the close code
+    for a wrong token (4404, counted as the address's miss) or an address
+    the guard slows (4429; the page then asks over HTTP, where a phone that
+    opened its seat is let through)."""
+    request = HttpRequest()
+    request.method = "GET"
+    request.META["REMOTE_ADDR"] = address
+    request.META["HTTP_ACCEPT"] = "application/json"  # no page to render
+    request.user = AnonymousUser()
+    if link_refusal(request, token) is not None:
+        return 4429
+    seat = seat_by_token(token)
+    if seat is None:
+        link_missed(request)
+        return 4404
+    return seat
+
+
 class DigitalConsumer(AsyncWebsocketConsumer):
     token: str | None = None
     table_id: int | None = None
@@ -57,9 +80,10 @@ class DigitalConsumer(AsyncWebsocketConsumer):
         self.lang = supported_language((query.get("lang") or [""])[0])
         kwargs = self.scope["url_route"]["kwargs"]
         if "token" in kwargs:
-            seat = await database_sync_to_async(seat_by_token)(kwargs["token"])
-            if seat is None:
-                await self.close(code=4404)
+            address = str((self.scope.get("client") or ("",))[0])
+            seat = await database_sync_to_async(_seat_guarded)(address, kwargs["token"])
+            if not isinstance(seat, DigitalSeat):
+                await self.close(code=seat)
                 return
             self.token, self.table_id = seat.token, seat.table_id
             # Before the first state: a seat taken over while the phone was

@@ -19,6 +19,12 @@ from django.views.decorators.http import require_POST
 from scoring.bots import DEFAULT_BOT
 from tournament.core.errors import ConflictError, UserError
 from tournament.core.lookup import with_tournament
+from tournament.core.ratelimit import (
+    LINK_COOKIE,
+    LINK_COOKIE_SALT,
+    link_missed,
+    personal_link_limited,
+)
 from tournament.core.roles import organizer_required, tournament_referee_required
 from tournament.digital import adapter, away, faces, ratelimit, services
 from tournament.digital.selectors import seat_by_token, state
@@ -152,20 +158,45 @@ def _play_page(
     )
 
 
-def _seat_or_404(token: str) -> DigitalSeat:
+# A seat's private link is a personal link like a player's (/t/<slug>/mein/
+# <token>/): its addresses are behind the same wrong-link guard
+# (core.ratelimit, `personal_link_limited`), a wrong token counts as a miss
+# of the asking address, and the JSON ones are refused in JSON when asked.
+
+
+def _seat_or_404(request: HttpRequest, token: str) -> DigitalSeat:
     seat = seat_by_token(token)
     if seat is None:
+        link_missed(request)
         raise Http404
     return seat
 
 
+def _remember(response: HttpResponse, seat: DigitalSeat) -> None:
+    """The phone keeps the seat's link (signed, on the link's own path, so
+    the table's requests under it send it back): the guard answers a link
+    its phone opened before even while the address waits for a guesser's
+    wrong links. It grants nothing: every request names the link."""
+    response.set_signed_cookie(
+        LINK_COOKIE,
+        seat.token,
+        salt=LINK_COOKIE_SALT,
+        max_age=int(settings.PLAYER_LINK_COOKIE_DAYS) * 24 * 3600,
+        path=reverse("tournament:digital_play", args=[seat.token]),
+        secure=settings.SESSION_COOKIE_SECURE,
+        httponly=True,
+        samesite="Lax",
+    )
+
+
+@personal_link_limited
 @never_cache
 def digital_play(request: HttpRequest, token: str) -> HttpResponse:
     """The table for the holder of a private link. (Its socket, or the
     fallback's "here", gives the seat back if a bot took it over while the
     phone was gone: a GET writes nothing.)"""
-    seat = _seat_or_404(token)
-    return _play_page(
+    seat = _seat_or_404(request, token)
+    response = _play_page(
         request,
         seat.table,
         seat,
@@ -174,22 +205,26 @@ def digital_play(request: HttpRequest, token: str) -> HttpResponse:
         move=reverse("tournament:digital_move", args=[token]),
         replay=reverse("tournament:digital_replay_own", args=[token, 1]),
     )
+    _remember(response, seat)
+    return response
 
 
+@personal_link_limited
 @never_cache
 def digital_state(request: HttpRequest, token: str) -> JsonResponse:
     """The seat's state as JSON: the page's fallback when the socket fails."""
-    seat = _seat_or_404(token)
+    seat = _seat_or_404(request, token)
     return JsonResponse(state(seat.table, seat))
 
 
+@personal_link_limited
 @require_POST
 def digital_move(request: HttpRequest, token: str) -> JsonResponse:
     """A move sent over plain HTTP (the socket's fallback): the same
     message and the same answers as over the socket. It says the phone is
     there, as an open socket does; {"type": "here"} says only that (the
     fallback sends it while it polls), and gets the state."""
-    seat = _seat_or_404(token)
+    seat = _seat_or_404(request, token)
     message = None
     if len(request.body) <= services.MAX_MESSAGE_CHARS:
         with contextlib.suppress(ValueError, RecursionError):
@@ -290,7 +325,9 @@ def _replay(
         # An unfinished game's record holds everybody's cards.
         raise Http404 from None
     number = request.GET.get("hand", "1")
-    hand_number = int(number) if number.isdigit() else 1
+    # ASCII digits, a few: int() refuses "²" and more than 4300 digits.
+    short = number.isascii() and number.isdigit() and len(number) <= 4
+    hand_number = int(number) if short else 1
     if not 1 <= hand_number <= len(hands):
         hand_number = 1
     return render(
@@ -319,7 +356,8 @@ def digital_replay(
     return _replay(request, digital, game, tournament=tournament, series=series)
 
 
+@personal_link_limited
 def digital_replay_own(request: HttpRequest, token: str, game: int) -> HttpResponse:
     """A finished game of the table behind a private link (practice too)."""
-    seat = _seat_or_404(token)
+    seat = _seat_or_404(request, token)
     return _replay(request, seat.table, game, seat=seat)

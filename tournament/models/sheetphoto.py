@@ -17,7 +17,8 @@ class SheetPhoto(models.Model):
     """One photo of a table's score sheet, read by the sheet reader. It
     pre-fills the result form; a person checks it and saves, and the version
     that saving made is linked here (`version`). The image files live under
-    VAR_DIR/sheetphotos/<id>/ (the photo as sent, the review images); when
+    VAR_DIR/sheetphotos/<id>/ (the photo as sent up to its image's end, the
+    review images); `sha256` and `size` are those of the photo kept; when
     they are deleted (the organizer, or after SHEET_PHOTO_RETENTION_DAYS)
     the row stays with its hash, so a version still says it came from a
     photo and which one."""

@@ -18,6 +18,13 @@ def refusal_message(refusal: SheetRefused) -> str:
         return _("Das ist kein Foto (JPEG oder PNG erwartet).")
     if refusal.code == "too_many_pixels":
         return _("Das Bild hat zu viele Pixel; bitte ein normales Handyfoto schicken.")
+    if refusal.code == "too_many_pixels_whole":
+        kind = {"WEBP": "WebP"}.get(str(params.get("format")), params.get("format"))
+        return _(
+            "Dieses Bild (%(kind)s) ist zu groß zum Lesen: höchstens %(mp)s "
+            "Megapixel. Bitte die Spielliste mit der Handykamera fotografieren "
+            "und als Foto (JPEG) schicken oder das Bild kleiner speichern."
+        ) % {"kind": kind, "mp": params.get("megapixels")}
     if refusal.code == "too_small":
         return _("Das Foto ist zu klein; bitte näher heran.")
     if refusal.code == "not_found":

@@ -31,7 +31,9 @@ def photo_file(photo: SheetPhoto, part: str) -> Path | None:
         return None
     if part == "blatt":
         name = SHEET_FILE
-    elif part.isdigit() and len(part) <= 2:
+    elif part.isascii() and part.isdigit() and len(part) <= 2:
+        # ASCII digits only: "²" and "①" are digits to isdigit() but not
+        # to int().
         name = game_file(int(part))
     else:
         return None

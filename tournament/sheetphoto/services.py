@@ -18,6 +18,7 @@ hashes, so a version still says it came from a photo.
 """
 
 import hashlib
+import math
 import shutil
 import time
 import uuid
@@ -31,9 +32,11 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournament.core.audit import audit_record
 from tournament.core.errors import ConflictError, UserError
+from tournament.core.ratelimit import count_in_window, seconds_left
 from tournament.core.roles import Actor, acting_user
 from tournament.models import (
     Entry,
@@ -52,12 +55,28 @@ from tournament.sheetphoto.reader.read import (
     SheetReading,
     SheetRefused,
 )
+from tournament.sheetphoto.reader.structure import image_length
 from tournament.sheetphoto.refusals import refusal_message
 from tournament.tableentry import services as tableentry_services
 
 # A photo read but never saved as a result is kept this long (the person
 # may come back to its review), then deleted with its row.
 UNSAVED_FOR = timedelta(days=1)
+# A table keeps at most this many photos not saved as a result: the photo,
+# a retake of a blurred one, and the referee's beside a player's; a newer
+# one replaces the oldest. So photos sent again and again take at most this
+# many times MAX_BYTES of disk per table, and a saved one is never touched.
+UNSAVED_PER_TABLE = 3
+# How many photos a player (his personal link) and a signed-in user may
+# send in PHOTO_WINDOW seconds, counted as the personal links' requests are
+# (core.ratelimit: Django's cache, which the workers share). A table sends
+# one or two a series (a retake): six leave a player room for bad light; a
+# referee who photographs the tables he looks after at the end of a series
+# sends one every ten seconds at most: thirty. Beyond them a photo is
+# refused before it is read.
+PHOTO_WINDOW = 300
+PHOTOS_PER_PLAYER = 6
+PHOTOS_PER_USER = 30
 # Expiry runs on a photo's upload too, at most this often per process, so
 # a laptop without a scheduled job still forgets old photos.
 _EXPIRE_EVERY = 3600.0
@@ -69,6 +88,42 @@ PHOTO_SUFFIXES = {"JPEG": ".jpg", "PNG": ".png", "WEBP": ".webp"}
 
 class PhotoRefused(UserError):
     """A photo that gives no pre-filled form: the message says what to do."""
+
+
+class TooManyPhotos(PhotoRefused):
+    """The sender sent his share of photos: `retry_after` seconds until the
+    next is taken."""
+
+    def __init__(self, message: str, *, retry_after: int) -> None:
+        super().__init__(message, code="rate_limited")
+        self.retry_after = retry_after
+
+
+def _count_photo(*, actor: Actor, player: Entry | None) -> None:
+    """Count a photo sent by `player` or the signed-in `actor`; TooManyPhotos
+    beyond their share of the window, saying when to try again."""
+    user = acting_user(actor)
+    if player is not None:
+        key, share = f"sheetphoto:player:{player.pk}", PHOTOS_PER_PLAYER
+    elif user is not None:
+        key, share = f"sheetphoto:user:{user.pk}", PHOTOS_PER_USER
+    else:
+        return
+    if count_in_window(key, PHOTO_WINDOW) <= share:
+        return
+    seconds = seconds_left(key, PHOTO_WINDOW)
+    minutes = math.ceil(seconds / 60)
+    raise TooManyPhotos(
+        ngettext(
+            "Es wurden gerade sehr viele Fotos geschickt. Bitte in %(minutes)d "
+            "Minute noch einmal fotografieren oder das Ergebnis von Hand eingeben.",
+            "Es wurden gerade sehr viele Fotos geschickt. Bitte in %(minutes)d "
+            "Minuten noch einmal fotografieren oder das Ergebnis von Hand eingeben.",
+            minutes,
+        )
+        % {"minutes": minutes},
+        retry_after=seconds,
+    )
 
 
 def photos_dir() -> Path:
@@ -163,32 +218,63 @@ def photo_read(
     who took it (a user, or a player of the table), its hash, what was
     read. PhotoRefused (a UserError) says what to do about a photo that
     cannot be read: not a photo, too large, not a sheet, another table's,
-    a moment's wait when others are being read. The table's result does
-    not change; who may enter it the caller checked."""
+    a moment's wait when others are being read; TooManyPhotos (one) when
+    the sender sent his share. The table's result does not change; who may
+    enter it the caller checked."""
     _expire_now_and_then()
+    _count_photo(actor=actor, player=player)
     if len(data) > MAX_BYTES:
         raise PhotoRefused(refusal_message(SheetRefused("too_large")), code="too_large")
+    # What is read, kept and hashed is the image, up to its end: bytes sent
+    # after it are no part of the photo and would fill the disk.
+    length = image_length(data)
+    if length is None:
+        raise PhotoRefused(refusal_message(SheetRefused("not_image")), code="not_image")
+    data = data[:length]
     reading, images = _read(data, table)
     photo_id = uuid.uuid4()
     suffix = _suffix(data)
     _write_files(photo_id, data, suffix, images)
     try:
-        return SheetPhoto.objects.create(
-            id=photo_id,
-            table=table,
-            sha256=hashlib.sha256(data).hexdigest(),
-            size=len(data),
-            file_name=f"photo{suffix}",
-            reading={
-                "games": reading.as_dict()["games"],
-                "milliseconds": round(reading.milliseconds),
-            },
-            uploaded_by=acting_user(actor),
-            uploaded_by_player=player,
-        )
+        with transaction.atomic():
+            _make_room(table)
+            return SheetPhoto.objects.create(
+                id=photo_id,
+                table=table,
+                sha256=hashlib.sha256(data).hexdigest(),
+                size=len(data),
+                file_name=f"photo{suffix}",
+                reading={
+                    "games": reading.as_dict()["games"],
+                    "milliseconds": round(reading.milliseconds),
+                },
+                uploaded_by=acting_user(actor),
+                uploaded_by_player=player,
+            )
     except BaseException:
         shutil.rmtree(photos_dir() / str(photo_id), ignore_errors=True)
         raise
+
+
+def _make_room(table: Table) -> None:
+    """Make room for a new photo of `table`: its oldest photos never saved
+    as a result beyond UNSAVED_PER_TABLE - 1 are deleted, files and row
+    (as an unsaved one expires). Not in the Protokoll: no result came of
+    them, as none comes of reading one."""
+    unsaved = SheetPhoto.objects.filter(table=table, version__isnull=True)
+    old = list(
+        unsaved.order_by("-uploaded_at").values_list("pk", flat=True)[
+            UNSAVED_PER_TABLE - 1 :
+        ]
+    )
+    if not old:
+        return
+    # Locked and asked again: one saved meanwhile stays.
+    gone = list(
+        unsaved.select_for_update().filter(pk__in=old).values_list("pk", flat=True)
+    )
+    SheetPhoto.objects.filter(pk__in=gone).delete()
+    transaction.on_commit(lambda: _remove_files(gone))
 
 
 def _read_games(photo: SheetPhoto) -> list[dict[str, Any]]:
@@ -213,15 +299,15 @@ def result_enter_from_photo(
     games were read unsure or changed. A photo saved once is not saved
     again (a conflict); one whose image was deleted meanwhile is refused."""
     with transaction.atomic():
-        locked = SheetPhoto.objects.select_for_update().get(pk=photo.pk)
-        if locked.version_id is not None:
+        locked = SheetPhoto.objects.select_for_update().filter(pk=photo.pk).first()
+        if locked is not None and locked.version_id is not None:
             raise ConflictError(
                 _(
                     "Das Ergebnis aus diesem Foto ist schon gespeichert. Bitte "
                     "den neuen Stand ansehen."
                 )
             )
-        if not locked.has_image:
+        if locked is None or not locked.has_image:  # replaced, or expired
             raise UserError(
                 _(
                     "Dieses Foto wurde inzwischen gelöscht. Bitte die Spielliste "

@@ -94,12 +94,13 @@ def image_response(photo: SheetPhoto, part: str) -> HttpResponse:
 
 
 def _upload_page(
-    request: HttpRequest, context: dict[str, Any], form: PhotoForm
+    request: HttpRequest, context: dict[str, Any], form: PhotoForm, status: int = 200
 ) -> HttpResponse:
     return render(
         request,
         "tournament/sheetphoto/upload.html",
         {**context, "form": form, "max_mb": MAX_BYTES // 2**20},
+        status=status,
     )
 
 
@@ -111,12 +112,18 @@ def photo_upload_flow(
 ) -> HttpResponse:
     """The photo page (GET), or the photo sent read (`read`, no transaction
     open while it is) and on to its review; a photo that cannot be read
-    gives the page again with the sentence why."""
+    gives the page again with the sentence why (a 429 for a sender who
+    sent his share of photos, with when to try again)."""
     posted = request.method == "POST"
     form = PhotoForm(request.POST, request.FILES) if posted else PhotoForm()
     if posted and form.is_valid():
         try:
             photo = read(_photo_data(form))
+        except services.TooManyPhotos as error:
+            form.add_error("photo", error.message)
+            response = _upload_page(request, context, form, status=429)
+            response["Retry-After"] = str(error.retry_after)
+            return response
         except UserError as error:
             form.add_error("photo", error.message)
         else:

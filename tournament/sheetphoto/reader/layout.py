@@ -220,7 +220,10 @@ def parse_payload(text: str) -> SheetId | None:
     if len(parts) != 7 or parts[0] != f"{PAYLOAD_PREFIX}{LAYOUT_VERSION}":
         return None
     slug, *numbers = parts[1:]
-    if not slug or not all(n.isdigit() and len(n) <= 4 for n in numbers):
+    # ASCII digits only: "²" is a digit to isdigit() but not to int().
+    if not slug or not all(
+        n.isascii() and n.isdigit() and len(n) <= 4 for n in numbers
+    ):
         return None
     series, table, seats, games, marks = (int(n) for n in numbers)
     if not (2 <= seats <= 4 and 1 <= games <= 10 and 1 <= marks <= 15):

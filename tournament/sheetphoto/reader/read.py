@@ -2,7 +2,8 @@
 each game with how many marks left.
 
 The steps: decode the image within bounds (bytes and pixels are checked
-before it is decoded in full: an image bomb is refused, not decoded),
+from its header, before a pixel is decoded: an image bomb, or an image
+that would cost more to decode than a photo of a sheet, is refused),
 turn it upright (EXIF), find the four corner markers, read the QR code
 (whose sheet, which layout), rectify the grid to millimetres, divide out
 the light, re-register each row on its printed rules, and score the ink
@@ -29,7 +30,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 import zxingcpp
-from PIL import Image, ImageOps, UnidentifiedImageError
+from PIL import Image, ImageFile, ImageOps, UnidentifiedImageError
 
 from tournament.sheetphoto.reader.layout import (
     LEFT,
@@ -41,14 +42,32 @@ from tournament.sheetphoto.reader.layout import (
     parse_payload,
 )
 from tournament.sheetphoto.reader.markers import dictionary
+from tournament.sheetphoto.reader.structure import jpeg_buffered
 
 Gray = npt.NDArray[np.uint8]
 Floats = npt.NDArray[np.float32]
 
-# Bounds on what is read: a phone's photo scaled in the browser is a few
-# hundred KB; a camera's original up to ~15 MB and 50 MP.
+# Bounds on what is read: a phone's photo scaled in the browser is a JPEG
+# of a few hundred KB and at most 2400 px (static/js/sheetphoto.js); a
+# camera's original up to ~15 MB and 50 MP.
 MAX_BYTES = 25 * 1024 * 1024
+# A JPEG is decoded reduced (`draft`: libjpeg's DCT scaling by 1/2, 1/4 or
+# 1/8) to no less than WORK_SIDE on its long side, in grey: below about
+# (2 × WORK_SIDE)² pixels whatever its size (a 60 MP photo: 4500 × 3300,
+# 32 MB, 0.1 s). MAX_PIXELS bounds the rest: every coefficient is still
+# entropy-decoded.
 MAX_PIXELS = 60_000_000
+# Any other image is decoded whole before it is reduced: a PNG or a WebP,
+# and a JPEG whose coefficients libjpeg keeps whole (`jpeg_buffered`:
+# progressive, or scans one colour after another), at 3 to 16 bytes a
+# pixel (measured: a 60 MP PNG of 190 KB took 0.5 s and 290 MB, a 60 MP
+# WebP of 2 KB 1.5 s and 900 MB). So at most WHOLE_PIXELS: an A4 page
+# scanned at 300 dpi (2480 × 3508, 8.7 MP) fits; more would be decoded
+# only to be reduced to WORK_SIDE (a 4:3 photo is read at 2400 × 1800,
+# 4.3 MP). An interlaced (Adam7) PNG has the same bound: Pillow holds every
+# PNG whole once decoded, and interlacing adds only its passes' rows (a
+# 12 MP one peaked at the same 61 MB as its plain twin).
+WHOLE_PIXELS = 10_000_000
 MIN_SIDE = 600  # px on the short side: below, strokes are a pixel wide
 WORK_SIDE = 2400  # the long side the photo is read at
 FORMATS = ("JPEG", "PNG", "WEBP")
@@ -85,6 +104,7 @@ class SheetRefused(Exception):
         "too_large",  # more bytes than MAX_BYTES
         "not_image",  # not a JPEG/PNG/WebP, or broken
         "too_many_pixels",  # an image bomb, or a camera beyond MAX_PIXELS
+        "too_many_pixels_whole",  # decoded whole (a PNG…) beyond WHOLE_PIXELS
         "too_small",  # too few pixels to see strokes
         "not_found",  # no sheet: its corner markers are not in the photo
         "old_sheet",  # a sheet printed before sheets were readable
@@ -178,26 +198,50 @@ class SheetReading:
 # --- Decoding the image -----------------------------------------------------
 
 
+def _bound(image: ImageFile.ImageFile, data: bytes) -> None:
+    """Refuse an image that would cost more to decode than it may (its
+    header says its size), and let a JPEG be decoded reduced."""
+    width, height = image.size
+    if width * height > MAX_PIXELS:
+        raise SheetRefused("too_many_pixels")
+    if min(width, height) < MIN_SIDE:
+        raise SheetRefused("too_small")
+    if image.format == "JPEG":
+        # Reduced as far as the long side keeps WORK_SIDE: a target of
+        # WORK_SIDE on both sides would leave a long narrow image whole.
+        scale = WORK_SIDE / max(width, height)
+        image.draft("L", (round(width * scale) or 1, round(height * scale) or 1))
+    whole = image.format != "JPEG" or jpeg_buffered(data)
+    if whole and width * height > WHOLE_PIXELS:
+        raise SheetRefused(
+            "too_many_pixels_whole",
+            format=image.format,
+            megapixels=WHOLE_PIXELS // 1_000_000,
+        )
+
+
+def _grey(image: Image.Image) -> Gray:
+    """The image's grey levels in 8 bits. A 16-bit grey PNG opens in a
+    mode of integers ("I;16", "I;16B" or "I"), whose convert("L") clips
+    every level above 255 to white: its 8-bit level is its high byte."""
+    if image.mode.startswith("I"):
+        wide = np.asarray(image, dtype=np.int32)
+        return np.asarray(np.clip(wide >> 8, 0, 255), dtype=np.uint8)
+    return np.asarray(image.convert("L"), dtype=np.uint8)
+
+
 def decode_image(data: bytes) -> Gray:
     """The photo as an upright grey image of at most WORK_SIDE pixels on
-    its long side. Its size is read from the header before any pixel is
-    decoded."""
+    its long side. Its size is read from the header and bounded (`_bound`)
+    before any pixel is decoded."""
     if len(data) > MAX_BYTES:
         raise SheetRefused("too_large", megabytes=MAX_BYTES // (1024 * 1024))
     try:
         with Image.open(io.BytesIO(data)) as image:
             if image.format not in FORMATS:
                 raise SheetRefused("not_image")
-            width, height = image.size
-            if width * height > MAX_PIXELS:
-                raise SheetRefused("too_many_pixels")
-            if min(width, height) < MIN_SIDE:
-                raise SheetRefused("too_small")
-            if image.format == "JPEG":
-                # Decode at a reduced scale straight away (DCT scaling).
-                image.draft("L", (WORK_SIDE, WORK_SIDE))
-            upright = ImageOps.exif_transpose(image)
-            grey = np.asarray(upright.convert("L"), dtype=np.uint8)
+            _bound(image, data)
+            grey = _grey(ImageOps.exif_transpose(image))
     except SheetRefused:
         raise
     except Image.DecompressionBombError as error:
