@@ -157,14 +157,18 @@ def _opened_here(request: HttpRequest, token: str) -> bool:
     return bool(remembered) and hmac.compare_digest(str(remembered), token)
 
 
-def link_refusal(request: HttpRequest, token: str | None) -> HttpResponse | None:
+def link_refusal(
+    request: HttpRequest, token: str | None, *, count: bool = True
+) -> HttpResponse | None:
     """The 429 for a request that may not look up the personal link
-    `token` now (None: it may): its address asked too often, or named more
-    than its share of wrong links and its next look-up is not due yet."""
-    window = int(settings.PLAYER_LINK_WINDOW)
-    requests_key = f"link-requests:{_address(request)}"
-    if count_in_window(requests_key, window) > int(settings.PLAYER_LINK_REQUESTS):
-        return too_many(request, retry_after=seconds_left(requests_key, window))
+    `token` now (None: it may): its address asked too often (if its
+    requests `count`), or named more than its share of wrong links and its
+    next look-up is not due yet."""
+    if count:
+        window = int(settings.PLAYER_LINK_WINDOW)
+        requests_key = f"link-requests:{_address(request)}"
+        if count_in_window(requests_key, window) > int(settings.PLAYER_LINK_REQUESTS):
+            return too_many(request, retry_after=seconds_left(requests_key, window))
     if token and _opened_here(request, token):
         return None
     due = cache.get(_pace_key(request))
@@ -173,18 +177,30 @@ def link_refusal(request: HttpRequest, token: str | None) -> HttpResponse | None
     return too_many(request, retry_after=max(1, math.ceil(float(due) - time.time())))
 
 
-def personal_link_limited(view: _View) -> _View:
-    """Refuse (429) an address that asked too often, or named too many
-    links that do not exist, before the view looks anything up (see the
-    module: a link its phone opened before is still answered). The link is
-    the view's `token`, or the address's `?link=`."""
+def _guarded(*, count: bool) -> Callable[[_View], _View]:
+    def decorator(view: _View) -> _View:
+        @wraps(view)
+        def wrapper(
+            request: HttpRequest, *args: Any, **kwargs: Any
+        ) -> HttpResponseBase:
+            token = kwargs.get("token") or request.GET.get("link")
+            refusal = link_refusal(request, str(token) if token else None, count=count)
+            if refusal is not None:
+                return refusal
+            return view(request, *args, **kwargs)
 
-    @wraps(view)
-    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        token = kwargs.get("token") or request.GET.get("link")
-        refusal = link_refusal(request, str(token) if token else None)
-        if refusal is not None:
-            return refusal
-        return view(request, *args, **kwargs)
+        return wrapper
 
-    return wrapper
+    return decorator
+
+
+# Refuse (429) an address that asked too often, or named too many links
+# that do not exist, before the view looks anything up (see the module: a
+# link its phone opened before is still answered). The link is the view's
+# `token`, or the address's `?link=`.
+personal_link_limited = _guarded(count=True)
+# The same for a digital seat's link, but its requests are not counted, only
+# its wrong links: a table being played sends a move or a poll every few
+# seconds from each of its phones (all of a club's behind one router), and
+# holding the right link is all a seat's request needs.
+seat_link_guarded = _guarded(count=False)

@@ -60,7 +60,7 @@ def _seat_guarded(address: str, token: str) -> DigitalSeat | int:
     request.META["REMOTE_ADDR"] = address
     request.META["HTTP_ACCEPT"] = "application/json"  # no page to render
     request.user = AnonymousUser()
-    if link_refusal(request, token) is not None:
+    if link_refusal(request, token, count=False) is not None:
         return 4429
     seat = seat_by_token(token)
     if seat is None:

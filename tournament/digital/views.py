@@ -23,7 +23,7 @@ from tournament.core.ratelimit import (
     LINK_COOKIE,
     LINK_COOKIE_SALT,
     link_missed,
-    personal_link_limited,
+    seat_link_guarded,
 )
 from tournament.core.roles import organizer_required, tournament_referee_required
 from tournament.digital import adapter, away, faces, ratelimit, services
@@ -160,8 +160,9 @@ def _play_page(
 
 # A seat's private link is a personal link like a player's (/t/<slug>/mein/
 # <token>/): its addresses are behind the same wrong-link guard
-# (core.ratelimit, `personal_link_limited`), a wrong token counts as a miss
-# of the asking address, and the JSON ones are refused in JSON when asked.
+# (core.ratelimit, `seat_link_guarded`: its requests are not counted, its
+# wrong links are), a wrong token counts as a miss of the asking address,
+# and the JSON ones are refused in JSON when asked.
 
 
 def _seat_or_404(request: HttpRequest, token: str) -> DigitalSeat:
@@ -189,7 +190,7 @@ def _remember(response: HttpResponse, seat: DigitalSeat) -> None:
     )
 
 
-@personal_link_limited
+@seat_link_guarded
 @never_cache
 def digital_play(request: HttpRequest, token: str) -> HttpResponse:
     """The table for the holder of a private link. (Its socket, or the
@@ -209,7 +210,7 @@ def digital_play(request: HttpRequest, token: str) -> HttpResponse:
     return response
 
 
-@personal_link_limited
+@seat_link_guarded
 @never_cache
 def digital_state(request: HttpRequest, token: str) -> JsonResponse:
     """The seat's state as JSON: the page's fallback when the socket fails."""
@@ -217,7 +218,7 @@ def digital_state(request: HttpRequest, token: str) -> JsonResponse:
     return JsonResponse(state(seat.table, seat))
 
 
-@personal_link_limited
+@seat_link_guarded
 @require_POST
 def digital_move(request: HttpRequest, token: str) -> JsonResponse:
     """A move sent over plain HTTP (the socket's fallback): the same
@@ -356,7 +357,7 @@ def digital_replay(
     return _replay(request, digital, game, tournament=tournament, series=series)
 
 
-@personal_link_limited
+@seat_link_guarded
 def digital_replay_own(request: HttpRequest, token: str, game: int) -> HttpResponse:
     """A finished game of the table behind a private link (practice too)."""
     seat = _seat_or_404(request, token)
