@@ -109,7 +109,11 @@ def _serve(application: Any, sock: socket.socket) -> None:
         from tournament.core.front import HallProtocol
 
         config = uvicorn.Config(
-            application, http=HallProtocol, log_level="warning", lifespan="off"
+            application,
+            http=HallProtocol,
+            log_level="warning",
+            lifespan="off",
+            reset_contextvars=True,
         )
         uvicorn.Server(config).run(sockets=[sock])
         code = 0

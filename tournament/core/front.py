@@ -22,8 +22,11 @@ laptop allows 1,024 of them. Here:
 """
 
 import asyncio
+import contextlib
 import functools
 import resource
+import socket
+import struct
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,6 +47,8 @@ _FULL = (
     b"connection: close\r\n"
     b"content-length: %d\r\n\r\n%s"
 )
+_RESET = struct.pack("ii", 1, 0)  # SO_LINGER on, after 0 s
+
 # Before its request is read nobody's language is known: both of the site's.
 _FULL_TEXT = (
     b"Gerade zu viele Verbindungen. Bitte in ein paar Sekunden neu laden.\n"
@@ -105,11 +110,18 @@ class HallProtocol(H11Protocol):
     ) -> None:
         super().__init__(config, server_state, app_state, _loop)
         self.conn = h11.Connection(h11.SERVER, max_incomplete_event_size=HEAD_BYTES)
-        self._timer: asyncio.TimerHandle | None = None
-        # Since when this connection waits: for a request's head, or for its
-        # client to read (None: a request is under way). The longest waiting
-        # makes room for a new connection when the budget is full.
-        self.waiting_since: float | None = None
+        # Waiting for a request's head, and for the client to read: each with
+        # its deadline and since when (the longest waiting makes room for a
+        # new connection when the budget is full).
+        self._head = _Wait()
+        self._write = _Wait()
+
+    @property
+    def waiting_since(self) -> float | None:
+        """Since when this connection waits for its client (None: a request
+        is under way, its answer flowing)."""
+        since = [w.since for w in (self._head, self._write) if w.since is not None]
+        return min(since, default=None)
 
     # A request's head, in time.
 
@@ -120,73 +132,84 @@ class HallProtocol(H11Protocol):
             self.transport.write(_FULL % (len(text), text))
             self.transport.close()
             return
-        self._wait(settings.FRONT_HEAD_SECONDS)
+        self._head.start(self, settings.FRONT_HEAD_SECONDS)
 
     def handle_events(self) -> None:
         cycle = self.cycle
         super().handle_events()
         if self.cycle is not cycle:  # a request's head arrived
-            self._stop_waiting()
+            self._head.stop()
 
     def on_response_complete(self) -> None:
         # Before the next head is looked for (a pipelined one may be there).
         if not self.transport.is_closing():
-            self._wait(settings.FRONT_HEAD_SECONDS)
+            self._head.start(self, settings.FRONT_HEAD_SECONDS)
         super().on_response_complete()
 
     def handle_websocket_upgrade(self, event: h11.Request) -> None:
-        self._stop_waiting()
+        self._head.stop()
         super().handle_websocket_upgrade(event)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self._stop_waiting()
+        self._head.stop()
+        self._write.stop()
         super().connection_lost(exc)
 
-    # An answer the client takes, in time.
+    # An answer the client takes, in time: while the transport holds more
+    # than it may (its high-water mark), the client must take some within
+    # the time, whatever requests come and go meanwhile.
 
     def pause_writing(self) -> None:
         super().pause_writing()
-        self._wait(settings.FRONT_WRITE_SECONDS)
+        self._write.start(self, settings.FRONT_WRITE_SECONDS)
 
     def resume_writing(self) -> None:
         super().resume_writing()
-        self._stop_waiting()
+        self._write.stop()
 
-    # Waiting.
-
-    def _wait(self, seconds: float) -> None:
-        self._stop_waiting()
-        self.waiting_since = self.loop.time()
-        self._timer = self.loop.call_later(seconds, self._waited_too_long)
-
-    def _stop_waiting(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        self.waiting_since = None
-
-    def _waited_too_long(self) -> None:
-        self._timer = None
-        # At once, without the answer's rest: a request under way then ends
-        # as if its client had left (uvicorn tells it so).
+    def cut_off(self) -> None:
+        """Close at once, without the answer's rest: a request under way
+        then ends as if its client had left (uvicorn tells it so)."""
+        self._head.stop()
+        self._write.stop()
+        sock = self.transport.get_extra_info("socket")
+        if sock is not None:
+            # Reset, not closed: what the client did not take is dropped at
+            # once, not kept by the system until it gives up sending.
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, _RESET)
         self.transport.abort()
 
     def _make_room(self) -> bool:
         """Close the connection that has waited longest; False if none
         waits."""
         longest: HallProtocol | None = None
+        oldest = 0.0
         for connection in self.connections:
-            if (
-                isinstance(connection, HallProtocol)
-                and connection.waiting_since is not None
-                and (
-                    longest is None
-                    or connection.waiting_since < (longest.waiting_since or 0.0)
-                )
-            ):
-                longest = connection
+            if isinstance(connection, HallProtocol):
+                since = connection.waiting_since
+                if since is not None and (longest is None or since < oldest):
+                    longest, oldest = connection, since
         if longest is None:
             return False
-        longest._stop_waiting()
-        longest.transport.abort()
+        longest.cut_off()
         return True
+
+
+class _Wait:
+    """A connection waiting for its client: since when, and its deadline."""
+
+    def __init__(self) -> None:
+        self.since: float | None = None
+        self._timer: asyncio.TimerHandle | None = None
+
+    def start(self, protocol: HallProtocol, seconds: float) -> None:
+        self.stop()
+        self.since = protocol.loop.time()
+        self._timer = protocol.loop.call_later(seconds, protocol.cut_off)
+
+    def stop(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self.since = None

@@ -49,8 +49,8 @@ class Command(BaseCommand):
             message = _(
                 "Achtung: Dieser Rechner erlaubt dem Server nur %(files)d offene "
                 "Dateien, also etwa %(connections)d Verbindungen; ein Saal mit 400 "
-                "Handys braucht mehr. Vor dem Start zum Beispiel `ulimit -n 65536` "
-                "eingeben (siehe Betriebshandbuch)."
+                "Handys braucht mehr. Vor dem Start im selben Fenster `ulimit -n "
+                "65536` eingeben (Handbuch: „Der Tag in der Halle“)."
             ) % {"files": files, "connections": connections}
             print(message, file=sys.stderr, flush=True)
         uvicorn.run(
@@ -67,6 +67,13 @@ class Command(BaseCommand):
             ws_per_message_deflate=False,
             # Channels' router takes no lifespan messages.
             lifespan="off",
+            # Each request's task starts with a context of its own. uvicorn
+            # starts a pipelined request from within the previous one's
+            # answer, and the new task took over that request's context:
+            # Django's handler then found the previous request's (ended)
+            # thread-sensitive context and made it an executor that nobody
+            # shuts down, a thread left behind for every such request.
+            reset_contextvars=True,
             log_level=options["log_level"],
             access_log=False,
             ssl_keyfile=options["ssl_keyfile"],
