@@ -80,8 +80,29 @@ async def ignore(message):
     pass
 
 
-async def nothing():
-    return {"type": "http.request", "body": b""}
+def nothing():
+    """The receive of a request without a body whose client stays: the
+    empty body, then nothing until the test ends."""
+    given = False
+
+    async def receive():
+        nonlocal given
+        if not given:
+            given = True
+            return {"type": "http.request", "body": b""}
+        await asyncio.Event().wait()
+
+    return receive
+
+
+def leaving():
+    """The receive of a request without a body whose client leaves at once."""
+    messages = iter([{"type": "http.request", "body": b""}])
+
+    async def receive():
+        return next(messages, {"type": "http.disconnect"})
+
+    return receive
 
 
 def signed_in_cookie(username):
@@ -112,17 +133,17 @@ def test_each_lane_lets_so_many_in_and_the_referees_pass_the_phones():
         lanes = Visitors(Lanes(inner))
         decided = Decided(lanes)
         phones = [
-            asyncio.create_task(lanes(scope(b"lang=de"), nothing, ignore))
+            asyncio.create_task(lanes(scope(b"lang=de"), nothing(), ignore))
             for _ in range(4)
         ] + [
-            asyncio.create_task(lanes(scope(c, "made-up"), nothing, ignore))
+            asyncio.create_task(lanes(scope(c, "made-up"), nothing(), ignore))
             for c in made_up
         ]
         await decided.until(len(phones))
         # The phones' lane is full, the made-up cookies wait with the phones;
         # a referee still gets in at once.
         signed_in = [
-            asyncio.create_task(lanes(scope(c, "referee"), nothing, ignore))
+            asyncio.create_task(lanes(scope(c, "referee"), nothing(), ignore))
             for c in referees
         ]
         await decided.until(len(phones) + len(signed_in))
@@ -143,7 +164,7 @@ def test_a_websocket_does_not_take_a_place():
         inner.go.set()
         lanes = Lanes(inner)
         socket = {**scope(), "type": "websocket"}
-        await lanes(socket, nothing, ignore)
+        await lanes(socket, nothing(), ignore)
         return inner
 
     assert run_async(scenario).answered == 1
@@ -194,6 +215,154 @@ def test_a_session_signed_out_in_another_process_leaves_the_lane_in_time(
 
     signed_in, anonymous = Visitor.SIGNED_IN, Visitor.ANONYMOUS
     assert run_async(scenario) == (signed_in, signed_in, anonymous)
+
+
+class Sending:
+    """An application that answers at once but whose body waits to be
+    sent until the test lets it go, as a client that does not read makes
+    the server's send wait."""
+
+    def __init__(self):
+        self.started = 0
+        self.go = asyncio.Event()
+
+    async def __call__(self, scope, receive, send):
+        self.started += 1
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await self.go.wait()
+        await send({"type": "http.response.body", "body": b"x"})
+
+
+def page(path="/"):
+    return {**scope(), "path": path}
+
+
+@override_settings(REQUEST_LANES={"public": 1, "signed_in": 1})
+def test_a_request_leaves_its_lane_when_its_answer_starts():
+    """Sending needs no place in Django: a client that reads nothing of its
+    answer no longer keeps the next phone out."""
+
+    async def scenario():
+        inner = Sending()
+        lanes = Lanes(inner)
+        first = asyncio.create_task(lanes(page(), nothing(), ignore))
+        second = asyncio.create_task(lanes(page(), nothing(), ignore))
+        for _ in range(20):
+            await asyncio.sleep(0)
+        started = inner.started
+        inner.go.set()
+        await asyncio.gather(first, second)
+        return started
+
+    assert run_async(scenario) == 2
+
+
+@override_settings(REQUEST_LANES={"public": 1, "signed_in": 1})
+def test_static_files_take_no_place():
+    async def scenario():
+        inner = Inner()
+        lanes = Lanes(inner)
+        held = asyncio.create_task(lanes(page(), nothing(), ignore))
+        static = asyncio.create_task(
+            lanes(page("/static/css/app.css"), nothing(), ignore)
+        )
+        for _ in range(20):
+            await asyncio.sleep(0)
+        inside = inner.inside["phone"]
+        inner.go.set()
+        await asyncio.gather(held, static)
+        return inside
+
+    assert run_async(scenario) == 2
+
+
+@override_settings(REQUEST_LANES={"public": 1, "signed_in": 1}, REQUEST_LANES_WAITING=2)
+def test_a_phone_beyond_the_waiting_ones_is_told_to_come_back():
+    """However many phones ask at once, only so many wait in the loop for
+    Django; one more gets 503 at once, in words, and its connection closes."""
+
+    async def scenario():
+        inner = Inner()
+        lanes = Lanes(inner)
+        answers = []
+
+        async def record(message):
+            answers.append(message)
+
+        waiting = [
+            asyncio.create_task(lanes(page(), nothing(), ignore)) for _ in range(3)
+        ]
+        for _ in range(20):
+            await asyncio.sleep(0)
+        await lanes(page(), nothing(), record)  # the fourth: one inside, two wait
+        inner.go.set()
+        await asyncio.gather(*waiting)
+        return answers, inner.answered
+
+    answers, answered = run_async(scenario)
+    assert answers[0]["status"] == 503
+    assert (b"retry-after", b"5") in answers[0]["headers"]
+    assert (b"connection", b"close") in answers[0]["headers"]
+    assert "zu viele Anfragen" in answers[1]["body"].decode()
+    assert answered == 3
+
+
+@override_settings(REQUEST_LANES={"public": 1, "signed_in": 1})
+def test_a_request_whose_client_left_while_it_waited_never_goes_in():
+    """600 connections that asked for a page made by Django and left at once
+    kept every phone behind them: a request whose client is gone by its
+    turn is dropped, unanswered, and the next one goes in."""
+
+    async def scenario():
+        inner = Inner()
+        lanes = Lanes(inner)
+        held = asyncio.create_task(lanes(page(), nothing(), ignore))
+        for _ in range(20):
+            await asyncio.sleep(0)
+        left = [asyncio.create_task(lanes(page(), leaving(), ignore)) for _ in range(5)]
+        waiting = asyncio.create_task(lanes(page(), nothing(), ignore))
+        await asyncio.gather(*left)  # they end without their turn
+        inner.go.set()
+        await asyncio.gather(held, waiting)
+        return inner.answered
+
+    assert run_async(scenario) == 2
+
+
+@override_settings(REQUEST_LANES={"public": 1, "signed_in": 1})
+def test_a_thread_waiting_outside_its_lane_lets_the_next_one_in():
+    """A photo waiting for the readers' pool gives up its place meanwhile,
+    and takes one again before it goes on."""
+
+    async def scenario():
+        order = []
+        release = asyncio.Event()
+        loop = asyncio.get_running_loop()
+
+        def photo_view():
+            with limits.outside_lane():
+                order.append("photo waits")
+                asyncio.run_coroutine_threadsafe(release.wait(), loop).result()
+            order.append("photo goes on")
+
+        async def app(scope, receive, send):
+            if scope["path"] == "/foto/":
+                await asyncio.to_thread(photo_view)
+            else:
+                order.append("next one in")
+                release.set()
+            await send({"type": "http.response.start", "status": 200, "headers": []})
+            await send({"type": "http.response.body", "body": b""})
+
+        lanes = Lanes(app)
+        photo = asyncio.create_task(lanes(page("/foto/"), nothing(), ignore))
+        while not order:
+            await asyncio.sleep(0.01)
+        await lanes(page(), nothing(), ignore)
+        await photo
+        return order
+
+    assert run_async(scenario) == ["photo waits", "next one in", "photo goes on"]
 
 
 # --- on a real server ---------------------------------------------------------
@@ -263,8 +432,8 @@ def test_slow_bodies_and_made_up_sessions_do_not_stop_entry_or_the_phones(server
         slow_body(port, entry, f"sessionid={made_up}")
         for made_up in ("x", "y", "k" * 32, "0123456789", "z" * 40)
     ]
-    # Unfinished headers never reach the site (uvicorn has no timeout for
-    # them, but they hold no place either).
+    # Unfinished headers never reach the site (the server closes them after
+    # FRONT_HEAD_SECONDS; meanwhile they hold no place either).
     unfinished = [socket.create_connection(("127.0.0.1", port)) for _ in range(2)]
     for sock in unfinished:
         sock.sendall(b"POST /konto/anmelden/ HTTP/1.1\r\nHost: 127.0.0.1\r\n")

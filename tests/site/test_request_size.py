@@ -12,7 +12,7 @@ from asgiref.sync import async_to_sync
 from asgiref.testing import ApplicationCommunicator
 from django.test import override_settings
 
-from tournament.core.limits import BodyLimits
+from tournament.core.limits import VISITOR_KEY, BodyLimits, Visitor
 
 LIMIT = 1000
 MB = 2**20
@@ -223,3 +223,67 @@ def test_the_site_refuses_a_60_mb_post_before_reading_it():
     # and each of those pages says its own.
     page = body["body"].decode()
     assert "Diese Datei ist zu groß" in page and "MB" not in page
+
+
+ROOM = {"public": {"count": 2, "bytes": 1000}, "signed_in": {"count": 1, "bytes": 1000}}
+
+
+def _visited(headers, who):
+    """A request's scope as Visitors leaves it: who it is from decided."""
+    return {**scope(headers), VISITOR_KEY: who}
+
+
+@override_settings(REQUEST_BODIES=ROOM)
+def test_bodies_in_flight_beyond_their_room_are_refused_unread():
+    """Bodies being read (or held) count until their request ends: one more
+    than the room takes, by count or by bytes, gets 503 at once and its body
+    is never read; a signed-in user's has a room of its own."""
+
+    async def scenario():
+        inner = Inner()
+        app = BodyLimits(inner)
+        length = [(b"content-length", b"400")]
+        slow = [
+            ApplicationCommunicator(app, _visited(length, Visitor.ANONYMOUS))
+            for _ in range(2)
+        ]
+        for talk in slow:  # in flight: a part of each body sent
+            await talk.send_input(
+                {"type": "http.request", "body": b"a", "more_body": True}
+            )
+        await asyncio.sleep(0.05)
+        third = await _answer(app, _visited(length, Visitor.ANONYMOUS), [b"a" * 400])
+        referee = await _answer(app, _visited(length, Visitor.SIGNED_IN), [b"a" * 400])
+        for talk in slow:
+            await talk.send_input({"type": "http.request", "body": b"a" * 399})
+            await talk.receive_output(timeout=5)
+        # Their bodies read and answered, the room is free again.
+        after = await _answer(app, _visited(length, Visitor.ANONYMOUS), [b"a" * 400])
+        return third, referee, after, inner
+
+    third, referee, after, inner = async_to_sync(scenario)()
+    start, body = third
+    assert start["status"] == 503
+    assert (b"connection", b"close") in start["headers"]
+    assert "zu viele Anfragen" in body["body"].decode()
+    assert referee[0]["status"] == 200 and after[0]["status"] == 200
+    assert inner.read == 4 * 400  # never the refused one's
+
+
+@override_settings(REQUEST_BODIES=ROOM)
+def test_the_bytes_in_flight_are_bounded_too():
+    async def scenario():
+        app = BodyLimits(Inner())
+        big = ApplicationCommunicator(
+            app, _visited([(b"content-length", b"900")], Visitor.ANONYMOUS)
+        )
+        await big.send_input({"type": "http.request", "body": b"a", "more_body": True})
+        await asyncio.sleep(0.05)
+        return await _answer(
+            app,
+            _visited([(b"content-length", b"200")], Visitor.ANONYMOUS),
+            [b"a" * 200],
+        )
+
+    start, _ = async_to_sync(scenario)()
+    assert start["status"] == 503

@@ -27,6 +27,7 @@ import weakref
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from http.cookies import SimpleCookie
 from importlib import import_module
@@ -45,7 +46,6 @@ from asgiref.typing import (
 from channels.db import database_sync_to_async
 from django.conf import settings
 from django.contrib.auth import SESSION_KEY
-from django.http import HttpRequest
 from django.http.cookie import parse_cookie
 from django.utils import translation
 from django.utils.html import escape
@@ -57,7 +57,6 @@ from tournament.core.middleware import supported_language
 # Keys of the site's own in a request's scope (servers and Django pass
 # unknown keys on).
 VISITOR_KEY = "siebenschraem.visitor"
-PLACE_KEY = "siebenschraem.place"
 
 
 def _header(scope: WWWScope, name: bytes) -> bytes | None:
@@ -287,10 +286,9 @@ class BodyLimits:
             await self.app(scope, receive, send)
             return
         size = int(declared) if declared is not None else limit
-        flight = self._flights[visitor(scope) is Visitor.SIGNED_IN]
-        room = settings.REQUEST_BODIES[
-            "signed_in" if visitor(scope) is Visitor.SIGNED_IN else "public"
-        ]
+        signed_in = visitor(scope) is Visitor.SIGNED_IN
+        flight = self._flights[signed_in]
+        room = settings.REQUEST_BODIES["signed_in" if signed_in else "public"]
         if flight.count >= room["count"] or flight.size + size > room["bytes"]:
             await _refuse(scope, send, 503)
             return
@@ -341,8 +339,8 @@ class BodyLimits:
 
 class _Place:
     """A request's place in its lane. The lane is left when the answer
-    starts (sending it needs no thread), and a view may step out of it
-    while it waits for something else (`outside_lane`)."""
+    starts (sending it needs no thread), and the request's thread may step
+    out of it while it waits for something else (`outside_lane`)."""
 
     def __init__(self, lane: asyncio.Semaphore, loop: asyncio.AbstractEventLoop):
         self.lane = lane
@@ -359,15 +357,19 @@ class _Place:
         self.held = True
 
 
+# The place of the request whose work runs here (the request's coroutines
+# and, copied with their context, its thread).
+_place: ContextVar[_Place | None] = ContextVar("lane_place", default=None)
+
+
 @contextmanager
-def outside_lane(request: HttpRequest) -> Iterator[None]:
-    """Give up the request's place in its lane while the block runs (in the
-    request's thread: a photo waiting for the readers' pool, which bounds
-    itself), and take a place again after it. Without a lane (a test's
-    client, WSGI) nothing happens."""
-    scope = getattr(request, "scope", None)
-    place = scope.get(PLACE_KEY) if isinstance(scope, dict) else None
-    if not isinstance(place, _Place):
+def outside_lane() -> Iterator[None]:
+    """Give up the request's place in its lane while the block runs in the
+    request's thread (a photo waiting for the readers' pool, which bounds
+    itself), and take a place again after it. Outside a lane (a test's
+    client, a command) nothing happens."""
+    place = _place.get()
+    if place is None:
         yield
         return
     place.loop.call_soon_threadsafe(place.leave)
@@ -381,8 +383,9 @@ class Lanes:
     """At most so many requests in Django at once, in two lanes: visitors
     who are not signed in (the phones) and signed-in users (referees, the
     organizer; `Visitors` decided who is). The rest wait here, in the event
-    loop, for a free place; beyond `REQUEST_LANES_WAITING` phones' requests
-    waiting, one more gets 503 at once.
+    loop, for a free place; a request whose client leaves meanwhile never
+    goes in, and a phone's request beyond `REQUEST_LANES_WAITING` waiting
+    gets 503 at once.
 
     Every request in Django runs in a thread of its own, and they all take
     turns at one GIL with the event loop, which answers the kept pages
@@ -413,6 +416,23 @@ class Lanes:
             lane = lanes[signed_in] = asyncio.Semaphore(size)
         return lane
 
+    @staticmethod
+    async def _place_or_gone(
+        lane: asyncio.Semaphore, gone: "asyncio.Future[ASGIReceiveEvent]"
+    ) -> bool:
+        """Wait for a place in `lane` or for the client to leave (`gone`),
+        whichever comes first: whether the place is taken and the client is
+        still there."""
+        taking = asyncio.ensure_future(lane.acquire())
+        await asyncio.wait((taking, gone), return_when=asyncio.FIRST_COMPLETED)
+        if not gone.done():
+            return True
+        if taking.done() and not taking.cancelled():
+            lane.release()  # taken as the client left: given back
+        else:
+            taking.cancel()  # a place it was given meanwhile goes back too
+        return False
+
     async def __call__(
         self, scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable
     ) -> None:
@@ -423,31 +443,47 @@ class Lanes:
             return
         signed_in = visitor(scope) is Visitor.SIGNED_IN
         lane = self._lane(signed_in)
-        if (
-            not signed_in
-            and lane.locked()
-            and self._waiting[False] >= settings.REQUEST_LANES_WAITING
-        ):
+        crowded = self._waiting[False] >= settings.REQUEST_LANES_WAITING
+        if not signed_in and lane.locked() and crowded:
             await _refuse(scope, send, 503)
             return
+        # The request's body (read whole by BodyLimits, or none), then the
+        # next message, which comes only when the client leaves: a request
+        # whose client left while it waited never goes into Django (600
+        # connections that asked and left kept every phone behind them).
+        first = await receive()
+        if first["type"] == "http.disconnect":
+            return
+        gone = asyncio.ensure_future(receive())
         self._waiting[signed_in] += 1
         try:
-            await lane.acquire()
+            entered = await self._place_or_gone(lane, gone)
         finally:
             self._waiting[signed_in] -= 1
+        if not entered:
+            return  # nobody to answer
         place = _Place(lane, asyncio.get_running_loop())
+        given = False
+
+        async def receiving() -> ASGIReceiveEvent:
+            nonlocal given
+            if not given:
+                given = True
+                return first
+            return await gone
 
         async def sending(message: ASGISendEvent) -> None:
             if message["type"] == "http.response.start":
                 place.leave()
             await send(message)
 
+        token = _place.set(place)
         try:
-            await self.app(
-                cast(HTTPScope, {**scope, PLACE_KEY: place}), receive, sending
-            )
+            await self.app(scope, receiving, sending)
         finally:
+            _place.reset(token)
             place.leave()
+            gone.cancel()
 
 
 class SocketBudget:

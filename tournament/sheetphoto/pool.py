@@ -10,7 +10,8 @@ at once (`Busy`: "Bitte einen Moment …"), never queued without end.
 
 The request's thread waits for its photo (under ASGI every request runs in
 a thread of its own, tournament/core/handler.py), so the person gets the
-pre-filled form in the answer; no transaction is open while it waits. A
+pre-filled form in the answer; no transaction is open while it waits, nor
+does it hold its place in Django's lane (`core.limits.outside_lane`). A
 place is given back when the reading ends, not when the request stops
 waiting, so a reading that outlasts its request still counts.
 """
@@ -21,6 +22,7 @@ from concurrent.futures import TimeoutError as FutureTimeout
 
 from django.conf import settings
 
+from tournament.core.limits import outside_lane
 from tournament.sheetphoto.reader.overlay import ReviewImages, review_images
 from tournament.sheetphoto.reader.read import Expected, SheetReading, read_sheet
 
@@ -70,6 +72,10 @@ def read_bounded(
         raise Busy from None
     future.add_done_callback(lambda _done: places.release())
     try:
-        return future.result(timeout=float(settings.SHEET_PHOTO_SECONDS))
+        # The pool bounds the readings: the request need not hold its place
+        # in Django's lane meanwhile (a referee's photos would keep the other
+        # referees waiting, a player's the phones).
+        with outside_lane():
+            return future.result(timeout=float(settings.SHEET_PHOTO_SECONDS))
     except FutureTimeout as error:
         raise Busy from error
