@@ -74,7 +74,7 @@ PROBE_EVERY = 0.25
 # address. Linux answers to all of 127.0.0.0/8.
 PROBES_FROM = "127.0.0.2"
 PROBE_TIMEOUT = 10.0
-SETTLE = 3.0
+SETTLE = 2.0
 
 
 # --- The world: run in the server's database ------------------------------------
@@ -82,9 +82,9 @@ SETTLE = 3.0
 
 def seed() -> None:
     """A tournament with a released series of four tables, a referee, the
-    personal link of the player on seat 1 of table 1 (players enter at
-    their table) and a photo of table 1's sheet kept with a result. Prints
-    JSON."""
+    personal links of the players on seats 1 and 2 of table 1 (players
+    enter at their table) and a photo of table 1's sheet kept with a
+    result. Prints JSON."""
     import django
 
     django.setup()
@@ -99,11 +99,12 @@ def seed() -> None:
     make_user("schiri", "referee", password=PASSWORD)
     table = Table.objects.get(series=series, number=1)
     photo = Path(settings.VAR_DIR) / "tisch-1.jpg"
-    photo.write_bytes(
-        sheet_photo(table, [(1, 5), (2, 3), (1, 7), (4, 1), (3, 2)], seed=3)
-    )
-    link = table.seats.get(number=1).entry.link_token
-    print(json.dumps({"link": link, "photo": str(photo)}))
+    if os.environ.get("FRONTDOOR_PHOTO", "1") == "1":  # seconds to print and shoot
+        photo.write_bytes(
+            sheet_photo(table, [(1, 5), (2, 3), (1, 7), (4, 1), (3, 2)], seed=3)
+        )
+    links = [table.seats.get(number=n).entry.link_token for n in (1, 2)]
+    print(json.dumps({"links": links, "photo": str(photo)}))
 
 
 # --- The server ------------------------------------------------------------------
@@ -116,18 +117,17 @@ class Hall:
     port: int
     process: subprocess.Popen[bytes]
     var: Path
-    link: str
+    links: list[str]  # seats 1 and 2 of table 1: the phone's, the photos'
     photo: Path
     referee: str = ""  # the signed-in referee's cookies
     csrf: str = ""
 
-    @property
-    def mine(self) -> str:
-        return f"/t/{SLUG}/mein/{self.link}/"
+    def mine(self, seat: int = 1) -> str:
+        """A player's "Mein Turnier" (seat 1 or 2 of table 1)."""
+        return f"/t/{SLUG}/mein/{self.links[seat - 1]}/"
 
-    @property
-    def photo_page(self) -> str:
-        return f"{self.mine}serie/1/tisch/1/foto/"
+    def photo_page(self, seat: int) -> str:
+        return f"{self.mine(seat)}serie/1/tisch/1/foto/"
 
     def rss_mb(self) -> float:
         """The server's resident memory, its worker processes' included."""
@@ -182,12 +182,21 @@ def raise_own_limit() -> None:
 
 @contextlib.contextmanager
 def hall(
-    var: Path, *, files: int | None = None, hard: int | None = None
+    var: Path,
+    *,
+    files: int | None = None,
+    hard: int | None = None,
+    deadlines: dict[str, str] | None = None,
+    photo: bool = True,
 ) -> Iterator[Hall]:
     """The hall's server on a fresh database in `var`, its stderr in
-    var/server.log, the referee signed in and the pages warm."""
-    env = servers.hall_env(var)
-    world = servers.run_seed(env, "bench.frontdoor")
+    var/server.log, the referee signed in and the pages warm. `deadlines`:
+    the server's FRONT_HEAD_SECONDS, FRONT_WRITE_SECONDS and
+    REQUEST_BODY_SECONDS, if not the hall's (a test's attacks end
+    sooner); `photo`: a photo of table 1's sheet (for the `disk` attack)."""
+    env = {**servers.hall_env(var), **(deadlines or {})}
+    seeding = {**env, "FRONTDOOR_PHOTO": "1" if photo else "0"}
+    world = servers.run_seed(seeding, "bench.frontdoor")
     port = servers.free_port()
     log = (var / "server.log").open("w")
     process = servers.start_server(
@@ -196,7 +205,7 @@ def hall(
     try:
         servers.wait_until_up(port, process)
         csrf, cookies = servers.http_sign_in(port, "schiri", PASSWORD)
-        found = Hall(port, process, var, world["link"], Path(world["photo"]))
+        found = Hall(port, process, var, world["links"], Path(world["photo"]))
         found.referee, found.csrf = cookies, csrf
         asyncio.run(_warm(found))
         yield found
@@ -255,7 +264,7 @@ async def get(
 def _probes(found: Hall) -> list[tuple[str, str]]:
     return [
         (f"/t/{SLUG}/tabelle/", ""),
-        (found.mine, ""),
+        (found.mine(), ""),
         (f"/t/{SLUG}/eingabe/", found.referee),
     ]
 
@@ -312,7 +321,7 @@ def run(found: Hall, attack: Callable[[Hall], Awaitable[dict[str, Any]]]) -> dic
         stop = asyncio.Event()
         seen = Watch()
         watching = asyncio.create_task(watch(found, stop, seen))
-        await asyncio.sleep(1.0)
+        await asyncio.sleep(0.5)
         started = time.monotonic()
         saw = await attack(found)
         took = time.monotonic() - started
@@ -572,15 +581,16 @@ async def _post(
 
 
 async def _uploads(
-    found: Hall, data: bytes, *, at_once: int, seconds: float, referee: bool
+    found: Hall, data: bytes, *, at_once: int, seconds: float, seat: int | None
 ) -> dict[str, Any]:
     """`at_once` uploads of `data` to table 1's photo page, again and again
-    for `seconds`: by the player's link, or by the referee."""
-    if referee:
+    for `seconds`: by the link of the player on `seat`, or (None) by the
+    referee."""
+    if seat is None:
         path = f"/t/{SLUG}/eingabe/serie/1/tisch/1/foto/"
         fields, cookie = {"csrfmiddlewaretoken": found.csrf}, found.referee
     else:
-        path, fields, cookie = found.photo_page, {}, ""
+        path, fields, cookie = found.photo_page(seat), {}, ""
     statuses: Counter[str] = Counter()
     deadline = time.monotonic() + seconds
 
@@ -597,25 +607,21 @@ async def _uploads(
 
 async def images(found: Hall, *, at_once: int = 6, seconds: float = 20) -> dict:
     """A player's link sends a 60-megapixel PNG, `at_once` at a time."""
-    return await _uploads(
-        found, big_png(), at_once=at_once, seconds=seconds, referee=False
-    )
+    return await _uploads(found, big_png(), at_once=at_once, seconds=seconds, seat=1)
 
 
 async def images_referee(found: Hall, *, at_once: int = 6, seconds: float = 20):
     """A referee sends a 60-megapixel PNG, `at_once` at a time."""
-    return await _uploads(
-        found, big_png(), at_once=at_once, seconds=seconds, referee=True
-    )
+    return await _uploads(found, big_png(), at_once=at_once, seconds=seconds, seat=None)
 
 
 async def disk(found: Hall, *, at_once: int = 6, seconds: float = 20) -> dict:
-    """A player's link sends a readable photo of its table's sheet with
-    20 MB of bytes after the image's end: how much the photos' folder
+    """Another player's link sends a readable photo of its table's sheet
+    with 20 MB of bytes after the image's end: how much the photos' folder
     grew."""
     before = found.photos_mb()
     data = found.photo.read_bytes() + os.urandom(20 * MB)
-    saw = await _uploads(found, data, at_once=at_once, seconds=seconds, referee=False)
+    saw = await _uploads(found, data, at_once=at_once, seconds=seconds, seat=2)
     return {**saw, "photos_grew_mb": round(found.photos_mb() - before, 1)}
 
 
@@ -678,7 +684,7 @@ async def early_close(
         async with gate:
             with contextlib.suppress(OSError):
                 _, writer = await _connect(found.port)
-                writer.write(_get(found.mine, found.port) * requests)
+                writer.write(_get(found.mine(), found.port) * requests)
                 await writer.drain()
                 await asyncio.sleep(0.2)  # the server has begun its answers
                 writer.transport.abort()

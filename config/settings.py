@@ -326,7 +326,7 @@ REQUEST_MAX_BYTES = 26 * 1024 * 1024
 # one holds no place there, only its connection; this frees that too. A
 # photo scaled on the phone (a few hundred KB) needs little, a workbook
 # (10 MB) 0.7 MB/s, a form a few bytes.
-REQUEST_BODY_SECONDS = 15.0
+REQUEST_BODY_SECONDS = float(os.environ.get("REQUEST_BODY_SECONDS", "15"))
 # The server's own bounds (tournament/core/front.py): a connection's request
 # head (line and headers) must arrive within FRONT_HEAD_SECONDS of its start
 # or of the previous answer (a phone sends its head at once; a lossy Wi-Fi
@@ -343,10 +343,6 @@ REQUEST_LANES = {
     "public": int(os.environ.get("LANES_PUBLIC", "3")),
     "signed_in": int(os.environ.get("LANES_SIGNED_IN", "4")),
 }
-# Phones' requests that may wait for a place in their lane at once per
-# worker; one more gets 503 ("in a few seconds again"). Kept pages never
-# wait there: a hall's changed pages send one request each into Django.
-REQUEST_LANES_WAITING = 100
 # Request bodies in flight at once per worker process (from their first
 # byte until their request ends), and their bytes (declared, or the largest
 # allowed for one without a length): beyond either, 503 with the body

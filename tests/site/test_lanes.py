@@ -276,37 +276,6 @@ def test_static_files_take_no_place():
     assert run_async(scenario) == 2
 
 
-@override_settings(REQUEST_LANES={"public": 1, "signed_in": 1}, REQUEST_LANES_WAITING=2)
-def test_a_phone_beyond_the_waiting_ones_is_told_to_come_back():
-    """However many phones ask at once, only so many wait in the loop for
-    Django; one more gets 503 at once, in words, and its connection closes."""
-
-    async def scenario():
-        inner = Inner()
-        lanes = Lanes(inner)
-        answers = []
-
-        async def record(message):
-            answers.append(message)
-
-        waiting = [
-            asyncio.create_task(lanes(page(), nothing(), ignore)) for _ in range(3)
-        ]
-        for _ in range(20):
-            await asyncio.sleep(0)
-        await lanes(page(), nothing(), record)  # the fourth: one inside, two wait
-        inner.go.set()
-        await asyncio.gather(*waiting)
-        return answers, inner.answered
-
-    answers, answered = run_async(scenario)
-    assert answers[0]["status"] == 503
-    assert (b"retry-after", b"5") in answers[0]["headers"]
-    assert (b"connection", b"close") in answers[0]["headers"]
-    assert "zu viele Anfragen" in answers[1]["body"].decode()
-    assert answered == 3
-
-
 @override_settings(REQUEST_LANES={"public": 1, "signed_in": 1})
 def test_a_request_whose_client_left_while_it_waited_never_goes_in():
     """600 connections that asked for a page made by Django and left at once

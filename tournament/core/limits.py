@@ -383,9 +383,8 @@ class Lanes:
     """At most so many requests in Django at once, in two lanes: visitors
     who are not signed in (the phones) and signed-in users (referees, the
     organizer; `Visitors` decided who is). The rest wait here, in the event
-    loop, for a free place; a request whose client leaves meanwhile never
-    goes in, and a phone's request beyond `REQUEST_LANES_WAITING` waiting
-    gets 503 at once.
+    loop, for a free place (as many as the connections the server keeps,
+    `core.front`); a request whose client leaves meanwhile never goes in.
 
     Every request in Django runs in a thread of its own, and they all take
     turns at one GIL with the event loop, which answers the kept pages
@@ -406,7 +405,6 @@ class Lanes:
         self._lanes: weakref.WeakKeyDictionary[
             asyncio.AbstractEventLoop, dict[bool, asyncio.Semaphore]
         ] = weakref.WeakKeyDictionary()
-        self._waiting = {True: 0, False: 0}
 
     def _lane(self, signed_in: bool) -> asyncio.Semaphore:
         lanes = self._lanes.setdefault(asyncio.get_running_loop(), {})
@@ -443,34 +441,34 @@ class Lanes:
             return
         signed_in = visitor(scope) is Visitor.SIGNED_IN
         lane = self._lane(signed_in)
-        crowded = self._waiting[False] >= settings.REQUEST_LANES_WAITING
-        if not signed_in and lane.locked() and crowded:
-            await _refuse(scope, send, 503)
-            return
-        # The request's body (read whole by BodyLimits, or none), then the
-        # next message, which comes only when the client leaves: a request
-        # whose client left while it waited never goes into Django (600
-        # connections that asked and left kept every phone behind them).
+        # The request's body (read whole by BodyLimits, or none); while it
+        # waits for a place, also the next message, which comes only when
+        # the client leaves: a request whose client left meanwhile never
+        # goes into Django (600 connections that asked and left kept every
+        # phone behind them).
         first = await receive()
         if first["type"] == "http.disconnect":
             return
-        gone = asyncio.ensure_future(receive())
-        self._waiting[signed_in] += 1
-        try:
-            entered = await self._place_or_gone(lane, gone)
-        finally:
-            self._waiting[signed_in] -= 1
-        if not entered:
-            return  # nobody to answer
+        gone: asyncio.Future[ASGIReceiveEvent] | None = None
+        if lane.locked():
+            gone = asyncio.ensure_future(receive())
+            if not await self._place_or_gone(lane, gone):
+                return  # nobody to answer
+        else:
+            await lane.acquire()  # free: taken at once
         place = _Place(lane, asyncio.get_running_loop())
-        given = False
+        body: ASGIReceiveEvent | None = first
+        del first
 
         async def receiving() -> ASGIReceiveEvent:
-            nonlocal given
-            if not given:
-                given = True
-                return first
-            return await gone
+            # The body once, and no longer held here (a photo's 25 MB would
+            # live as long as this frame, in a cycle until the collector's
+            # next full pass).
+            nonlocal body
+            if body is not None:
+                given, body = body, None
+                return given
+            return await (gone if gone is not None else receive())
 
         async def sending(message: ASGISendEvent) -> None:
             if message["type"] == "http.response.start":
@@ -483,7 +481,8 @@ class Lanes:
         finally:
             _place.reset(token)
             place.leave()
-            gone.cancel()
+            if gone is not None:
+                gone.cancel()
 
 
 class SocketBudget:

@@ -19,7 +19,12 @@ import uvicorn
 from django.core.management.base import BaseCommand, CommandParser
 from django.utils.translation import gettext as _
 
-from tournament.core.front import Budget, HallProtocol, raise_open_files
+from tournament.core.front import (
+    Budget,
+    HallProtocol,
+    give_memory_back,
+    raise_open_files,
+)
 
 # Below this many open files, a hall of 400 phones may be turned away.
 ENOUGH_FILES = 4096
@@ -43,6 +48,7 @@ class Command(BaseCommand):
         parser.add_argument("--log-level", default="warning")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        give_memory_back()
         files = raise_open_files()
         if files < ENOUGH_FILES:
             connections = Budget.of(files).connections
