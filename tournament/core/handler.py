@@ -13,22 +13,40 @@ while the hall's phones read the standings.
 
 Here the chain is loaded in sync mode, as under WSGI, and a request enters
 its thread once: the middleware, the view and the response run there
-together. Websockets are not Django's (Channels), and the site has no async
-view; one would still work, called from that thread.
+together. That thread is one of its lane's (`core.limits.Lanes`), kept for
+the lane's next requests: a thread started for each request made the event
+loop wait for each start (a tenth of its time at 1,000 phones).
+Websockets are not Django's (Channels), and the site has no async view;
+one would still work, called from that thread.
 """
 
-from typing import cast
+from concurrent.futures import Executor
+from typing import Any, cast
 
 import django
-from asgiref.sync import sync_to_async
+from asgiref.sync import ThreadSensitiveContext, sync_to_async
 from django.core.handlers.asgi import ASGIHandler
 from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
+
+# The thread a request's middleware and view run in, when the way into
+# Django gives one (`core.limits.Lanes`: a lane's threads are kept for its
+# next requests); else Django makes one for the request.
+EXECUTOR_KEY = "siebenschraem.executor"
 
 
 class OneThreadASGIHandler(ASGIHandler):
     """ASGIHandler whose middleware chain is synchronous: one switch to the
     request's thread (Django's thread-sensitive one) per request."""
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        executor: Executor | None = scope.get(EXECUTOR_KEY)
+        if executor is None or scope["type"] != "http":
+            await super().__call__(scope, receive, send)
+            return
+        # As ASGIHandler.__call__, in the thread given.
+        async with ThreadSensitiveContext(executor=executor):
+            await self.handle(scope, receive, send)
 
     def load_middleware(self, is_async: bool = False) -> None:
         # ASGIHandler asks for the async chain; this handler's is sync.

@@ -52,6 +52,7 @@ from django.utils.html import escape
 from django.utils.translation import gettext as _
 
 from tournament.core.front import budget
+from tournament.core.handler import EXECUTOR_KEY
 from tournament.core.middleware import supported_language
 
 # Keys of the site's own in a request's scope (servers and Django pass
@@ -379,6 +380,34 @@ def outside_lane() -> Iterator[None]:
         asyncio.run_coroutine_threadsafe(place.take(), place.loop).result()
 
 
+class _Threads:
+    """The threads a lane's requests run Django in, one at a time each:
+    taken for a request, given back when it ends, and kept (up to `keep`)
+    for the next ones."""
+
+    def __init__(self, keep: int, name: str) -> None:
+        self.keep = keep
+        self.name = name
+        self.idle: list[ThreadPoolExecutor] = []
+
+    def take(self) -> ThreadPoolExecutor:
+        if self.idle:
+            return self.idle.pop()
+        return ThreadPoolExecutor(max_workers=1, thread_name_prefix=self.name)
+
+    def give(self, thread: ThreadPoolExecutor) -> None:
+        if len(self.idle) < self.keep:
+            self.idle.append(thread)
+        else:
+            thread.shutdown(wait=False)
+
+
+@dataclass
+class _Lane:
+    places: asyncio.Semaphore
+    threads: _Threads
+
+
 class Lanes:
     """At most so many requests in Django at once, in two lanes: visitors
     who are not signed in (the phones) and signed-in users (referees, the
@@ -403,15 +432,17 @@ class Lanes:
         self.app = app
         # A semaphore belongs to one event loop; a test may run several.
         self._lanes: weakref.WeakKeyDictionary[
-            asyncio.AbstractEventLoop, dict[bool, asyncio.Semaphore]
+            asyncio.AbstractEventLoop, dict[str, _Lane]
         ] = weakref.WeakKeyDictionary()
 
-    def _lane(self, signed_in: bool) -> asyncio.Semaphore:
+    def _lane(self, name: str) -> _Lane:
         lanes = self._lanes.setdefault(asyncio.get_running_loop(), {})
-        lane = lanes.get(signed_in)
+        lane = lanes.get(name)
         if lane is None:
-            size = settings.REQUEST_LANES["signed_in" if signed_in else "public"]
-            lane = lanes[signed_in] = asyncio.Semaphore(size)
+            size = settings.REQUEST_LANES.get(name, 2)  # static files: no limit
+            lane = lanes[name] = _Lane(
+                asyncio.Semaphore(size), _Threads(size, f"lane-{name}")
+            )
         return lane
 
     @staticmethod
@@ -434,13 +465,18 @@ class Lanes:
     async def __call__(
         self, scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable
     ) -> None:
-        if scope["type"] != "http" or scope["path"].startswith(
-            "/" + settings.STATIC_URL.lstrip("/")
-        ):
+        if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        signed_in = visitor(scope) is Visitor.SIGNED_IN
-        lane = self._lane(signed_in)
+        if scope["path"].startswith("/" + settings.STATIC_URL.lstrip("/")):
+            # A static file takes no place (WhiteNoise answers it from
+            # memory, `core.static`), only a thread kept for them.
+            await self._in_thread(self._lane("static"), scope, receive, send)
+            return
+        lane = self._lane(
+            "signed_in" if visitor(scope) is Visitor.SIGNED_IN else "public"
+        )
+        places = lane.places
         # The request's body (read whole by BodyLimits, or none); while it
         # waits for a place, also the next message, which comes only when
         # the client leaves: a request whose client left meanwhile never
@@ -450,13 +486,13 @@ class Lanes:
         if first["type"] == "http.disconnect":
             return
         gone: asyncio.Future[ASGIReceiveEvent] | None = None
-        if lane.locked():
+        if places.locked():
             gone = asyncio.ensure_future(receive())
-            if not await self._place_or_gone(lane, gone):
+            if not await self._place_or_gone(places, gone):
                 return  # nobody to answer
         else:
-            await lane.acquire()  # free: taken at once
-        place = _Place(lane, asyncio.get_running_loop())
+            await places.acquire()  # free: taken at once
+        place = _Place(places, asyncio.get_running_loop())
         body: ASGIReceiveEvent | None = first
         del first
 
@@ -477,12 +513,26 @@ class Lanes:
 
         token = _place.set(place)
         try:
-            await self.app(scope, receiving, sending)
+            await self._in_thread(lane, scope, receiving, sending)
         finally:
             _place.reset(token)
             place.leave()
             if gone is not None:
                 gone.cancel()
+
+    async def _in_thread(
+        self,
+        lane: _Lane,
+        scope: Scope,
+        receive: ASGIReceiveCallable,
+        send: ASGISendCallable,
+    ) -> None:
+        """The request in Django, in one of the lane's threads."""
+        thread = lane.threads.take()
+        try:
+            await self.app(cast(Scope, {**scope, EXECUTOR_KEY: thread}), receive, send)
+        finally:
+            lane.threads.give(thread)
 
 
 class SocketBudget:

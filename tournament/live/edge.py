@@ -28,6 +28,7 @@ Redis cache has no native async): a few local round trips per page.
 
 import asyncio
 import contextlib
+import functools
 import gzip
 import io
 import logging
@@ -49,7 +50,7 @@ from django.core.cache import BaseCache, caches
 from django.core.exceptions import DisallowedHost
 from django.core.handlers.asgi import ASGIRequest
 from django.core.signals import setting_changed
-from django.urls import Resolver404, resolve
+from django.urls import Resolver404, ResolverMatch, resolve
 from django.utils.cache import get_conditional_response
 from django.utils.http import http_date
 
@@ -161,6 +162,8 @@ class KeptPages:
     def _settings_changed(self, setting: str, **kwargs: Any) -> None:
         if setting == "CACHES":
             self._store = None
+        if setting == "ROOT_URLCONF":
+            _resolved.cache_clear()
 
     @property
     def store(self) -> BaseCache:
@@ -232,8 +235,10 @@ class KeptPages:
             return None
         try:
             request.get_host()
-            match = resolve(request.path_info)
-        except (DisallowedHost, Resolver404):
+        except DisallowedHost:
+            return None
+        match = _resolved(request.path_info)
+        if match is None:
             return None
         sharing = pages.sharing_of(match.func, request, match.kwargs)
         if sharing is None or any(p not in sharing.params for p in request.GET):
@@ -298,6 +303,16 @@ class KeptPages:
             await send(message)
 
         return keeping
+
+
+@functools.lru_cache(maxsize=4096)
+def _resolved(path: str) -> ResolverMatch | None:
+    """The view `path` names (None: none), remembered: Django's resolver
+    tries the site's patterns one by one for every request."""
+    try:
+        return resolve(path)
+    except Resolver404:
+        return None
 
 
 def _has_body(headers: Iterable[tuple[bytes, bytes]]) -> bool:
