@@ -34,9 +34,9 @@ server raises it to the hard one; `--hard-files` too, which it cannot).
 
     python bench/frontdoor.py [ATTACK ...] [--files 1024] [--hard-files 1024]
 
-The last line is one JSON object: each attack's figures. The acceptance
-(tests/site/test_front_door*.py): both p95 within 1 s, no failure, memory
-within +200 MB.
+The last line is one JSON object: each attack's figures. What
+tests/site/test_front_door.py holds each to: both p95 within 1 s, no
+failure, memory within +200 MB.
 """
 
 import argparse

@@ -4,7 +4,7 @@ reaches the site (the site's own limits follow in `tournament.core.limits`).
 The server is uvicorn with its h11 parser and this protocol
 (`HallProtocol`), started by `manage.py serve`; docs/ARCHITECTURE.md says
 why uvicorn and not Granian or Hypercorn. uvicorn alone gathers a request's
-head without end (40 MB of headers froze every page), waits without end
+head without end (endless headers froze every page), waits without end
 for a client that does not read its answer, and keeps a connection that
 never finishes its head; each of those holds a file descriptor, and a
 laptop allows 1,024 of them. Here:
@@ -103,8 +103,8 @@ def raise_open_files() -> int:
 # glibc's malloc: blocks of at least this size get mappings of their own,
 # given back to the system when freed, and all threads share two arenas.
 # By default the first large block freed raises that threshold to its own
-# size, so a burst of 20 MB photo uploads was kept in the heap afterwards
-# (a server 440 MB larger for good), as were the per-thread arenas' pieces.
+# size, so the blocks of a burst of large photo uploads stayed in the heap
+# afterwards, as did the pieces of the threads' own arenas.
 MMAP_THRESHOLD = 4 * 1024 * 1024
 _M_MMAP_THRESHOLD, _M_ARENA_MAX = -3, -8
 

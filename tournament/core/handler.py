@@ -15,7 +15,7 @@ Here the chain is loaded in sync mode, as under WSGI, and a request enters
 its thread once: the middleware, the view and the response run there
 together. That thread is one of its lane's (`core.limits.Lanes`), kept for
 the lane's next requests: a thread started for each request made the event
-loop wait for each start (a tenth of its time at 1,000 phones).
+loop wait for each start, while the phones' kept pages waited for the loop.
 Websockets are not Django's (Channels), and the site has no async view;
 one would still work, called from that thread.
 """

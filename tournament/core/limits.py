@@ -15,8 +15,8 @@ A body is read before the request takes a place in a lane, and within
 few requests that declare a length and send a byte now and then would
 otherwise hold every place in Django for as long as they like, and a
 referee's page would wait behind them. And only so many bodies, of so many
-bytes, are in flight at once (`REQUEST_BODIES`): 600 bodies of 2.4 MB
-waiting for their deadline took a server to 2.3 GB.
+bytes, are in flight at once (`REQUEST_BODIES`): hundreds of large bodies
+waiting for their deadline took a server's memory by the gigabyte.
 """
 
 import asyncio
@@ -426,7 +426,9 @@ class Lanes:
     A place is held while Django makes the answer, not while it is sent:
     a client that does not read would otherwise keep it (the server cuts
     it off only after `FRONT_WRITE_SECONDS`). Static files take no place:
-    WhiteNoise answers them from memory (`StaticFiles`)."""
+    WhiteNoise answers them from memory (`core.static`). Each lane keeps
+    its threads for its next requests (`_Threads`, handed to Django's
+    handler: `core.handler`)."""
 
     def __init__(self, app: ASGI3Application) -> None:
         self.app = app
@@ -480,8 +482,8 @@ class Lanes:
         # The request's body (read whole by BodyLimits, or none); while it
         # waits for a place, also the next message, which comes only when
         # the client leaves: a request whose client left meanwhile never
-        # goes into Django (600 connections that asked and left kept every
-        # phone behind them).
+        # goes into Django (a flood of connections that asked and left kept
+        # every phone behind them).
         first = await receive()
         if first["type"] == "http.disconnect":
             return
@@ -497,7 +499,7 @@ class Lanes:
         del first
 
         async def receiving() -> ASGIReceiveEvent:
-            # The body once, and no longer held here (a photo's 25 MB would
+            # The body once, and no longer held here (a photo's bytes would
             # live as long as this frame, in a cycle until the collector's
             # next full pass).
             nonlocal body
