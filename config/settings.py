@@ -149,6 +149,10 @@ def database_settings(url: str, var_dir: Path) -> dict[str, Any]:
         database.setdefault("TEST", {"NAME": None})
     elif database["ENGINE"] == "django.db.backends.postgresql":
         database.setdefault("OPTIONS", {})["pool"] = dict(POSTGRESQL_POOL)
+        # The pool checks a connection before a request gets it, so the
+        # first requests after PostgreSQL restarted get new connections,
+        # not dead ones.
+        database["CONN_HEALTH_CHECKS"] = True
     return database
 
 
@@ -166,10 +170,13 @@ if REDIS_URL:
             "CONFIG": {"hosts": [REDIS_URL]},
         }
     }
+    # A Redis that is down is an empty cache (tournament.core.cache), and
+    # one that does not answer is given up on within half a second.
     CACHES: dict[str, dict[str, Any]] = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "tournament.core.cache.HallRedisCache",
             "LOCATION": REDIS_URL,
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
         }
     }
 else:
