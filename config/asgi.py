@@ -21,6 +21,7 @@ django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
+from tournament.core.health import Health  # noqa: E402
 from tournament.core.limits import (  # noqa: E402
     BodyLimits,
     Lanes,
@@ -33,12 +34,13 @@ from tournament.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
-        # Who a request is from (a session the store knows), then its body
+        # The operator's /healthz and /readyz first (never queued), then
+        # who a request is from (a session the store knows), then its body
         # read whole (in time, within its size and the bodies in flight);
         # kept public pages are answered before Django
         # (tournament/live/edge.py); the rest wait for a place in their lane
         # (tournament/core/limits.py).
-        "http": Visitors(BodyLimits(KeptPages(Lanes(django_asgi_app)))),
+        "http": Health(Visitors(BodyLimits(KeptPages(Lanes(django_asgi_app))))),
         # Only so many sockets (the rest of the connections stay for
         # requests), each only from the site's own pages (same origin),
         # whatever ALLOWED_HOSTS says: tournament/core/websockets.py.
