@@ -97,3 +97,25 @@ def test_a_restored_backup_backs_up_to_the_same_file(tmp_path):
     assert doc["audit"][-1]["action"] == "tournament.restore"
     del doc["audit"][-1]
     assert json.dumps(doc, ensure_ascii=False, indent=1) == first.read_text("utf-8")
+
+
+@pytest.mark.slow
+def test_restore_on_a_new_servers_empty_database_sets_it_up_first(tmp_path):
+    """A backup taken on the hall's laptop, restored on a new server whose
+    database nobody migrated: it is set up first, then restored."""
+    from tests.support import servers as support
+
+    (tmp_path / "hall").mkdir()
+    (tmp_path / "neu").mkdir()
+    source_env = support.server_env(tmp_path / "hall")
+    support.seed_database(source_env)
+    backup = tmp_path / "sicherung.json"
+    support.manage(source_env, "backup", support.SLUG, "-o", str(backup))
+    new_env = support.server_env(
+        tmp_path / "neu", DATABASE_URL=f"sqlite:///{tmp_path / 'neu.sqlite3'}"
+    )
+    said = support.manage(new_env, "restore", str(backup))
+    assert "Die Datenbank wird zuerst eingerichtet" in said
+    assert f"Restored {support.SLUG}" in said
+    out = support.manage(new_env, "standings", support.SLUG)
+    assert out.strip(), "no standings after the restore"

@@ -1,7 +1,11 @@
 from pathlib import Path
 from typing import Any
 
+from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.migrations.executor import MigrationExecutor
+from django.utils.translation import gettext as _
 
 from tournament.backup.services import backup_read, tournament_restore
 from tournament.core.errors import UserError
@@ -24,6 +28,12 @@ class Command(BaseCommand):
             data = Path(options["file"]).read_bytes()
         except OSError as exc:
             raise CommandError(f"Cannot read {options['file']}: {exc}") from exc
+        if _unapplied_migrations():
+            # A new server's database: set it up first, as `migrate` would.
+            self.stdout.write(
+                _("Die Datenbank wird zuerst eingerichtet (manage.py migrate) …")
+            )
+            call_command("migrate", verbosity=0)
         try:
             tournament = tournament_restore(
                 doc=backup_read(data=data),
@@ -33,3 +43,9 @@ class Command(BaseCommand):
         except UserError as exc:
             raise CommandError(exc.message) from exc
         self.stdout.write(f"Restored {tournament.slug}")
+
+
+def _unapplied_migrations() -> bool:
+    connection = connections[DEFAULT_DB_ALIAS]
+    executor = MigrationExecutor(connection)
+    return bool(executor.migration_plan(executor.loader.graph.leaf_nodes()))
