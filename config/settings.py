@@ -219,6 +219,14 @@ DIGITAL_PRACTICE_WINDOW = 600
 DIGITAL_PRACTICE_MAX_PLAYING = 40
 DIGITAL_PRACTICE_IDLE_MINUTES = 30
 
+# --- Behind a proxy ---------------------------------------------------------
+# The addresses of the proxies whose X-Forwarded-For and X-Forwarded-Proto
+# the server believes (comma-separated; uvicorn's own setting): a request
+# from anywhere else keeps its own address, so a phone cannot claim others
+# to get past the guards below. The hall's laptop has no proxy; nginx on
+# the same machine is 127.0.0.1 (deploy/nginx-site.conf).
+FORWARDED_ALLOW_IPS = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+
 # --- Personal links (tournament/core/ratelimit.py) -------------------------
 # A player's personal link (/t/<slug>/mein/<token>/) needs no sign-in, so
 # each address may ask for such pages PLAYER_LINK_REQUESTS times per

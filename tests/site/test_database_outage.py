@@ -8,67 +8,32 @@ database from the server's side. Skipped with a message where no
 PostgreSQL answers.
 """
 
-import os
-import urllib.parse
-import uuid
-
 import pytest
 
 from tests.support import servers as support
 
-BASE_URL = os.environ.get("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/test"
-
-
-def _postgres(database: str = ""):
-    import psycopg
-
-    url = urllib.parse.urlsplit(BASE_URL)
-    if database:
-        url = url._replace(path=f"/{database}")
-    return psycopg.connect(
-        urllib.parse.urlunsplit(url), autocommit=True, connect_timeout=2
-    )
-
-
-def _postgres_answers() -> bool:
-    if not BASE_URL.startswith("postgres"):
-        return False
-    try:
-        _postgres().close()
-        return True
-    except Exception:
-        return False
-
-
 pytestmark = [
     pytest.mark.slow,
     pytest.mark.skipif(
-        not _postgres_answers(),
-        reason=f"no PostgreSQL answers at {BASE_URL}: the restart test needs one "
-        "(CI runs it on 127.0.0.1:5432)",
+        not support.postgres_answers(),
+        reason=f"no PostgreSQL answers at {support.POSTGRES_URL}: the restart test "
+        "needs one (CI runs it on 127.0.0.1:5432)",
     ),
 ]
 
 
 @pytest.fixture
 def hall_on_postgres(tmp_path):
-    name = f"outage_{uuid.uuid4().hex[:10]}"
-    with _postgres() as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-    url = urllib.parse.urlunsplit(
-        urllib.parse.urlsplit(BASE_URL)._replace(path=f"/{name}")
-    )
-    env = support.server_env(tmp_path, DATABASE_URL=url)
-    support.seed_database(env)
-    port = support.free_port()
-    process = support.start_server(env, port)
-    try:
-        support.wait_until_up(port, process)
-        yield port, name
-    finally:
-        support.stop(process)
-        with _postgres() as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with support.private_postgres_database() as (name, url):
+        env = support.server_env(tmp_path, DATABASE_URL=url)
+        support.seed_database(env)
+        port = support.free_port()
+        process = support.start_server(env, port)
+        try:
+            support.wait_until_up(port, process)
+            yield port, name
+        finally:
+            support.stop(process)
 
 
 def test_no_request_fails_after_the_database_dropped_its_connections(hall_on_postgres):
@@ -80,7 +45,7 @@ def test_no_request_fails_after_the_database_dropped_its_connections(hall_on_pos
         support.request(port, "GET", entry, headers={"Cookie": cookies})[0]
         for _ in range(6)
     } == {200}
-    with _postgres() as admin:
+    with support.postgres() as admin:
         ended = admin.execute(
             "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
             "WHERE datname = %s AND pid <> pg_backend_pid()",

@@ -83,7 +83,7 @@ def server_env(var_dir: Path, **extra: str) -> dict[str, str]:
     return env
 
 
-def hall_env(var_dir: Path) -> dict[str, str]:
+def hall_env(var_dir: Path, **extra: str) -> dict[str, str]:
     """`server_env` in the hall's configuration, as `make run` serves it:
     config.settings with DEBUG off (its CSP), collectstatic's manifest
     (collected here), plain HTTP on loopback."""
@@ -93,6 +93,7 @@ def hall_env(var_dir: Path) -> dict[str, str]:
         SECURE_SSL_REDIRECT="0",
         SECURE_COOKIES="0",
         SECURE_HSTS_SECONDS="0",
+        **extra,
     )
     manage(env, "collectstatic", "--noinput", "-v0")
     return env
@@ -186,6 +187,52 @@ def demo_hall(var_dir: Path, setup: str) -> Iterator[tuple[str, Any]]:
         yield f"http://127.0.0.1:{port}", world
     finally:
         stop(process)
+
+
+POSTGRES_URL = (
+    os.environ.get("DATABASE_URL") or "postgres://postgres@127.0.0.1:5432/test"
+)
+
+
+def postgres(database: str = "") -> Any:
+    """An autocommit connection to POSTGRES_URL's server (to `database`)."""
+    import psycopg
+
+    url = urllib.parse.urlsplit(POSTGRES_URL)
+    if database:
+        url = url._replace(path=f"/{database}")
+    return psycopg.connect(
+        urllib.parse.urlunsplit(url), autocommit=True, connect_timeout=2
+    )
+
+
+def postgres_answers() -> bool:
+    if not POSTGRES_URL.startswith("postgres"):
+        return False
+    try:
+        postgres().close()
+        return True
+    except Exception:
+        return False
+
+
+@contextlib.contextmanager
+def private_postgres_database() -> Iterator[tuple[str, str]]:
+    """A new, empty database on POSTGRES_URL's server for a test's server
+    processes, dropped after: its name and its URL."""
+    name = f"srv_{uuid.uuid4().hex[:12]}"
+    with postgres() as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield (
+            name,
+            urllib.parse.urlunsplit(
+                urllib.parse.urlsplit(POSTGRES_URL)._replace(path=f"/{name}")
+            ),
+        )
+    finally:
+        with postgres() as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def free_port() -> int:

@@ -16,6 +16,7 @@ import sys
 from typing import Any
 
 import uvicorn
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandParser
 from django.utils.translation import gettext as _
 
@@ -82,6 +83,8 @@ class Command(BaseCommand):
             reset_contextvars=True,
             log_level=options["log_level"],
             access_log=False,
+            proxy_headers=True,
+            forwarded_allow_ips=settings.FORWARDED_ALLOW_IPS,
             ssl_keyfile=options["ssl_keyfile"],
             ssl_certfile=options["ssl_certfile"],
         )
