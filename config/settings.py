@@ -68,6 +68,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "tournament.core.middleware.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "tournament.core.static.StaticFiles",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -402,9 +403,28 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
+# Each line says when, how grave, which worker process and what; with
+# LOG_FORMAT=json one JSON object per line (python-json-logger) for a log
+# collector. LOG_REQUESTS=1 adds a line per request that reaches Django,
+# with its status and duration (tournament.core.middleware).
+_LOG_FIELDS = "%(asctime)s %(levelname)s [%(process)d] %(name)s: %(message)s"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "formatters": {
+        "text": {"format": _LOG_FIELDS},
+        "json": {"()": "pythonjsonlogger.json.JsonFormatter", "format": _LOG_FIELDS},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "json" if os.environ.get("LOG_FORMAT") == "json" else "text",
+        }
+    },
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
+    "loggers": {
+        "siebenschraem.requests": {
+            "level": "INFO" if env_bool("LOG_REQUESTS", False) else "WARNING"
+        }
+    },
 }

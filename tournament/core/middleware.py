@@ -1,6 +1,8 @@
 """German unless somebody chose otherwise; a page of one person kept by
 nobody else."""
 
+import logging
+import time
 from collections.abc import Callable
 
 from django.conf import settings
@@ -123,4 +125,37 @@ class PrivatePagesMiddleware:
         response = self.get_response(request)
         if is_personal(request):
             patch_cache_control(response, private=True, no_store=True)
+        return response
+
+
+request_log = logging.getLogger("siebenschraem.requests")
+
+
+class RequestLogMiddleware:
+    """One log line per request that reaches Django, with its status and
+    duration, when the operator asks for them (LOG_REQUESTS): the kept pages
+    answered before Django are not in it, and a hall's thousand phones cost
+    nothing while it is off."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if not request_log.isEnabledFor(logging.INFO):
+            return self.get_response(request)
+        started = time.perf_counter()
+        response = self.get_response(request)
+        request_log.info(
+            "%s %s %s %.1f ms",
+            request.method,
+            request.path,
+            response.status_code,
+            (time.perf_counter() - started) * 1000,
+            extra={
+                "method": request.method,
+                "path": request.path,
+                "status": response.status_code,
+                "duration_ms": round((time.perf_counter() - started) * 1000, 1),
+            },
+        )
         return response
