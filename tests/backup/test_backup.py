@@ -7,6 +7,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
+from tests.support.factories import TournamentFactory
 from tournament.backup.services import tournament_backup
 from tournament.models import GameScore, ResultVersion, Seat, Tournament
 from tournament.standings.selectors import standings_rows
@@ -102,20 +103,64 @@ def test_a_restored_backup_backs_up_to_the_same_file(tmp_path):
 @pytest.mark.slow
 def test_restore_on_a_new_servers_empty_database_sets_it_up_first(tmp_path):
     """A backup taken on the hall's laptop, restored on a new server whose
-    database nobody migrated: it is set up first, then restored."""
+    database nobody migrated: it is set up first, then restored, and with
+    the accounts asked for, the referees sign in there as before."""
     from tests.support import servers as support
 
     (tmp_path / "hall").mkdir()
     (tmp_path / "neu").mkdir()
     source_env = support.server_env(tmp_path / "hall")
     support.seed_database(source_env)
-    backup = tmp_path / "sicherung.json"
-    support.manage(source_env, "backup", support.SLUG, "-o", str(backup))
+    plain, full = tmp_path / "sicherung.json", tmp_path / "mit-konten.json"
+    said = support.manage(source_env, "backup", support.SLUG, "-o", str(plain))
+    assert "The accounts are not in it" in said
+    support.manage(
+        source_env, "backup", support.SLUG, "-o", str(full), "--with-accounts"
+    )
+    assert "accounts" not in json.loads(plain.read_text())
     new_env = support.server_env(
         tmp_path / "neu", DATABASE_URL=f"sqlite:///{tmp_path / 'neu.sqlite3'}"
     )
-    said = support.manage(new_env, "restore", str(backup))
+    said = support.manage(new_env, "restore", str(full), "--with-accounts")
     assert "Die Datenbank wird zuerst eingerichtet" in said
     assert f"Restored {support.SLUG}" in said
+    assert "Accounts: 2 made, 0 already there" in said
+    signs_in = support.manage(
+        new_env,
+        "shell",
+        "-c",
+        "from django.contrib.auth.models import User; "
+        "u = User.objects.get(username='schiri'); "
+        f"print(u.check_password('{support.PASSWORD}'), "
+        "[g.name for g in u.groups.all()])",
+    )
+    assert signs_in.strip().splitlines()[-1] == "True ['referee']"
     out = support.manage(new_env, "standings", support.SLUG)
     assert out.strip(), "no standings after the restore"
+
+
+@pytest.mark.django_db
+def test_a_damaged_account_restores_nothing(tmp_path):
+    tournament = TournamentFactory(slug="konten")
+    doc = tournament_backup(tournament=tournament)
+    tournament.delete()
+    doc["accounts"] = [
+        {
+            "username": "neu",
+            "first_name": "",
+            "last_name": "",
+            "email": "",
+            "password": "!",
+            "is_active": True,
+            "is_staff": False,
+            "is_superuser": False,
+            "groups": ["referee"],
+        },
+        {"username": "kaputt", "is_superuser": "ja"},
+    ]
+    path = tmp_path / "b.json"
+    path.write_text(json.dumps(doc))
+    with pytest.raises(CommandError, match="Konto 2 ist unvollständig"):
+        call_command("restore", str(path), "--with-accounts", stdout=StringIO())
+    assert not get_user_model().objects.filter(username="neu").exists()
+    assert not Tournament.objects.filter(slug="konten").exists()

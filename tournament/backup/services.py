@@ -54,7 +54,18 @@ TOURNAMENT_FIELDS = [*tournaments_services.TOURNAMENT_FIELDS, "seating_seed"]
 # columns get written (an id, a flag the site keeps for itself).
 KEYS: dict[str, frozenset[str]] = {
     "document": frozenset(
-        {"format", "tournament", "teams", "players", "series", "tiebreaks", "audit"}
+        {
+            "format",
+            "tournament",
+            "teams",
+            "players",
+            "series",
+            "tiebreaks",
+            "audit",
+            # The accounts, when asked for (tournament.backup.accounts):
+            # restored by the command line only, never by this module.
+            "accounts",
+        }
     ),
     "tournament": frozenset({*TOURNAMENT_FIELDS, "seating_plan"}),
     "seating_plan": frozenset({"seed", "players", "series"}),

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils import timezone
 
+from tournament.backup.accounts import accounts_backup
 from tournament.backup.services import tournament_backup
 from tournament.models import Tournament
 
@@ -30,6 +31,12 @@ class Command(BaseCommand):
             "--dir",
             type=Path,
             help="a folder for files named by slug and time (default var/backups)",
+        )
+        parser.add_argument(
+            "--with-accounts",
+            action="store_true",
+            help="also every account (user names, groups, password hashes): "
+            "keep such a file safe",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -53,8 +60,15 @@ class Command(BaseCommand):
             )
             path.parent.mkdir(parents=True, exist_ok=True)
             doc = tournament_backup(tournament=tournament)
+            if options["with_accounts"]:
+                doc["accounts"] = accounts_backup()
             tmp = path.with_suffix(path.suffix + ".part")
             # Write aside, then rename: a crash never leaves half a backup.
             tmp.write_text(json.dumps(doc, ensure_ascii=False, indent=1), "utf-8")
             tmp.replace(path)
             self.stdout.write(f"Backup of {tournament.slug} written to {path}")
+        if not options["with_accounts"]:
+            self.stdout.write(
+                "The accounts are not in it (--with-accounts carries them); "
+                "photos of score sheets never are."
+            )
