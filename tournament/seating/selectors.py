@@ -179,10 +179,17 @@ def field_changes(series: Series) -> FieldChanges:
     return changes
 
 
-class ClubTable(TypedDict):
-    table: int
+class ClubMates(TypedDict):
     club: str
     names: list[str]
+
+
+class ClubTable(TypedDict):
+    """A table with members of one club (of several clubs, each listed): the
+    report counts tables, as the draws offered beside it do."""
+
+    table: int
+    clubs: list[ClubMates]
 
 
 class ThreeAgain(TypedDict):
@@ -246,11 +253,13 @@ def seating_report(series: Series, tables: list[Table]) -> SeatingReport:
                 clubs.setdefault(seat.entry.player.club, []).append(
                     seat.entry.player.full_name
                 )
-        report["club_tables"] += [
-            {"table": table.number, "club": club, "names": names}
+        mates: list[ClubMates] = [
+            {"club": club, "names": names}
             for club, names in clubs.items()
             if len(names) > 1
         ]
+        if mates:
+            report["club_tables"].append({"table": table.number, "clubs": mates})
         if table.size == 3:
             for seat in seats:
                 times = three.get(seat.entry_id, 0) + 1
