@@ -302,6 +302,71 @@ def _draw_option(
     )
 
 
+def _as_it_stands(series: Series) -> tuple[list[Entry], list[adapter.EngineSeries]]:
+    """Everyone seated in `series` or before it, with their players, and the
+    seated series before it (the figures of a seating as it stands, swaps
+    and late arrivals included)."""
+    entries = list(
+        Entry.objects.filter(
+            seats__series__tournament_id=series.tournament_id,
+            seats__series__number__lte=series.number,
+        )
+        .select_related("player")
+        .distinct()
+    )
+    earlier = [
+        adapter.stored_series(s)
+        for s in Series.objects.filter(
+            tournament_id=series.tournament_id, number__lt=series.number
+        )
+        .seated()
+        .order_by("number")
+    ]
+    return entries, earlier
+
+
+def _swapped(tables: adapter.EngineSeries, a: int, b: int) -> adapter.EngineSeries:
+    """`tables` with the entries `a` and `b` in each other's seat."""
+    other = {a: b, b: a}
+    return [[other.get(p, p) for p in table] for table in tables]
+
+
+def swap_effect(*, series: Series, a: int, b: int) -> tuple[DrawOption, DrawOption]:
+    """The series before and after swapping the entries `a` and `b` (ids),
+    in the words of the quality report: what the preview shows before the
+    organizer commits the swap. Writes nothing."""
+    entries, earlier = _as_it_stands(series)
+    tables = adapter.stored_series(series)
+    return (
+        _draw_option("", tables, earlier, entries),
+        _draw_option("", _swapped(tables, a, b), earlier, entries),
+    )
+
+
+# The figures of a draw that a swap by hand may make worse, as kept in
+# `Series.quality["drawn"]` from the first swap after the draw.
+DRAWN_FIGURES = ("repeats", "club_tables", "three_again")
+
+
+def _figures(option: DrawOption) -> dict[str, int]:
+    return {name: int(getattr(option, name)) for name in DRAWN_FIGURES}
+
+
+def swapped_worse(series: Series) -> tuple[dict[str, int], dict[str, int]] | None:
+    """The figures of the series as drawn and as it stands now, when swaps
+    by hand made one of them worse (more repeats, more tables with club
+    mates, more players at a table of three than needed); else None.
+    Publishing such a series asks once (`series_release`)."""
+    drawn = (series.quality or {}).get("drawn")
+    if not drawn:
+        return None
+    entries, earlier = _as_it_stands(series)
+    now = _figures(_draw_option("", adapter.stored_series(series), earlier, entries))
+    if any(now[name] > int(drawn.get(name, 0)) for name in DRAWN_FIGURES):
+        return drawn, now
+    return None
+
+
 # Draws offered beside a draw that keeps repeats or club mates together, and
 # the time they may take together (an engine call after a change takes up
 # to about two seconds on a slow machine).
@@ -463,6 +528,10 @@ def _measure(series: Series, tournament: Tournament) -> None:
     if series.mode == Series.Mode.STANDINGS:
         totals = _totals_before(tournament, series.number)
         quality["standings"] = adapter.standings_fit(seated[-1], totals)
+    # The figures as drawn stay, for the release to compare.
+    drawn = (series.quality or {}).get("drawn")
+    if drawn:
+        quality["drawn"] = drawn
     series.quality = quality
 
 
@@ -477,7 +546,16 @@ def series_swap(
         # Table number and seat of each, for the audit's before and after.
         place_a = [a.table.number, a.number]
         place_b = [b.table.number, b.number]
+        # The figures as drawn, kept from the first swap on: publishing a
+        # draw that swaps made worse asks once (`swapped_worse`).
+        drawn = (series.quality or {}).get("drawn")
+        if not drawn:
+            entries, earlier = _as_it_stands(series)
+            drawn = _figures(
+                _draw_option("", adapter.stored_series(series), earlier, entries)
+            )
         _exchange(series, a, b, entry_a)
+        series.quality = {**(series.quality or {}), "drawn": drawn}
         _measure(series, tournament)
         series.version += 1
         series.save(update_fields=["quality", "version"])
@@ -675,7 +753,12 @@ def field_changed_message(series: Series, changes: selectors.FieldChanges) -> st
 
 
 def series_release(
-    *, actor: Actor, series: Series, version: int | None = None, reason: str = ""
+    *,
+    actor: Actor,
+    series: Series,
+    version: int | None = None,
+    reason: str = "",
+    accept_worse: bool = False,
 ) -> Series:
     """Make a seated series public ("where do I sit?" and the table lists).
 
@@ -683,7 +766,9 @@ def series_release(
     seated would be left out of it (or keep a seat nobody takes): the
     release is refused until the series is seated anew, unless the
     organizer gives a `reason` to release it anyway, which the audit keeps
-    with the players concerned."""
+    with the players concerned. A series that swaps by hand made worse than
+    drawn is published only once the organizer said so (`accept_worse`,
+    after the page asked him); the audit keeps both figures."""
     reason = reason.strip()
     with transaction.atomic():
         series, tournament = _lock(series)
@@ -695,6 +780,17 @@ def series_release(
                     "veröffentlicht werden."
                 ),
                 code="not_seated",
+            )
+        worse = swapped_worse(series)
+        if worse and not accept_worse:
+            raise UserError(
+                _(
+                    "Der Tausch von Hand hat Serie %(n)d verschlechtert "
+                    "(%(what)s). Bitte bestätigen, dass sie so veröffentlicht "
+                    "werden soll."
+                )
+                % {"n": series.number, "what": worse_text(*worse)},
+                code="swap_worse",
             )
         changes = selectors.field_changes(series)
         changed = bool(changes["late"] or changes["gone"])
@@ -721,6 +817,8 @@ def series_release(
             "status": series.status,
             "tournament_status": tournament.status,
         }
+        if worse:
+            after["swapped_worse"] = {"drawn": worse[0], "now": worse[1]}
         if changed:
             after["released_anyway"] = {
                 "not_seated": [e.start_number for e in changes["late"]],
@@ -736,3 +834,18 @@ def series_release(
             note=reason if changed else "",
         )
     return series
+
+
+def worse_text(drawn: dict[str, int], now: dict[str, int]) -> str:
+    """What swaps made worse, in the quality report's words."""
+    words = {
+        "repeats": _("wiederholte Begegnungen"),
+        "club_tables": _("Tische mit Vereinskameraden"),
+        "three_again": _("Spieler öfter als nötig am Dreiertisch"),
+    }
+    return ", ".join(
+        _("%(what)s: %(now)d statt %(drawn)d")
+        % {"what": words[name], "now": now[name], "drawn": int(drawn.get(name, 0))}
+        for name in DRAWN_FIGURES
+        if now[name] > int(drawn.get(name, 0))
+    )
