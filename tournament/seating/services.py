@@ -444,7 +444,9 @@ def series_seat_by_standings(
 ) -> Series:
     """Seat a series by the standings ("nach Tabelle setzen"), as a final
     series is seated: players of similar totals at one table, the leaders at
-    table 1, no meeting of the earlier series repeated where that can be.
+    table 1, no meeting of the earlier series repeated where that can be;
+    the tournament's last series straight down the standings (places 1-4 at
+    table 1 and so on, the tables of three last), whoever met before.
     Only once every table before it has its confirmed result: the standings
     it follows must be the whole of them."""
     with transaction.atomic():
@@ -473,12 +475,16 @@ def series_seat_by_standings(
             )
         totals = _totals_before(tournament, series.number)
         seed = secrets.token_hex(8)
+        # The final series is the standings' own: nothing after it to keep
+        # free of repeats, so the places go to the tables as they stand.
+        final = series.number >= tournament.series_count
         tables = adapter.plan_standings_series(
             entries=entries,
             series_count=tournament.series_count,
             seed=seed,
             fixed=fixed,
             totals=totals,
+            exact=final,
         )
         before = {
             "status": series.status,
@@ -492,7 +498,7 @@ def series_seat_by_standings(
         series.version += 1
         series.quality = {
             **adapter.seating_quality([*fixed, tables], entries),
-            "standings": adapter.standings_fit(tables, totals),
+            "standings": {**adapter.standings_fit(tables, totals), "final": final},
         }
         series.save()
         audit_record(
@@ -527,7 +533,11 @@ def _measure(series: Series, tournament: Tournament) -> None:
     quality = adapter.seating_quality(seated, entries)
     if series.mode == Series.Mode.STANDINGS:
         totals = _totals_before(tournament, series.number)
-        quality["standings"] = adapter.standings_fit(seated[-1], totals)
+        final = bool(((series.quality or {}).get("standings") or {}).get("final"))
+        quality["standings"] = {
+            **adapter.standings_fit(seated[-1], totals),
+            "final": final,
+        }
     # The figures as drawn stay, for the release to compare.
     drawn = (series.quality or {}).get("drawn")
     if drawn:
