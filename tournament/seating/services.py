@@ -148,6 +148,7 @@ def _plan(
         "players": sorted(e.pk for e in entries),
         "series": planned,
         "repeats_note": planned_quality["repeats_note"],
+        "repeated_meetings": planned_quality["repeated_meetings"],
     }
 
 
@@ -197,10 +198,20 @@ def series_seat(
         )
         if not usable:
             plan = _plan(tournament, entries, fixed, seed or secrets.token_hex(8))
+        assert plan is not None
+        others: list[dict[str, Any]] | None = None
+        if seed is None:
+            # The draw taken is the best of those the page will offer
+            # beside it: never one worse than an alternative it shows.
+            best, others = _best_of_draws(
+                tournament, entries, fixed, plan, series.number, kept=usable
+            )
+            usable = usable and best is plan
+            plan = best
+        if not usable:
             tournament.seating_plan = plan
             tournament.seating_seed = plan["seed"]
             tournament.save(update_fields=["seating_plan", "seating_seed"])
-        assert plan is not None
         tables = plan["series"][series.number - 1]
         if digest and _digest(tables) != digest:
             raise ConflictError(
@@ -226,6 +237,9 @@ def series_seat(
         # Why the drawn plan keeps repeats, for the report: the plan's, so
         # it holds for every series taken from it.
         series.quality["repeats_note"] = plan.get("repeats_note", "")
+        series.quality["planned_repeats"] = _planned(plan, entries)
+        if others is not None:
+            series.quality["options"] = others
         series.save()
         audit_record(
             actor=actor,
@@ -259,6 +273,23 @@ class DrawOption:
     three_again: int
     tables_of_three: int
     pairs: list[tuple[str, str]]
+    # Its tables as they would be numbered, each its players' names.
+    tables: list[list[str]]
+    # Repeated meetings over all series of the tournament as its plan has
+    # them (the later series planned with it); None where unknown (a draw
+    # swapped by hand).
+    planned_repeats: int | None = None
+
+    def rank(self) -> tuple[int, int, int, int]:
+        """Better draws first, in the engine's order: nobody at a table of
+        three more often than needed, then repeats over the whole plan and
+        so far, then club mates."""
+        return (
+            self.three_again,
+            self.repeats if self.planned_repeats is None else self.planned_repeats,
+            self.repeats,
+            self.club_tables,
+        )
 
 
 def _draw_option(
@@ -266,6 +297,7 @@ def _draw_option(
     tables: adapter.EngineSeries,
     fixed: list[adapter.EngineSeries],
     entries: list[Entry],
+    planned: int | None = None,
 ) -> DrawOption:
     quality = adapter.seating_quality([*fixed, tables], entries)
     by_id = {e.pk: e for e in entries}
@@ -299,6 +331,17 @@ def _draw_option(
         three_again=three_again,
         tables_of_three=sum(1 for t in tables if len(t) == 3),
         pairs=pairs,
+        tables=[
+            [
+                _("%(name)s (Nr. %(n)d)")
+                % {"name": by_id[p].player.full_name, "n": by_id[p].start_number}
+                for p in table
+                if p in by_id
+            ]
+            # As `_write_tables` numbers them: tables of 4 first.
+            for table in sorted(tables, key=lambda t: -len(t))
+        ],
+        planned_repeats=planned,
     )
 
 
@@ -374,6 +417,66 @@ DRAW_OPTIONS = 3
 DRAW_OPTIONS_SECONDS = 4.0
 
 
+def _best_of_draws(
+    tournament: Tournament,
+    entries: list[Entry],
+    fixed: list[adapter.EngineSeries],
+    plan: dict[str, Any],
+    number: int,
+    *,
+    kept: bool,
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Series `number` as `plan` draws it and up to `DRAW_OPTIONS` other
+    draws of it (seeds following from the plan's; none begun once
+    `DRAW_OPTIONS_SECONDS` have passed): the best of them by
+    `DrawOption.rank` (the plan's own on a tie) and the others, each as
+    `{"seed", "tables"}`, for `draw_options` to offer. `kept`: `plan` is
+    the tournament's plan from before, which its seed no longer draws
+    around these series, so it is not offered once another is better."""
+    candidates = [plan]
+    started = time.monotonic()
+    for i in range(DRAW_OPTIONS):
+        if i and time.monotonic() - started >= DRAW_OPTIONS_SECONDS:
+            break
+        seed = hashlib.sha256(f"{plan['seed']}/{number}/{i}".encode()).hexdigest()
+        candidates.append(_plan(tournament, entries, fixed, seed[:16]))
+    summed = [
+        _draw_option(
+            c["seed"], c["series"][number - 1], fixed, entries, _planned(c, entries)
+        )
+        for c in candidates
+    ]
+    best = min(range(len(candidates)), key=lambda k: (summed[k].rank(), k))
+    seen = {summed[best].digest}
+    others: list[dict[str, Any]] = []
+    for k, option in enumerate(summed):
+        if option.digest in seen or (k == 0 and kept):
+            continue
+        seen.add(option.digest)
+        others.append(
+            {
+                "seed": option.seed,
+                "tables": candidates[k]["series"][number - 1],
+                "planned": option.planned_repeats,
+            }
+        )
+    chosen = candidates[best]
+    if candidates[0].get("repeats_note") == "field" and _planned(
+        chosen, entries
+    ) <= _planned(candidates[0], entries):
+        # As few repeats as the plan that the field alone forced them on:
+        # still the field's.
+        chosen = {**chosen, "repeats_note": "field"}
+    return chosen, others
+
+
+def _planned(plan: dict[str, Any], entries: list[Entry]) -> int:
+    """The repeated meetings over all series of `plan`."""
+    if "repeated_meetings" in plan:
+        return int(plan["repeated_meetings"])
+    return int(adapter.seating_quality(plan["series"], entries)["repeated_meetings"])
+
+
 def draw_options(
     *,
     series: Series,
@@ -382,17 +485,38 @@ def draw_options(
 ) -> tuple[DrawOption, list[DrawOption]]:
     """The series as it is drawn now and up to `count` other draws of it by
     lot (other seeds through the same engine call), each different from it
-    and from each other; no new draw is begun once `seconds` have passed.
-    Writes nothing: the organizer takes one with `series_seat(seed=…)`.
+    and from each other. Writes nothing: the organizer takes one with
+    `series_seat(seed=…)`.
 
-    The seeds follow from the series' seed and version, so the page shows
+    They are the draws the series' draw was chosen among
+    (`Series.quality["options"]`, so the draw taken is never worse than one
+    shown); for a series drawn without them (a draw chosen by hand) they
+    are drawn now, no new one begun once `seconds` have passed, from seeds
+    following from the series' seed and version. Either way the page shows
     the same draws on every reload, and a choice is drawn again exactly
     (its digest tells when the field changed in between)."""
     tournament = series.tournament
     entries, fixed = _seat_inputs(series, tournament)
-    current = _draw_option("", adapter.stored_series(series), fixed, entries)
+    quality = series.quality or {}
+    current = _draw_option(
+        "",
+        adapter.stored_series(series),
+        fixed,
+        entries,
+        None if "drawn" in quality else quality.get("planned_repeats"),
+    )
     seen = {current.digest}
     options: list[DrawOption] = []
+    kept = quality.get("options")
+    if kept is not None:
+        for other in kept[:count]:
+            option = _draw_option(
+                other["seed"], other["tables"], fixed, entries, other.get("planned")
+            )
+            if option.digest not in seen:
+                seen.add(option.digest)
+                options.append(option)
+        return current, options
     started = time.monotonic()
     for i in range(count):
         if i and time.monotonic() - started >= seconds:
@@ -401,7 +525,13 @@ def draw_options(
             f"{series.seed}/{series.version}/{i}".encode()
         ).hexdigest()[:16]
         plan = _plan(tournament, entries, fixed, seed)
-        option = _draw_option(seed, plan["series"][series.number - 1], fixed, entries)
+        option = _draw_option(
+            seed,
+            plan["series"][series.number - 1],
+            fixed,
+            entries,
+            _planned(plan, entries),
+        )
         if option.digest not in seen:
             seen.add(option.digest)
             options.append(option)
@@ -538,10 +668,11 @@ def _measure(series: Series, tournament: Tournament) -> None:
             **adapter.standings_fit(seated[-1], totals),
             "final": final,
         }
-    # The figures as drawn stay, for the release to compare.
-    drawn = (series.quality or {}).get("drawn")
-    if drawn:
-        quality["drawn"] = drawn
+    # The figures as drawn stay, for the release to compare, and the draws
+    # it was chosen among, to be offered still.
+    for kept in ("drawn", "options"):
+        if kept in (series.quality or {}):
+            quality[kept] = (series.quality or {})[kept]
     series.quality = quality
 
 

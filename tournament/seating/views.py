@@ -218,9 +218,9 @@ def _redraw(
     mates at a table, tables of three): why (`reasons`), whether other draws
     are offered (`offer`), and those draws once asked for (`options`).
 
-    They are offered for a series after the first, drawn by lot and not yet
-    released; not while something else is `waiting`: the field changed since
-    the draw (draw again first) or a swap waits to be confirmed."""
+    They are offered for a series drawn by lot and not yet released, the
+    first one too; not while something else is `waiting`: the field changed
+    since the draw (draw again first) or a swap waits to be confirmed."""
     trades = bool(
         report
         and (
@@ -230,7 +230,7 @@ def _redraw(
             or (series.quality or {}).get("repeated_meetings")
         )
     )
-    if not trades or series.number == 1:
+    if not trades:
         return {"reasons": None, "offer": False, "options": None}
     offer = (
         series.status == Series.Status.SEATED
