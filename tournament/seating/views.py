@@ -230,7 +230,8 @@ def _redraw(
             or (series.quality or {}).get("repeated_meetings")
         )
     )
-    if not trades:
+    # A series by the standings says in its report which rule decided.
+    if not trades or series.mode == Series.Mode.STANDINGS:
         return {"reasons": None, "offer": False, "options": None}
     offer = (
         series.status == Series.Status.SEATED
