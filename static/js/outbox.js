@@ -13,7 +13,9 @@
 // envelope {ok, location, messages, html} (tournament/core/idempotency), a
 // player's view answers JSON itself. Sent while the person waits, the
 // answer is followed as a browser would (the next page; the form again with
-// its mistakes); sent later, it is shown beside the form.
+// its mistakes); sent later, it is shown beside the form, and a phone still
+// on that form then goes where the answer leads (its buttons off meanwhile),
+// so a filled form is not saved twice.
 //
 // Without IndexedDB (or without script) the forms post as they always did,
 // with their hidden key. Words: templates/tournament/webapp/phone.html.
@@ -275,6 +277,23 @@
     return false;
   }
 
+  // How long "Gesendet ✓" stays in sight before the phone goes on.
+  const SENT_PAUSE_MS = 1500;
+
+  function leaveForm(record, data) {
+    // Sent later, while the person is still on its form: the phone goes
+    // where the server's answer leads, as a save while online does ("Mein
+    // Turnier"), so that the filled form cannot be saved a second time.
+    if (!data.location || record.page !== window.location.pathname) return;
+    if (pathOf(data.location) === window.location.pathname) return;
+    for (const form of formsFor(record)) {
+      for (const button of form.querySelectorAll("button, input[type=submit]")) {
+        button.disabled = true;
+      }
+    }
+    setTimeout(() => window.location.assign(data.location), SENT_PAUSE_MS);
+  }
+
   async function deliver(record, { waited }) {
     if (sending.has(record.key)) return "sending";
     sending.add(record.key);
@@ -289,6 +308,7 @@
         if (waited && follow(record, outcome)) return "sent";
         const said = answerText(outcome.data || {});
         show(record, "sent", said ? `${texts.textSent} ${said}` : texts.textSent);
+        leaveForm(record, outcome.data || {});
         return "sent";
       }
       // Refused while the person waits: the server's page says why (the

@@ -58,6 +58,12 @@ def test_the_organizer_compares_the_draws_and_takes_one(live_server, browser, si
         page.get_by_role("heading", name="Jetzige Setzung").wait_for()
         take = page.get_by_role("button", name="Auslosung 1 nehmen")
         take.wait_for()
+        # Each card shows its tables before it is taken.
+        page.locator(".redraw-option .draw-tables summary").first.click()
+        page.locator(".draw-tables-list").first.wait_for()
+        assert (
+            page.locator(".draw-tables-list").first.inner_text().startswith("Tisch 1:")
+        )
         assert page.evaluate(WIDE) <= 0
         audit.check(page, f"draws offered at {size}")
         audit.assert_clean()

@@ -98,6 +98,12 @@ def test_an_entry_made_offline_arrives_once_is_confirmed_and_counts(
     first_context.set_offline(False)
     status.filter(has_text="Gesendet ✓").wait_for(timeout=20_000)
     shot(first, "selfentry-2-sent")
+    # ... and the phone goes back to Mein Turnier, as a save while online
+    # does: the filled form is not there to be saved a second time.
+    assert first.get_by_role("button", name="Speichern").is_disabled()
+    first.wait_for_url(mine(enterer), timeout=10_000)
+    first.get_by_text("Tisch 1").first.wait_for()
+    shot(first, "selfentry-2b-back-to-mein-turnier")
     version = ResultVersion.objects.get(table=table)
     assert version.status == "pending" and version.entered_by_player == enterer
     assert AuditEvent.objects.filter(action="result.table_enter").count() == 1

@@ -68,3 +68,43 @@ def test_an_existing_tournaments_short_name_does_not_follow(live_server, browser
         assert page.locator("#id_slug").input_value() == "alt-2026"
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("width", [360, 1366])
+def test_the_championship_flag_says_what_it_does_and_asks_about_a_second(
+    live_server, browser, width
+):
+    from tests.support.browser import ARTIFACTS
+
+    make_user("orga", "organizer", password=PASSWORD)
+    Tournament.objects.create(
+        name="Rheinland-Meisterschaft 2027",
+        slug="rm-2027",
+        date="2027-03-06",
+        is_championship=True,
+    )
+    base = live_server.url
+    context = browser.new_context(viewport={"width": width, "height": 800})
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    wide = "() => document.documentElement.scrollWidth - innerWidth"
+    try:
+        sign_in(page, base, "orga", PASSWORD, "/verwaltung/turnier/neu/")
+        page.get_by_text("steht sein Sieger in der Liste der Meister").wait_for()
+        page.locator("#id_name").fill("Rheinland-Meisterschaft 2027 (Nachholung)")
+        page.locator("#id_date").fill("2027-11-06")
+        page.locator("label[for=id_is_championship]").click()
+        page.get_by_role("button", name="Speichern").click()
+        page.get_by_text("2027 hat schon eine Meisterschaft").first.wait_for()
+        assert page.evaluate(wide) <= 0
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.locator("#id_is_championship").scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / f"championship-second-{width}.png"))
+        page.locator("label[for=id_second_championship]").click()
+        page.get_by_role("button", name="Speichern").click()
+        page.wait_for_url(
+            f"{base}/t/rheinland-meisterschaft-2027-nachholung/verwaltung/"
+        )
+        assert Tournament.objects.filter(is_championship=True).count() == 2
+    finally:
+        context.close()

@@ -62,7 +62,12 @@ def test_the_leaders_sit_at_table_one_and_the_report_says_how_close(
     assert (second.status, second.mode) == ("seated", "standings")
     assert numbers(second, 1) == [1, 5, 9, 13]
     assert second.quality["repeated_meetings"] == 0
-    assert second.quality["standings"] == {"players": 16, "exact": 16, "worst": 0}
+    assert second.quality["standings"] == {
+        "players": 16,
+        "exact": 16,
+        "worst": 0,
+        "final": True,
+    }
     assert "Am Tisch ihres Tabellenplatzes" in text and "16 von 16" in text
     assert "nach Tabelle gesetzt" in text
     event = AuditEvent.objects.get(action="series.seat_standings")
@@ -135,3 +140,33 @@ def test_a_swap_keeps_the_standings_report(organizer_client, tournament, played_
     )
     second.refresh_from_db()
     assert second.quality["standings"]["exact"] < 16
+
+
+def test_the_final_series_puts_the_places_at_their_tables_even_if_they_met(
+    organizer_client, tournament, referee, referee2
+):
+    """Series 1 of 16 at tables 1-4, 5-8, 9-12, 13-16; at table 1 seats 1
+    and 2 win every game with all marks kept, elsewhere every seat wins
+    with one: 1 and 2 lead, though they met. The final series
+    (2 of 2) puts them at table 1 all the same, and the page says why."""
+    tournament.series_count = 2
+    tournament.save(update_fields=["series_count"])
+    series = make_series(tournament, sizes=(4, 4, 4, 4))
+    Entry.objects.filter(tournament=tournament).update(checked_in=True)
+    for table in series.tables.order_by("number"):
+        if table.number == 1:
+            pairs = [(1, 7), (2, 7), (1, 7), (2, 7), (1, 7)]
+        else:
+            pairs = [(1, 1), (2, 1), (3, 1), (4, 1), (1, 1)]
+        confirm(enter(table, referee, games(pairs)), referee2)
+    second = Series.objects.create(tournament=tournament, number=2)
+    page = organizer_client.get(
+        reverse("tournament:series_manage", args=[tournament.slug, 2])
+    ).content.decode()
+    assert "Dies ist die letzte Serie, sie wird streng nach Tabelle gesetzt" in page
+    text = seat_by_standings(organizer_client, tournament, 2).content.decode()
+    second.refresh_from_db()
+    assert {1, 2} <= set(numbers(second, 1))
+    assert second.quality["standings"]["exact"] == 16
+    assert second.quality["standings"]["final"] is True
+    assert "Letzte Serie, streng nach Tabelle gesetzt" in text

@@ -220,7 +220,12 @@ def test_the_report_names_tables_club_mates_and_third_tables_of_three(
     tables = selectors.series_tables(twice_the_same)
     report = selectors.seating_report(twice_the_same, tables)
     assert report["club_tables"] == [
-        {"table": 1, "club": "KSC Mayen", "names": ["Vorname1 Name1", "Vorname2 Name2"]}
+        {
+            "table": 1,
+            "clubs": [
+                {"club": "KSC Mayen", "names": ["Vorname1 Name1", "Vorname2 Name2"]}
+            ],
+        }
     ]
     # 6 seats at tables of three among 7 players: once each is possible.
     assert [(p["table"], p["name"], p["times"]) for p in report["three_again"]] == [

@@ -79,3 +79,35 @@ def test_top_table_holds_the_leaders_when_nothing_stands_in_the_way() -> None:
     if not met:
         assert sorted(top) == [1, 2, 3, 4]
     assert max(top) <= 8
+
+
+def test_a_final_series_sits_straight_down_the_standings() -> None:
+    """17 players, four series played, clubs of four: the final series
+    (exact) puts places 1-4 at table 1, 5-8 at table 2 and the three
+    tables of three last, whoever met before or shares a club."""
+    players = list(range(1, 18))
+    clubs = {p: f"C{(p - 1) // 4}" for p in players}
+    played = seat(players, seed=5, clubs=clubs).series[:4]
+    totals = {p: 1000 - 10 * p for p in players}  # 1 leads, 17 is last
+    result = seat(
+        players,
+        seed=6,
+        fixed=played,
+        clubs=clubs,
+        mode="standings",
+        totals=totals,
+        exact=True,
+    )
+    assert result.series[:4] == played
+    assert [sorted(t) for t in result.series[4]] == [
+        [1, 2, 3, 4],
+        [5, 6, 7, 8],
+        [9, 10, 11],
+        [12, 13, 14],
+        [15, 16, 17],
+    ]
+    # Without `exact` the club mates 1-4 are kept apart.
+    weighed = seat(
+        players, seed=6, fixed=played, clubs=clubs, mode="standings", totals=totals
+    )
+    assert sorted(weighed.series[4][0]) != [1, 2, 3, 4]

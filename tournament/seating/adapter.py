@@ -51,6 +51,7 @@ def _seat(
     *,
     mode: engine.Mode = "lot",
     totals: dict[int, int] | None = None,
+    exact: bool = False,
 ) -> engine.Seating:
     """The engine's seating of the field `entries` (their clubs kept apart),
     the `fixed` series unchanged and their players no longer in the field
@@ -70,6 +71,7 @@ def _seat(
             withdrawn=gone,
             mode=mode,
             totals=totals,
+            exact=exact,
         )
     except SeatingError as error:
         raise UserError(seating_error_message(error), code=error.code) from error
@@ -98,10 +100,13 @@ def plan_standings_series(
     seed: str,
     fixed: Sequence[EngineSeries],
     totals: dict[int, int],
+    exact: bool = False,
 ) -> EngineSeries:
     """The next series seated by the standings ("nach Tabelle setzen"):
     players of similar totals together, the leaders at table 1, without
-    repeating a meeting of the `fixed` series where that can be."""
+    repeating a meeting of the `fixed` series where that can be; `exact`
+    (the final series) straight down the standings, places 1-4 at table 1
+    and so on, the tables of three last, whoever met before."""
     field = {e.pk for e in entries}
     result = _seat(
         entries,
@@ -110,6 +115,7 @@ def plan_standings_series(
         fixed,
         mode="standings",
         totals={pk: totals.get(pk, 0) for pk in field},
+        exact=exact,
     )
     return [list(t) for t in result.series[len(fixed)]]
 

@@ -179,10 +179,17 @@ def field_changes(series: Series) -> FieldChanges:
     return changes
 
 
-class ClubTable(TypedDict):
-    table: int
+class ClubMates(TypedDict):
     club: str
     names: list[str]
+
+
+class ClubTable(TypedDict):
+    """A table with members of one club (of several clubs, each listed): the
+    report counts tables, as the draws offered beside it do."""
+
+    table: int
+    clubs: list[ClubMates]
 
 
 class ThreeAgain(TypedDict):
@@ -246,11 +253,13 @@ def seating_report(series: Series, tables: list[Table]) -> SeatingReport:
                 clubs.setdefault(seat.entry.player.club, []).append(
                     seat.entry.player.full_name
                 )
-        report["club_tables"] += [
-            {"table": table.number, "club": club, "names": names}
+        mates: list[ClubMates] = [
+            {"club": club, "names": names}
             for club, names in clubs.items()
             if len(names) > 1
         ]
+        if mates:
+            report["club_tables"].append({"table": table.number, "clubs": mates})
         if table.size == 3:
             for seat in seats:
                 times = three.get(seat.entry_id, 0) + 1
@@ -330,6 +339,8 @@ class RedrawReasons(TypedDict):
     swaps: list[SwapMade]
     # Played in an earlier series, withdrawn or no longer present now.
     gone: list[Entry]
+    # Swapped by hand in this series since its draw.
+    own_swaps: list[SwapMade]
 
 
 # The Protokoll's entries of a series that change who sits where.
@@ -341,14 +352,54 @@ SERIES_CHANGES = (
 )
 
 
+def own_swaps(series: Series) -> list[SwapMade]:
+    """The swaps by hand in `series` since it was last drawn, from the
+    Protokoll (two queries): a reason its report differs from its draw."""
+    swapped: list[tuple[int, int]] = []
+    for action, after in (
+        AuditEvent.objects.filter(
+            tournament_id=series.tournament_id,
+            object_type="series",
+            object_id=str(series.pk),
+            action__in=SERIES_CHANGES,
+        )
+        .order_by("pk")
+        .values_list("action", "after")
+    ):
+        if action in ("series.seat", "series.seat_standings"):
+            swapped = []
+        elif action == "series.swap" and after:
+            swapped.append((after["a"][0], after["b"][0]))
+    if not swapped:
+        return []
+    by_number = {
+        e.start_number: e
+        for e in Entry.objects.filter(
+            tournament_id=series.tournament_id,
+            start_number__in={n for pair in swapped for n in pair},
+        ).select_related("player")
+    }
+    return [
+        {"series": series.number, "a": by_number[a], "b": by_number[b]}
+        for a, b in swapped
+        if a in by_number and b in by_number
+    ]
+
+
 def redraw_reasons(series: Series) -> RedrawReasons:
     """The changes to the series before `series` that its draw has to work
     around: who arrived late (drawn now, but without a seat in an earlier
     series, or seated late at a table of three), which two players were
     swapped by hand (a swap the series' latest draw has not replaced), who
     played earlier and has withdrawn or left. From the seats and entries
-    and the Protokoll (four queries)."""
-    reasons: RedrawReasons = {"late": [], "swaps": [], "gone": []}
+    and the Protokoll (four queries); and the swaps by hand in `series`
+    itself since its draw (`own_swaps`)."""
+    reasons: RedrawReasons = {
+        "late": [],
+        "swaps": [],
+        "gone": [],
+        "own_swaps": own_swaps(series),
+    }
     earlier = {
         str(pk): number
         for pk, number in Series.objects.filter(

@@ -148,6 +148,7 @@ def _plan(
         "players": sorted(e.pk for e in entries),
         "series": planned,
         "repeats_note": planned_quality["repeats_note"],
+        "repeated_meetings": planned_quality["repeated_meetings"],
     }
 
 
@@ -197,10 +198,20 @@ def series_seat(
         )
         if not usable:
             plan = _plan(tournament, entries, fixed, seed or secrets.token_hex(8))
+        assert plan is not None
+        others: list[dict[str, Any]] | None = None
+        if seed is None:
+            # The draw taken is the best of those the page will offer
+            # beside it: never one worse than an alternative it shows.
+            best, others = _best_of_draws(
+                tournament, entries, fixed, plan, series.number, kept=usable
+            )
+            usable = usable and best is plan
+            plan = best
+        if not usable:
             tournament.seating_plan = plan
             tournament.seating_seed = plan["seed"]
             tournament.save(update_fields=["seating_plan", "seating_seed"])
-        assert plan is not None
         tables = plan["series"][series.number - 1]
         if digest and _digest(tables) != digest:
             raise ConflictError(
@@ -226,6 +237,9 @@ def series_seat(
         # Why the drawn plan keeps repeats, for the report: the plan's, so
         # it holds for every series taken from it.
         series.quality["repeats_note"] = plan.get("repeats_note", "")
+        series.quality["planned_repeats"] = _planned(plan, entries)
+        if others is not None:
+            series.quality["options"] = others
         series.save()
         audit_record(
             actor=actor,
@@ -259,6 +273,23 @@ class DrawOption:
     three_again: int
     tables_of_three: int
     pairs: list[tuple[str, str]]
+    # Its tables as they would be numbered, each its players' names.
+    tables: list[list[str]]
+    # Repeated meetings over all series of the tournament as its plan has
+    # them (the later series planned with it); None where unknown (a draw
+    # swapped by hand).
+    planned_repeats: int | None = None
+
+    def rank(self) -> tuple[int, int, int, int]:
+        """Better draws first, in the engine's order: nobody at a table of
+        three more often than needed, then repeats over the whole plan and
+        so far, then club mates."""
+        return (
+            self.three_again,
+            self.repeats if self.planned_repeats is None else self.planned_repeats,
+            self.repeats,
+            self.club_tables,
+        )
 
 
 def _draw_option(
@@ -266,6 +297,7 @@ def _draw_option(
     tables: adapter.EngineSeries,
     fixed: list[adapter.EngineSeries],
     entries: list[Entry],
+    planned: int | None = None,
 ) -> DrawOption:
     quality = adapter.seating_quality([*fixed, tables], entries)
     by_id = {e.pk: e for e in entries}
@@ -299,7 +331,83 @@ def _draw_option(
         three_again=three_again,
         tables_of_three=sum(1 for t in tables if len(t) == 3),
         pairs=pairs,
+        tables=[
+            [
+                _("%(name)s (Nr. %(n)d)")
+                % {"name": by_id[p].player.full_name, "n": by_id[p].start_number}
+                for p in table
+                if p in by_id
+            ]
+            # As `_write_tables` numbers them: tables of 4 first.
+            for table in sorted(tables, key=lambda t: -len(t))
+        ],
+        planned_repeats=planned,
     )
+
+
+def _as_it_stands(series: Series) -> tuple[list[Entry], list[adapter.EngineSeries]]:
+    """Everyone seated in `series` or before it, with their players, and the
+    seated series before it (the figures of a seating as it stands, swaps
+    and late arrivals included)."""
+    entries = list(
+        Entry.objects.filter(
+            seats__series__tournament_id=series.tournament_id,
+            seats__series__number__lte=series.number,
+        )
+        .select_related("player")
+        .distinct()
+    )
+    earlier = [
+        adapter.stored_series(s)
+        for s in Series.objects.filter(
+            tournament_id=series.tournament_id, number__lt=series.number
+        )
+        .seated()
+        .order_by("number")
+    ]
+    return entries, earlier
+
+
+def _swapped(tables: adapter.EngineSeries, a: int, b: int) -> adapter.EngineSeries:
+    """`tables` with the entries `a` and `b` in each other's seat."""
+    other = {a: b, b: a}
+    return [[other.get(p, p) for p in table] for table in tables]
+
+
+def swap_effect(*, series: Series, a: int, b: int) -> tuple[DrawOption, DrawOption]:
+    """The series before and after swapping the entries `a` and `b` (ids),
+    in the words of the quality report: what the preview shows before the
+    organizer commits the swap. Writes nothing."""
+    entries, earlier = _as_it_stands(series)
+    tables = adapter.stored_series(series)
+    return (
+        _draw_option("", tables, earlier, entries),
+        _draw_option("", _swapped(tables, a, b), earlier, entries),
+    )
+
+
+# The figures of a draw that a swap by hand may make worse, as kept in
+# `Series.quality["drawn"]` from the first swap after the draw.
+DRAWN_FIGURES = ("repeats", "club_tables", "three_again")
+
+
+def _figures(option: DrawOption) -> dict[str, int]:
+    return {name: int(getattr(option, name)) for name in DRAWN_FIGURES}
+
+
+def swapped_worse(series: Series) -> tuple[dict[str, int], dict[str, int]] | None:
+    """The figures of the series as drawn and as it stands now, when swaps
+    by hand made one of them worse (more repeats, more tables with club
+    mates, more players at a table of three than needed); else None.
+    Publishing such a series asks once (`series_release`)."""
+    drawn = (series.quality or {}).get("drawn")
+    if not drawn:
+        return None
+    entries, earlier = _as_it_stands(series)
+    now = _figures(_draw_option("", adapter.stored_series(series), earlier, entries))
+    if any(now[name] > int(drawn.get(name, 0)) for name in DRAWN_FIGURES):
+        return drawn, now
+    return None
 
 
 # Draws offered beside a draw that keeps repeats or club mates together, and
@@ -307,6 +415,66 @@ def _draw_option(
 # to about two seconds on a slow machine).
 DRAW_OPTIONS = 3
 DRAW_OPTIONS_SECONDS = 4.0
+
+
+def _best_of_draws(
+    tournament: Tournament,
+    entries: list[Entry],
+    fixed: list[adapter.EngineSeries],
+    plan: dict[str, Any],
+    number: int,
+    *,
+    kept: bool,
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Series `number` as `plan` draws it and up to `DRAW_OPTIONS` other
+    draws of it (seeds following from the plan's; none begun once
+    `DRAW_OPTIONS_SECONDS` have passed): the best of them by
+    `DrawOption.rank` (the plan's own on a tie) and the others, each as
+    `{"seed", "tables"}`, for `draw_options` to offer. `kept`: `plan` is
+    the tournament's plan from before, which its seed no longer draws
+    around these series, so it is not offered once another is better."""
+    candidates = [plan]
+    started = time.monotonic()
+    for i in range(DRAW_OPTIONS):
+        if i and time.monotonic() - started >= DRAW_OPTIONS_SECONDS:
+            break
+        seed = hashlib.sha256(f"{plan['seed']}/{number}/{i}".encode()).hexdigest()
+        candidates.append(_plan(tournament, entries, fixed, seed[:16]))
+    summed = [
+        _draw_option(
+            c["seed"], c["series"][number - 1], fixed, entries, _planned(c, entries)
+        )
+        for c in candidates
+    ]
+    best = min(range(len(candidates)), key=lambda k: (summed[k].rank(), k))
+    seen = {summed[best].digest}
+    others: list[dict[str, Any]] = []
+    for k, option in enumerate(summed):
+        if option.digest in seen or (k == 0 and kept):
+            continue
+        seen.add(option.digest)
+        others.append(
+            {
+                "seed": option.seed,
+                "tables": candidates[k]["series"][number - 1],
+                "planned": option.planned_repeats,
+            }
+        )
+    chosen = candidates[best]
+    if candidates[0].get("repeats_note") == "field" and _planned(
+        chosen, entries
+    ) <= _planned(candidates[0], entries):
+        # As few repeats as the plan that the field alone forced them on:
+        # still the field's.
+        chosen = {**chosen, "repeats_note": "field"}
+    return chosen, others
+
+
+def _planned(plan: dict[str, Any], entries: list[Entry]) -> int:
+    """The repeated meetings over all series of `plan`."""
+    if "repeated_meetings" in plan:
+        return int(plan["repeated_meetings"])
+    return int(adapter.seating_quality(plan["series"], entries)["repeated_meetings"])
 
 
 def draw_options(
@@ -317,17 +485,38 @@ def draw_options(
 ) -> tuple[DrawOption, list[DrawOption]]:
     """The series as it is drawn now and up to `count` other draws of it by
     lot (other seeds through the same engine call), each different from it
-    and from each other; no new draw is begun once `seconds` have passed.
-    Writes nothing: the organizer takes one with `series_seat(seed=…)`.
+    and from each other. Writes nothing: the organizer takes one with
+    `series_seat(seed=…)`.
 
-    The seeds follow from the series' seed and version, so the page shows
+    They are the draws the series' draw was chosen among
+    (`Series.quality["options"]`, so the draw taken is never worse than one
+    shown); for a series drawn without them (a draw chosen by hand) they
+    are drawn now, no new one begun once `seconds` have passed, from seeds
+    following from the series' seed and version. Either way the page shows
     the same draws on every reload, and a choice is drawn again exactly
     (its digest tells when the field changed in between)."""
     tournament = series.tournament
     entries, fixed = _seat_inputs(series, tournament)
-    current = _draw_option("", adapter.stored_series(series), fixed, entries)
+    quality = series.quality or {}
+    current = _draw_option(
+        "",
+        adapter.stored_series(series),
+        fixed,
+        entries,
+        None if "drawn" in quality else quality.get("planned_repeats"),
+    )
     seen = {current.digest}
     options: list[DrawOption] = []
+    kept = quality.get("options")
+    if kept is not None:
+        for other in kept[:count]:
+            option = _draw_option(
+                other["seed"], other["tables"], fixed, entries, other.get("planned")
+            )
+            if option.digest not in seen:
+                seen.add(option.digest)
+                options.append(option)
+        return current, options
     started = time.monotonic()
     for i in range(count):
         if i and time.monotonic() - started >= seconds:
@@ -336,7 +525,13 @@ def draw_options(
             f"{series.seed}/{series.version}/{i}".encode()
         ).hexdigest()[:16]
         plan = _plan(tournament, entries, fixed, seed)
-        option = _draw_option(seed, plan["series"][series.number - 1], fixed, entries)
+        option = _draw_option(
+            seed,
+            plan["series"][series.number - 1],
+            fixed,
+            entries,
+            _planned(plan, entries),
+        )
         if option.digest not in seen:
             seen.add(option.digest)
             options.append(option)
@@ -379,7 +574,9 @@ def series_seat_by_standings(
 ) -> Series:
     """Seat a series by the standings ("nach Tabelle setzen"), as a final
     series is seated: players of similar totals at one table, the leaders at
-    table 1, no meeting of the earlier series repeated where that can be.
+    table 1, no meeting of the earlier series repeated where that can be;
+    the tournament's last series straight down the standings (places 1-4 at
+    table 1 and so on, the tables of three last), whoever met before.
     Only once every table before it has its confirmed result: the standings
     it follows must be the whole of them."""
     with transaction.atomic():
@@ -408,12 +605,16 @@ def series_seat_by_standings(
             )
         totals = _totals_before(tournament, series.number)
         seed = secrets.token_hex(8)
+        # The final series is the standings' own: nothing after it to keep
+        # free of repeats, so the places go to the tables as they stand.
+        final = series.number >= tournament.series_count
         tables = adapter.plan_standings_series(
             entries=entries,
             series_count=tournament.series_count,
             seed=seed,
             fixed=fixed,
             totals=totals,
+            exact=final,
         )
         before = {
             "status": series.status,
@@ -427,7 +628,7 @@ def series_seat_by_standings(
         series.version += 1
         series.quality = {
             **adapter.seating_quality([*fixed, tables], entries),
-            "standings": adapter.standings_fit(tables, totals),
+            "standings": {**adapter.standings_fit(tables, totals), "final": final},
         }
         series.save()
         audit_record(
@@ -462,7 +663,16 @@ def _measure(series: Series, tournament: Tournament) -> None:
     quality = adapter.seating_quality(seated, entries)
     if series.mode == Series.Mode.STANDINGS:
         totals = _totals_before(tournament, series.number)
-        quality["standings"] = adapter.standings_fit(seated[-1], totals)
+        final = bool(((series.quality or {}).get("standings") or {}).get("final"))
+        quality["standings"] = {
+            **adapter.standings_fit(seated[-1], totals),
+            "final": final,
+        }
+    # The figures as drawn stay, for the release to compare, and the draws
+    # it was chosen among, to be offered still.
+    for kept in ("drawn", "options"):
+        if kept in (series.quality or {}):
+            quality[kept] = (series.quality or {})[kept]
     series.quality = quality
 
 
@@ -477,7 +687,16 @@ def series_swap(
         # Table number and seat of each, for the audit's before and after.
         place_a = [a.table.number, a.number]
         place_b = [b.table.number, b.number]
+        # The figures as drawn, kept from the first swap on: publishing a
+        # draw that swaps made worse asks once (`swapped_worse`).
+        drawn = (series.quality or {}).get("drawn")
+        if not drawn:
+            entries, earlier = _as_it_stands(series)
+            drawn = _figures(
+                _draw_option("", adapter.stored_series(series), earlier, entries)
+            )
         _exchange(series, a, b, entry_a)
+        series.quality = {**(series.quality or {}), "drawn": drawn}
         _measure(series, tournament)
         series.version += 1
         series.save(update_fields=["quality", "version"])
@@ -675,7 +894,12 @@ def field_changed_message(series: Series, changes: selectors.FieldChanges) -> st
 
 
 def series_release(
-    *, actor: Actor, series: Series, version: int | None = None, reason: str = ""
+    *,
+    actor: Actor,
+    series: Series,
+    version: int | None = None,
+    reason: str = "",
+    accept_worse: bool = False,
 ) -> Series:
     """Make a seated series public ("where do I sit?" and the table lists).
 
@@ -683,7 +907,9 @@ def series_release(
     seated would be left out of it (or keep a seat nobody takes): the
     release is refused until the series is seated anew, unless the
     organizer gives a `reason` to release it anyway, which the audit keeps
-    with the players concerned."""
+    with the players concerned. A series that swaps by hand made worse than
+    drawn is published only once the organizer said so (`accept_worse`,
+    after the page asked him); the audit keeps both figures."""
     reason = reason.strip()
     with transaction.atomic():
         series, tournament = _lock(series)
@@ -695,6 +921,17 @@ def series_release(
                     "veröffentlicht werden."
                 ),
                 code="not_seated",
+            )
+        worse = swapped_worse(series)
+        if worse and not accept_worse:
+            raise UserError(
+                _(
+                    "Der Tausch von Hand hat Serie %(n)d verschlechtert "
+                    "(%(what)s). Bitte bestätigen, dass sie so veröffentlicht "
+                    "werden soll."
+                )
+                % {"n": series.number, "what": worse_text(*worse)},
+                code="swap_worse",
             )
         changes = selectors.field_changes(series)
         changed = bool(changes["late"] or changes["gone"])
@@ -721,6 +958,8 @@ def series_release(
             "status": series.status,
             "tournament_status": tournament.status,
         }
+        if worse:
+            after["swapped_worse"] = {"drawn": worse[0], "now": worse[1]}
         if changed:
             after["released_anyway"] = {
                 "not_seated": [e.start_number for e in changes["late"]],
@@ -736,3 +975,18 @@ def series_release(
             note=reason if changed else "",
         )
     return series
+
+
+def worse_text(drawn: dict[str, int], now: dict[str, int]) -> str:
+    """What swaps made worse, in the quality report's words."""
+    words = {
+        "repeats": _("wiederholte Begegnungen"),
+        "club_tables": _("Tische mit Vereinskameraden"),
+        "three_again": _("Spieler öfter als nötig am Dreiertisch"),
+    }
+    return ", ".join(
+        _("%(what)s: %(now)d statt %(drawn)d")
+        % {"what": words[name], "now": now[name], "drawn": int(drawn.get(name, 0))}
+        for name in DRAWN_FIGURES
+        if now[name] > int(drawn.get(name, 0))
+    )

@@ -131,7 +131,10 @@ def _swap_preview(series: Series, form: SwapPickForm) -> dict[str, object] | Non
                 "t": seats[a].table.number,
             }
         }
-    return {"a": seats[a], "b": seats[b]}
+    before, after = services.swap_effect(
+        series=series, a=seats[a].entry_id, b=seats[b].entry_id
+    )
+    return {"a": seats[a], "b": seats[b], "before": before, "after": after}
 
 
 @organizer_required
@@ -215,9 +218,9 @@ def _redraw(
     mates at a table, tables of three): why (`reasons`), whether other draws
     are offered (`offer`), and those draws once asked for (`options`).
 
-    They are offered for a series after the first, drawn by lot and not yet
-    released; not while something else is `waiting`: the field changed since
-    the draw (draw again first) or a swap waits to be confirmed."""
+    They are offered for a series drawn by lot and not yet released, the
+    first one too; not while something else is `waiting`: the field changed
+    since the draw (draw again first) or a swap waits to be confirmed."""
     trades = bool(
         report
         and (
@@ -227,7 +230,8 @@ def _redraw(
             or (series.quality or {}).get("repeated_meetings")
         )
     )
-    if not trades or series.number == 1:
+    # A series by the standings says in its report which rule decided.
+    if not trades or series.mode == Series.Mode.STANDINGS:
         return {"reasons": None, "offer": False, "options": None}
     offer = (
         series.status == Series.Status.SEATED
@@ -261,6 +265,11 @@ def series_manage(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     swap = _swap_preview(series, pick)
     report = selectors.seating_report(series, tables) if seated else None
     changed = bool(changes and any(changes.values()))
+    worse = (
+        services.swapped_worse(series)
+        if series.status == Series.Status.SEATED
+        else None
+    )
     redraw = _redraw(
         request, series, report, waiting=changed or bool(swap and "a" in swap)
     )
@@ -276,6 +285,7 @@ def series_manage(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "report": report,
             **redraw,
             "changes": changes if changed else None,
+            "worse": services.worse_text(*worse) if worse else "",
             "release_form": ReleaseForm(initial={"version": series.version}),
             "players": len(services.seated_players(series.tournament)),
         },
@@ -403,7 +413,11 @@ def series_release(request: HttpRequest, slug: str, number: int) -> HttpResponse
     _run(
         request,
         lambda: services.series_release(
-            actor=request.user, series=series, version=version, reason=reason
+            actor=request.user,
+            series=series,
+            version=version,
+            reason=reason,
+            accept_worse=request.POST.get("accept_worse") == "1",
         ),
         _("Serie %(n)d ist veröffentlicht.") % {"n": number},
     )

@@ -124,6 +124,10 @@ _MESSAGES = {
         "bestätigt haben."
     ),
     "confirmed": gettext_lazy("Bestätigt. Das Ergebnis zählt ab sofort."),
+    "repeated": gettext_lazy(
+        "Diese Eingabe war schon gespeichert und zählt nur einmal. Sie wartet "
+        "auf die Bestätigung der anderen Spieler."
+    ),
     "disputed": gettext_lazy(
         "Ihr Einwand ist notiert; die Schiedsrichter sehen sich den Tisch an. "
         "Wenn Sie das richtige Ergebnis kennen, geben Sie es bitte neu ein."
@@ -233,6 +237,7 @@ def player_enter(
             table_result_form(table_obj, initial=_initial(table_obj)),
         )
     form = table_result_form(table_obj, request.POST)
+    waited = _pending(table_obj, None)
     try:
         version = save_entered(
             form,
@@ -249,6 +254,9 @@ def player_enter(
         return _refused(request, entry, table_obj, error)
     if version is None:
         return _invalid(request, entry, table_obj, form)
+    if waited is not None and waited.pk == version.pk:
+        # The same games again: a repeat, no new entry.
+        return _done(request, entry, version, "repeated")
     return _done(request, entry, version, "entered")
 
 

@@ -285,14 +285,33 @@ def result_enter_by_player(
     referee's entry: GameErrors with every mistake). It waits until another
     player of the table confirms it – or every other one, as the tournament
     says. A waiting entry of the table's players is replaced (kept in the
-    history); anything else `table_player_refusal` names is refused."""
+    history); anything else `table_player_refusal` names is refused.
+
+    The same games saved again by the same player while his entry waits
+    (a second tap, a phone that sent its kept entry and still shows the
+    form) are a repeat: his waiting entry is returned and nothing is
+    written (the view tells it by the entry that waited before)."""
     with transaction.atomic():
-        table, player = _lock_for_player(table, revision, player)
+        table, player = _lock_for_player(table, None, player)
         tournament = table.series.tournament
         _refuse_unless_allowed(player=player, table=table, action="enter")
         data = results_services.result_check(
             games=games, table=table, tournament=tournament
         )
+        waiting = (
+            ResultVersion.objects.filter(
+                table=table,
+                status=ResultVersion.Status.PENDING,
+                entered_by_player=player,
+                mode=mode,
+            )
+            .order_by("-number")
+            .first()
+        )
+        if waiting is not None and waiting.data == data:
+            return waiting
+        # Not a repeat: saved against the table as the form showed it.
+        results_services.table_lock(table=table, revision=revision)
         version = results_services.version_add(
             table=table, mode=mode, data=data, entered_by_player=player
         )

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from tournament.core.forms import IdsChoiceField, NameField
 from tournament.core.roles import REFEREE
 from tournament.models import Tournament
+from tournament.tournaments.selectors import championships_in_year
 from tournament.tournaments.services import TOURNAMENT_FIELDS
 
 if TYPE_CHECKING:
@@ -53,7 +54,22 @@ class TournamentForm(_TournamentModelForm):
                 "Marienheide spielt meist mit 5 Schräm: dann „Schräm zu Beginn“ "
                 "auf 5 setzen. Nach dem ersten Ergebnis nicht mehr änderbar."
             ),
+            "is_championship": _(
+                "Ankreuzen für die Meisterschaft des Jahres (z. B. die "
+                "Rheinland-Meisterschaft): Sobald das Turnier beendet ist, steht "
+                "sein Sieger in der Liste der Meister (Seite „Die Meister“) und "
+                "zählt für die Rekorde. Ohne Haken erscheint das Turnier dort "
+                "nicht, auch wenn es „Meisterschaft“ heißt. Üblich ist eine "
+                "Meisterschaft pro Jahr."
+            ),
         }
+
+    # Asked for only when the year has a championship already.
+    second_championship = forms.BooleanField(
+        label=_("Ja, eine weitere Meisterschaft in diesem Jahr"),
+        required=False,
+        help_text=_("Die Liste der Meister führt dann für dieses Jahr mehrere Sieger."),
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -61,6 +77,11 @@ class TournamentForm(_TournamentModelForm):
         referees = self.fields["referees"]
         assert isinstance(referees, RefereeChoiceField)  # Meta.field_classes
         self.fields["table_entry"].required = False
+        # Shown, under the flag, once the year's other championship was named.
+        self.ask_second = False
+        order = [name for name in self.fields if name != "second_championship"]
+        order.insert(order.index("is_championship") + 1, "second_championship")
+        self.order_fields(order)
         referees.queryset = (
             get_user_model()
             .objects.filter(groups__name=REFEREE, is_active=True)
@@ -73,6 +94,31 @@ class TournamentForm(_TournamentModelForm):
         # older form, a script) means the safe choice: referees only.
         value: str = self.cleaned_data.get("table_entry") or ""
         return value or Tournament.TableEntry.OFF
+
+    def clean(self) -> dict[str, Any]:
+        """A second championship in one year is saved only once the
+        organizer confirmed it: the list of champions would show two
+        winners for that year."""
+        data = super().clean() or {}
+        date = data.get("date")
+        if data.get("is_championship") and date is not None:
+            others = championships_in_year(date.year, other_than=self.instance.pk)
+            if others and not data.get("second_championship"):
+                self.add_error(
+                    "is_championship",
+                    _(
+                        "%(year)d hat schon eine Meisterschaft: %(names)s. Soll "
+                        "dies eine weitere sein, bitte darunter „Ja, eine weitere "
+                        "Meisterschaft in diesem Jahr“ ankreuzen; sonst den Haken "
+                        "bei „Meisterschaft“ entfernen."
+                    )
+                    % {
+                        "year": date.year,
+                        "names": ", ".join(f"„{name}“" for name in others),
+                    },
+                )
+                self.ask_second = True
+        return data
 
     def clean_slug(self) -> str:
         # Typed in capitals it means the same address: take it in lower case.

@@ -14,6 +14,16 @@ def tournaments_public() -> QuerySet[Tournament]:
     ).order_by("-date", "name")
 
 
+def championships_in_year(year: int, *, other_than: int | None = None) -> list[str]:
+    """The names of the tournaments of `year` marked as championships, but
+    `other_than` (a tournament's id), by date (one query): a second title in
+    one year is asked about before it is saved."""
+    found = Tournament.objects.filter(is_championship=True, date__year=year)
+    if other_than is not None:
+        found = found.exclude(pk=other_than)
+    return list(found.order_by("date", "name").values_list("name", flat=True))
+
+
 def running_tournament_refereed_by(user: Visitor) -> Tournament | None:
     """The running tournament whose results this user may enter, where
     there is exactly one; else None."""

@@ -6,7 +6,7 @@ Pure Python, standard library only; the Django app calls it through
 API
 ---
 ``seat(players, *, series=5, seed, clubs=None, fixed=(), withdrawn=(),
-mode="lot", totals=None) -> Seating``
+mode="lot", totals=None, exact=False) -> Seating``
 
 - ``players``: the current field, any distinct ints (start numbers, entry
   ids), or an int ``N`` meaning ``1..N``. The result does not depend on their
@@ -22,7 +22,10 @@ mode="lot", totals=None) -> Seating``
 - ``mode="lot"`` seats every remaining series. ``mode="standings"`` ("Setzen
   nach Punktestand") seats only the *next* series: by lot if none is played,
   else players of similar ``totals`` (player → points so far; missing = 0)
-  together, top table first. Call it again after each series.
+  together, top table first. Call it again after each series. With
+  ``exact=True`` (a final series) the next series is seated straight down
+  the standings: places 1-4 at table 1 and so on, the tables of three
+  last; no meeting, club or table of three is weighed against a place.
 
 ``Seating.series`` is the whole tournament so far: ``fixed`` plus the new
 series; a series is a list of tables, a table a list of player ids in seat

@@ -74,6 +74,7 @@ def seat(
     withdrawn: Collection[int] = (),
     mode: Mode = "lot",
     totals: Mapping[int, int] | None = None,
+    exact: bool = False,
 ) -> Seating:
     """Seat ``players`` for ``series`` series; see the package docstring."""
     ids = _players(players)
@@ -89,7 +90,9 @@ def seat(
     todo = series - len(played)
     new: list[list[list[int]]] = []
     outcome = _Outcome()
-    if todo and mode == "standings" and played:
+    if todo and mode == "standings" and played and exact:
+        new = [_straight(ids, plan, totals or {}, played, index, club_no, rng)]
+    elif todo and mode == "standings" and played:
         want = _standing_tables(ids, plan, totals or {}, rng)
         new = _search(plan, series, played, index, club_no, rng, want, outcome)[:1]
     elif todo:
@@ -220,6 +223,81 @@ def _standing_tables(
         for i in table:
             want[i] = t
     return want
+
+
+# Starts of the straight seating's swaps among equal totals.
+STRAIGHT_STARTS = 12
+
+
+def _straight(
+    ids: list[int],
+    plan: TablePlan,
+    totals: Mapping[int, int],
+    played: list[Series],
+    index: dict[int, int],
+    clubs: list[int],
+    rng: random.Random,
+) -> list[list[int]]:
+    """The next series straight down the standings, as player indices:
+    places by total, tables of 4 first, so the tables of three last. Only
+    players of equal totals, who may take any of their places, trade tables,
+    while that saves (in this order) a table of three beyond the fair
+    bound, a repeated meeting, a meeting of club mates; from a few lots of
+    their order, the best kept."""
+    n = len(ids)
+    met: dict[tuple[int, int], int] = {}
+    three = [0] * n
+    for tables in played:
+        for table in tables:
+            here = sorted(index[p] for p in table if p in index)
+            for i, a in enumerate(here):
+                three[a] += len(table) == 3
+                for b in here[i + 1 :]:
+                    met[a, b] = met.get((a, b), 0) + 1
+    bound = three_bound(three, 3 * plan.threes, 1)
+    points = [totals.get(p, 0) for p in ids]
+
+    def cost(table: list[int]) -> int:
+        total = 0
+        if len(table) == 3:
+            total += 10**6 * sum(max(0, three[p] + 1 - bound) for p in table)
+        for i, a in enumerate(table):
+            for b in table[i + 1 :]:
+                total += 1000 * met.get((min(a, b), max(a, b)), 0)
+                total += clubs[a] >= 0 and clubs[a] == clubs[b]
+        return total
+
+    best: list[list[int]] = []
+    best_cost = -1
+    for _ in range(STRAIGHT_STARTS):
+        order = list(range(n))
+        rng.shuffle(order)
+        order.sort(key=lambda i: -points[i])
+        tables = fill(order, plan)
+        costs = [cost(t) for t in tables]
+        improved = True
+        while improved:
+            improved = False
+            for x, tx in enumerate(tables):
+                for y in range(x + 1, len(tables)):
+                    ty = tables[y]
+                    for i, a in enumerate(tx):
+                        for j, b in enumerate(ty):
+                            if points[a] != points[b]:
+                                continue
+                            tx[i], ty[j] = b, a
+                            cx, cy = cost(tx), cost(ty)
+                            if cx + cy < costs[x] + costs[y]:
+                                costs[x], costs[y] = cx, cy
+                                a, b = b, a
+                                improved = True
+                            else:
+                                tx[i], ty[j] = a, b
+        if best_cost < 0 or sum(costs) < best_cost:
+            best, best_cost = [list(t) for t in tables], sum(costs)
+        if best_cost == 0:
+            break
+    return best
 
 
 def _search(
