@@ -16,6 +16,7 @@ from openpyxl import Workbook, load_workbook
 from tests.support.factories import TeamFactory, TournamentFactory
 from tests.support.pdf import needs_pdftotext, pdf_pages_text
 from tests.support.results import seated_with_results
+from tests.support.workbooks import import_confirmation
 from tournament.core.workbook import (
     FORMULA_START,
     Formula,
@@ -167,7 +168,7 @@ def test_the_player_export_imports_back_with_the_same_names(
     assert response.context["preview"].ok, response.context["preview"].rows
     organizer_client.post(
         reverse("tournament:import_confirm", kwargs={"slug": target.slug}),
-        {"token": response.context["token"]},
+        import_confirmation(response),
     )
     assert (
         sorted(

@@ -1,7 +1,9 @@
-"""Every import (players, champions, games) counts every row it reads
-against its limit, an empty one too, and stops there with a German error:
-a sheet of rows empty in the import's columns costs as much to read as a
-full one (`core.upload.upload_rows`)."""
+"""Every import (players, champions, games) stops at its limit with a
+German error. The champions and the games import count every row they
+read, an empty one too (`core.upload.upload_rows`); the player list counts
+the rows with something in them (`core.sheets`: rows that are only
+formatted are not in its way) and reads no further than a club list
+reaches."""
 
 import io
 import time
@@ -84,8 +86,11 @@ def test_rows_empty_in_the_imports_columns_count_against_its_limit(
     content = workbook(header, [aside] * 50, title="Spiele")
     preview = parse(content, tournament)
     assert too_many(preview) == [
-        "Zu viele Zeilen: höchstens 20 unter der Überschrift, leere mitgezählt. "
-        "Bitte leere Zeilen am Ende löschen oder die Liste aufteilen."
+        "Zu viele Zeilen: höchstens 20 Spieler in einer Liste (leere Zeilen "
+        "zählen nicht). Bitte die Liste aufteilen."
+        if name == "players"
+        else "Zu viele Zeilen: höchstens 20 unter der Überschrift, leere "
+        "mitgezählt. Bitte leere Zeilen am Ende löschen oder die Liste aufteilen."
     ]
     assert not preview.ok
 
