@@ -262,32 +262,41 @@ class ImportPreview(RowsPreview[PreviewRow]):
 
 
 def read_player_table(upload: IO[bytes], *, size: int, filename: str) -> PlayerTable:
-    """The first visible sheet of the file that has a header row among its
-    first rows (one naming a name column and one more field). UserError
+    """The first visible sheet of the file with a header row among its first
+    rows: one naming a name column and one more field; failing that, the
+    first row that names any field (the organizer maps the rest). UserError
     for a file nothing here reads, or without such a row."""
+    weak: tuple[PlayerTable, Sheet] | None = None
     for sheet in read_sheets(upload, size=size, filename=filename, limit=MAX_ROWS):
-        table = _header_in(sheet)
-        if table is None:
-            continue
-        if sheet.too_long:
-            raise UserError(
-                _(
-                    "Zu viele Zeilen: höchstens %(max)d Spieler in einer Liste "
-                    "(leere Zeilen zählen nicht). Bitte die Liste aufteilen."
-                )
-                % {"max": MAX_ROWS},
-                code="too_many_rows",
-            )
-        return table
+        table, strong = _header_in(sheet)
+        if table is not None and strong:
+            return _checked_length(table, sheet)
+        if table is not None and weak is None:
+            weak = (table, sheet)
+    if weak is not None:
+        return _checked_length(*weak)
     raise UserError(
         _(
             "Keine Überschriftenzeile gefunden: in den ersten %(n)d Zeilen steht "
-            "keine Zeile mit Spaltenüberschriften wie Vorname und Nachname (oder "
-            "„Name, Vorname“) und einer weiteren wie Verein."
+            "keine Zeile mit Spaltenüberschriften wie Vorname, Nachname oder "
+            "Verein."
         )
         % {"n": HEADER_ROWS},
         code="no_header",
     )
+
+
+def _checked_length(table: PlayerTable, sheet: Sheet) -> PlayerTable:
+    if sheet.too_long:
+        raise UserError(
+            _(
+                "Zu viele Zeilen: höchstens %(max)d Spieler in einer Liste "
+                "(leere Zeilen zählen nicht). Bitte die Liste aufteilen."
+            )
+            % {"max": MAX_ROWS},
+            code="too_many_rows",
+        )
+    return table
 
 
 def header_field(text: str) -> str | None:
@@ -300,7 +309,10 @@ def header_field(text: str) -> str | None:
     return key
 
 
-def _header_in(sheet: Sheet) -> PlayerTable | None:
+def _header_in(sheet: Sheet) -> tuple[PlayerTable | None, bool]:
+    """The sheet's header row and whether it is a sure one (a name column
+    and one more field), else the first row naming any field."""
+    weak: PlayerTable | None = None
     for position, row in enumerate(sheet.rows[:HEADER_ROWS]):
         proposed = [
             "name_comma"
@@ -308,15 +320,20 @@ def _header_in(sheet: Sheet) -> PlayerTable | None:
             else header_field(text)
             for text in row.cells
         ]
-        names = {"first_name", "last_name", "name_comma"} & set(proposed)
-        if (names and len({p for p in proposed if p}) >= 2) or "name_comma" in names:
-            return PlayerTable(
-                sheet=sheet.name,
-                header_row=row.line,
-                headers=row.cells,
-                rows=[(r.line, r.cells, r.hidden) for r in sheet.rows[position + 1 :]],
-            )
-    return None
+        known = {p for p in proposed if p}
+        names = {"first_name", "last_name", "name_comma"} & known
+        if not known or (weak is not None and not names):
+            continue
+        table = PlayerTable(
+            sheet=sheet.name,
+            header_row=row.line,
+            headers=row.cells,
+            rows=[(r.line, r.cells, r.hidden) for r in sheet.rows[position + 1 :]],
+        )
+        if (names and len(known) >= 2) or "name_comma" in names:
+            return table, True
+        weak = weak or table
+    return weak, False
 
 
 def propose_mapping(table: PlayerTable) -> list[str | None]:
@@ -407,7 +424,7 @@ def check_players(
                 index=index,
                 letter=get_column_letter(index + 1),
                 header=table.headers[index] if index < len(table.headers) else "",
-                sample=", ".join(values[:2]),
+                sample=" · ".join(values[:2]),
                 field=key,
             )
         )
