@@ -139,12 +139,30 @@ def csv_field(value: Any) -> Any:
 
 
 def csv_write(
-    stream: Writable, headers: Sequence[str], rows: Iterable[Sequence[Any]]
+    stream: Writable,
+    headers: Sequence[str],
+    rows: Iterable[Sequence[Any]],
+    *,
+    delimiter: str = ",",
 ) -> None:
     """Write a CSV table: every text quoted and neutralised (`csv_field`),
     numbers unquoted, so a spreadsheet opening it reads numbers as numbers
-    and no text as a formula."""
-    writer = csv.writer(stream, quoting=csv.QUOTE_NONNUMERIC)
+    and no text as a formula; None is an empty field."""
+    writer = csv.writer(stream, quoting=csv.QUOTE_NONNUMERIC, delimiter=delimiter)
     writer.writerow([csv_field(h) for h in headers])
     for row in rows:
         writer.writerow([csv_field(v) for v in row])
+
+
+# A CSV as German Excel opens it with a double click: semicolons (the
+# comma is the decimal mark), UTF-8 announced by its byte-order mark.
+EXCEL_DELIMITER = ";"
+BOM = "\ufeff"
+
+
+def excel_csv(
+    stream: Writable, headers: Sequence[str], rows: Iterable[Sequence[Any]]
+) -> None:
+    """`csv_write` as German Excel opens it (`EXCEL_DELIMITER`, `BOM`)."""
+    stream.write(BOM)
+    csv_write(stream, headers, rows, delimiter=EXCEL_DELIMITER)

@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils import timezone
-from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
+from tournament.core.download import file_name
 from tournament.core.workbook import workbook_bytes, write_table
 from tournament.models import Entry, GameScore, Player, Seat, Tournament
 from tournament.standings.selectors import (
@@ -244,4 +244,4 @@ def results_workbook(
 
 def results_filename(tournament: Tournament) -> str:
     stamp = timezone.localtime().strftime("%Y-%m-%d-%H%M")
-    return slugify(f"{tournament.slug} {_('Ergebnisse')} {stamp}") + ".xlsx"
+    return file_name(tournament.slug, _("Ergebnisse"), stamp, extension="xlsx")

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
 from tournament.core.back import back_url
+from tournament.core.download import content_disposition, file_name
 from tournament.core.errors import UserError
 from tournament.core.lookup import with_tournament
 from tournament.core.roles import organizer_required
@@ -265,8 +266,8 @@ def entry_export(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     response = HttpResponse(
         players_workbook(tournament), content_type=XLSX_CONTENT_TYPE
     )
-    response["Content-Disposition"] = (
-        f'attachment; filename="{tournament.slug}-spieler.xlsx"'
+    response["Content-Disposition"] = content_disposition(
+        file_name(tournament.slug, _("Spieler"), extension="xlsx")
     )
     return response
 
