@@ -177,3 +177,58 @@ def test_import_needs_an_organizer(client, referee, tournament):
     response = upload(client, tournament, workbook([[1, "A", "B", "", "", ""]]))
     assert response.status_code == 403
     assert Entry.objects.count() == 0
+
+
+def test_the_exported_player_list_reimports_unchanged(organizer_client, tournament):
+    """Start numbers, names, clubs, towns, categories and teams come back
+    as they were; the export's own columns (anwesend, abgemeldet) are left
+    aside."""
+    from tournament.models import Team
+
+    team = Team.objects.create(tournament=tournament, name="Asse Daun")
+    for n, category in ((3, "ladies"), (5, "seniors"), (8, "youth"), (9, "open")):
+        entry = EntryFactory(
+            tournament=tournament,
+            start_number=n,
+            player__category=category,
+            player__club="Schrämfreunde Daun",
+            player__town="Daun-Weiersbach",
+            checked_in=n == 3,
+        )
+        if n in (3, 5):
+            entry.team = team
+            entry.save()
+
+    def players(of):
+        return sorted(
+            of.entries.values_list(
+                "start_number",
+                "player__first_name",
+                "player__last_name",
+                "player__club",
+                "player__town",
+                "player__category",
+                "team__name",
+            )
+        )
+
+    url = reverse("tournament:entry_export", kwargs={"slug": tournament.slug})
+    content = organizer_client.get(url).content
+    other = TournamentFactory(slug="neu")
+    response = upload(organizer_client, other, content)
+    preview = response.context["preview"]
+    assert preview.ok, [(r.line, r.errors) for r in preview.rows]
+    assert {c.header: c.field for c in preview.mapping} == {
+        "Startnummer": "start_number",
+        "Vorname": "first_name",
+        "Nachname": "last_name",
+        "Verein": "club",
+        "Ort": "town",
+        "Kategorie": "category",
+        "Mannschaft": "team",
+        "anwesend": None,
+        "abgemeldet": None,
+    }
+    confirm = reverse("tournament:import_confirm", kwargs={"slug": other.slug})
+    organizer_client.post(confirm, import_confirmation(response))
+    assert players(other) == players(tournament)
