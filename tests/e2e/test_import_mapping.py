@@ -70,3 +70,46 @@ def test_one_change_in_the_mapping_imports_the_list(
         ("Gerda", "Jöbges", "Schrämfreunde Gerolstein"),
         ("Hubert", "Mertes", "SC Daun"),
     ]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_hidden_rows_errors_and_a_player_twice_are_said(
+    live_server, browser, shot, tmp_path, size
+):
+    """What the file hides, a formula's error and a player twice are on
+    the page, in words, at both widths; nothing is imported."""
+    from openpyxl import Workbook
+
+    slug = f"rm-import-faelle-{size}"
+    tournament = TournamentFactory(slug=slug)
+    make_user("orga", "organizer", password="orga-pw")
+    workbook = Workbook()
+    sheet = workbook.active
+    sheet.title = "Meldungen Kreis Daun"
+    sheet["A1"] = "Meldeliste Kreismeisterschaft"
+    sheet.append([])
+    sheet.append(["Familienname", "Vorname", "Verein/Club", "Geb.-Datum", "Klasse"])
+    sheet.append(["Thelen", "Anna", "KSC Mayen", "04.03.1961", "Seniorin"])
+    sheet.append(["Mertes", "#VALUE!", "SC Daun", "", ""])
+    sheet.append(["Lenz", "Gerda", "SC Daun", "", "Ü60"])
+    sheet.append(["Thelen", "Anna", "KSC Mayen", "04.03.1961", "Seniorin"])
+    sheet.row_dimensions[6].hidden = True
+    path = tmp_path / "kreis.xlsx"
+    workbook.save(path)
+    base = live_server.url
+    page = browser.new_page(viewport=SIZES[size])
+    sign_in(page, base, "orga", "orga-pw")
+    page.goto(f"{base}/t/{slug}/verwaltung/spieler/import/")
+    page.set_input_files("input[type=file]", str(path))
+    page.get_by_role("button", name="Prüfen").click()
+    page.wait_for_selector(".import-columns")
+    shot(page, f"import-cases-{size}")
+    assert page.evaluate(SIDEWAYS) <= 0, f"the preview scrolls sideways at {size}"
+    text = page.inner_text("main")
+    assert "Gelesen: Blatt „Meldungen Kreis Daun“, Überschriften in Zeile 3." in text
+    assert "In der Datei ist 1 Zeile ausgeblendet oder weggefiltert (Zeile 6)." in text
+    assert "„Vorname“ ist ein Formelfehler (#VALUE!)" in text
+    assert "doppelt in der Datei, Zeilen 4 und 7." in text
+    assert "Senioren (Seniorin)" in text
+    assert page.get_by_role("button", name="Jetzt importieren").count() == 0
+    assert tournament.entries.count() == 0

@@ -38,7 +38,7 @@ FIELDS = {
     "start_number": gettext_lazy("Startnummer"),
     "first_name": gettext_lazy("Vorname"),
     "last_name": gettext_lazy("Nachname"),
-    "name_comma": gettext_lazy("Name, Vorname (am Komma geteilt)"),
+    "name_comma": gettext_lazy("Name, Vorname"),
     "club": gettext_lazy("Verein"),
     "town": gettext_lazy("Ort"),
     "category": gettext_lazy("Kategorie"),
