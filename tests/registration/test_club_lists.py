@@ -131,3 +131,51 @@ def test_the_same_name_twice_in_one_list_is_listed_for_review(organizer_client):
     assert [p.person_review for p in players] == [True, False]
     review = organizer_client.get(reverse("tournament:person_review"))
     assert "Müller" in review.content.decode()
+
+
+def test_a_cell_far_out_costs_nothing_or_is_refused():
+    """One cell in the last row and column of an .xls, or far out in an
+    .ods, must not make the reader hold a sheet of millions of cells."""
+    import io
+    import time
+
+    import xlwt
+    from odf.opendocument import OpenDocumentSpreadsheet
+    from odf.table import Table, TableCell, TableRow
+    from odf.text import P
+
+    workbook = xlwt.Workbook()
+    sheet = workbook.add_sheet("Liste")
+    for c, text in enumerate(["Vorname", "Nachname"]):
+        sheet.write(0, c, text)
+        sheet.write(1, c, "Anna" if c == 0 else "Thelen")
+    sheet.write(65535, 255, "x")
+    buffer = io.BytesIO()
+    workbook.save(buffer)
+    content = buffer.getvalue()
+    started = time.perf_counter()
+    table = read_player_table(io.BytesIO(content), size=len(content), filename="a.xls")
+    assert time.perf_counter() - started < 2
+    assert [line for line, _c, _h in table.rows] == [2]
+
+    document = OpenDocumentSpreadsheet()
+    ods_table = Table(name="Liste")
+    for texts in (["Vorname", "Nachname"], ["Anna", "Thelen"]):
+        row = TableRow()
+        for text in texts:
+            cell = TableCell(valuetype="string")
+            cell.addElement(P(text=text))
+            row.addElement(cell)
+        ods_table.addElement(row)
+    ods_table.addElement(TableRow(numberrowsrepeated=1_000_000))
+    far = TableRow()
+    cell = TableCell(valuetype="string")
+    cell.addElement(P(text="x"))
+    far.addElement(cell)
+    ods_table.addElement(far)
+    document.spreadsheet.addElement(ods_table)
+    buffer = io.BytesIO()
+    document.write(buffer)
+    content = buffer.getvalue()
+    with pytest.raises(UserError, match="Die Tabelle reicht zu weit"):
+        read_player_table(io.BytesIO(content), size=len(content), filename="a.ods")
