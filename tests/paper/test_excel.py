@@ -382,11 +382,35 @@ def test_bad_rows_are_refused_with_a_clear_message_and_nothing_written(
     assert results_written() == before
 
 
+def test_the_games_sheet_reads_as_csv_and_with_formatted_empty_rows(scored):
+    """The Games sheet as German Excel saves it as CSV, and as a workbook
+    formatted far below its last row, previews as the workbook does."""
+    from openpyxl.styles import Font
+
+    from tests.support.workbooks import csv_bytes
+
+    rows = exported_rows(scored)
+    content = csv_bytes([GAMES_HEADER, *rows], encoding="cp1252")
+    preview = parse(content, scored, filename="spiele.csv")
+    assert preview.ok, preview.errors
+    assert {t.action for t in preview.tables} == {"same"}
+    workbook = load_workbook(BytesIO(games_workbook(rows)))
+    sheet = workbook.active
+    for line in range(sheet.max_row + 1, 60_000, 7):
+        sheet.cell(row=line, column=1).font = Font(bold=True)
+    buffer = BytesIO()
+    workbook.save(buffer)
+    preview = parse(buffer.getvalue(), scored)
+    assert preview.ok, preview.errors
+    assert preview.rows == len(rows)
+
+
 @pytest.mark.parametrize(
     ("content", "filename", "message"),
     [
-        (b"not a zip", "spiele.xlsx", "keine lesbare Excel-Datei"),
-        (b"a,b\n1,2\n", "spiele.csv", "Falscher Dateityp"),
+        (b"not a zip", "spiele.xlsx", "Die Datei ist beschädigt"),
+        (b"%PDF-1.7\n", "spiele.pdf", "Falscher Dateityp"),
+        (b"a,b\n1,2\n", "spiele.csv", "Kein Blatt „Spiele“ gefunden"),
         (
             games_workbook([[1, 1]], header=["Serie", "Tisch"]),
             "spiele.xlsx",
@@ -394,7 +418,7 @@ def test_bad_rows_are_refused_with_a_clear_message_and_nothing_written(
         ),
         (games_workbook([]), "spiele.xlsx", "enthält keine Zeilen"),
     ],
-    ids=["corrupt", "csv", "missing-columns", "empty"],
+    ids=["corrupt", "pdf", "csv-without-games", "missing-columns", "empty"],
 )
 def test_bad_files_are_refused(tournament, content, filename, message):
     preview = parse(content, tournament, filename=filename)

@@ -1,9 +1,8 @@
 """Every import (players, champions, games) stops at its limit with a
-German error. The champions and the games import count every row they
-read, an empty one too (`core.upload.upload_rows`); the player list counts
+German error. The champions import counts every row it reads, an empty one
+too (`core.upload.upload_rows`); the player list and the games import count
 the rows with something in them (`core.sheets`: rows that are only
-formatted are not in its way) and reads no further than a club list
-reaches."""
+formatted are not in their way) and read no further than a list reaches."""
 
 import io
 import time
@@ -86,11 +85,17 @@ def test_rows_empty_in_the_imports_columns_count_against_its_limit(
     content = workbook(header, [aside] * 50, title="Spiele")
     preview = parse(content, tournament)
     assert too_many(preview) == [
-        "Zu viele Zeilen: höchstens 20 Spieler in einer Liste (leere Zeilen "
-        "zählen nicht). Bitte die Liste aufteilen."
-        if name == "players"
-        else "Zu viele Zeilen: höchstens 20 unter der Überschrift, leere "
-        "mitgezählt. Bitte leere Zeilen am Ende löschen oder die Liste aufteilen."
+        {
+            "players": "Zu viele Zeilen: höchstens 20 Spieler in einer Liste "
+            "(leere Zeilen zählen nicht). Bitte die Liste aufteilen.",
+            "games": "Zu viele Zeilen: höchstens 20 unter der Überschrift (leere "
+            "Zeilen zählen nicht). Bitte die Liste aufteilen.",
+        }.get(
+            name,
+            "Zu viele Zeilen: höchstens 20 unter der Überschrift, leere "
+            "mitgezählt. Bitte leere Zeilen am Ende löschen oder die Liste "
+            "aufteilen.",
+        )
     ]
     assert not preview.ok
 

@@ -142,7 +142,7 @@ class JobLine:
 
 class GamesImportForm(forms.Form):
     file = forms.FileField(
-        label=gettext_lazy("Excel-Datei (.xlsx)"),
+        label=gettext_lazy("Datei (Excel, LibreOffice oder CSV)"),
         help_text=gettext_lazy(
             "Ein Blatt „Spiele“ mit den Spalten Serie, Tisch, Spiel, Sitz, "
             "Startnummer, Name, Schräm übrig, Punkte – wie in der "
@@ -150,8 +150,9 @@ class GamesImportForm(forms.Form):
         ),
         widget=forms.ClearableFileInput(
             attrs={
-                "accept": ".xlsx,application/vnd.openxmlformats-officedocument."
-                "spreadsheetml.sheet"
+                "accept": ".xlsx,.xls,.ods,.csv,application/vnd.openxmlformats-"
+                "officedocument.spreadsheetml.sheet,application/vnd.ms-excel,"
+                "application/vnd.oasis.opendocument.spreadsheet,text/csv"
             }
         ),
     )
