@@ -232,3 +232,9 @@ def test_the_exported_player_list_reimports_unchanged(organizer_client, tourname
     confirm = reverse("tournament:import_confirm", kwargs={"slug": other.slug})
     organizer_client.post(confirm, import_confirmation(response))
     assert players(other) == players(tournament)
+    event = AuditEvent.objects.get(action="entry.import", tournament=other)
+    assert event.after["teams"] == {"Asse Daun": [3, 5]}
+    protocol = organizer_client.get(
+        reverse("tournament:audit_log", kwargs={"slug": other.slug})
+    )
+    assert protocol.status_code == 200

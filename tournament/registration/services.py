@@ -163,6 +163,15 @@ def entries_import(
                 "to_review": sorted(
                     e.start_number for e in entries if e.player.person_review
                 ),
+                # Who joined which team (made by the import when new).
+                "teams": {
+                    name: sorted(
+                        e.start_number
+                        for e in entries
+                        if e.team and e.team.name == name
+                    )
+                    for name in sorted({e.team.name for e in entries if e.team})
+                },
             },
             note=_("%(count)d Spieler importiert") % {"count": len(entries)},
         )
