@@ -74,8 +74,9 @@ def ods(rows, *, hidden=(), title="Tabelle1") -> bytes:
     return buffer.getvalue()
 
 
-def xls(rows, *, title="Tabelle1") -> bytes:
-    """An Excel 97-2003 workbook (.xls, written by xlwt) of one sheet."""
+def xls(rows, *, title="Tabelle1", hidden=()) -> bytes:
+    """An Excel 97-2003 workbook (.xls, written by xlwt) of one sheet, the
+    row numbers in `hidden` hidden."""
     import xlwt
 
     workbook = xlwt.Workbook(encoding="utf-8")
@@ -84,6 +85,8 @@ def xls(rows, *, title="Tabelle1") -> bytes:
         for c, value in enumerate(row):
             if value is not None:
                 sheet.write(r, c, value)
+        if r + 1 in hidden:
+            sheet.row(r).hidden = True
     buffer = io.BytesIO()
     workbook.save(buffer)
     return buffer.getvalue()
