@@ -155,7 +155,7 @@ def test_a_cell_far_out_costs_nothing_or_is_refused():
     content = buffer.getvalue()
     started = time.perf_counter()
     table = read_player_table(io.BytesIO(content), size=len(content), filename="a.xls")
-    assert time.perf_counter() - started < 2
+    assert time.perf_counter() - started < 5
     assert [line for line, _c, _h in table.rows] == [2]
 
     document = OpenDocumentSpreadsheet()

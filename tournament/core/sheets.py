@@ -72,6 +72,18 @@ def is_error(text: str) -> bool:
     return text.upper() in ERROR_TEXTS or text.startswith("Err:")
 
 
+@dataclass(frozen=True)
+class Bounds:
+    """How much of a file is read: `keep` rows with something in them per
+    sheet, and no row beyond `last_line` (twice an import's rows and room
+    for gaps: no list reaches further; calamine holds a sheet as one block
+    from its first to its last cell, and openpyxl's parser reads every row
+    an .xlsx has, formatted or not)."""
+
+    keep: int
+    last_line: int
+
+
 @dataclass
 class SheetRow:
     line: int  # the row's number in the file, as the spreadsheet shows it
@@ -146,18 +158,18 @@ def read_sheets(
         raise _wrong_type()
     if kind == "damaged":
         raise _unreadable()
-    keep = limit + HEADER_ROWS
+    bounds = Bounds(keep=limit + HEADER_ROWS, last_line=2 * limit + 10_000)
     if kind in ("xlsx", "ods"):
         _check_unpacked(data)
     try:
         if kind == "csv":
-            yield _csv_sheet(data, keep)
+            yield _csv_sheet(data, bounds)
         elif kind == "xlsx":
-            yield from _xlsx_sheets(data, keep)
+            yield from _xlsx_sheets(data, bounds)
         elif kind == "xls":
-            yield from _xls_sheets(data, keep)
+            yield from _xls_sheets(data, bounds)
         else:
-            yield from _ods_sheets(data, keep)
+            yield from _ods_sheets(data, bounds)
     except UserError:
         raise
     except (*DAMAGED, RuntimeError, UnicodeError, csv.Error, XLRDError) as error:
@@ -214,7 +226,7 @@ def text_of(value: Any) -> str:
     return cell_text(value)
 
 
-def _add(sheet: Sheet, line: int, values: Any, hidden: bool, keep: int) -> bool:
+def _add(sheet: Sheet, line: int, values: Any, hidden: bool, bounds: Bounds) -> bool:
     """Keep a row that has something in it; False once the sheet is too
     long to read further."""
     cells = [text_of(v) for v in list(values)[:MAX_COLUMNS]]
@@ -222,14 +234,16 @@ def _add(sheet: Sheet, line: int, values: Any, hidden: bool, keep: int) -> bool:
         cells.pop()
     if not cells:
         return True
-    if len(sheet.rows) >= keep or line > MAX_LINE:
+    if line > bounds.last_line:
+        raise _too_far(bounds.last_line)
+    if len(sheet.rows) >= bounds.keep:
         sheet.too_long = True
         return False
     sheet.rows.append(SheetRow(line=line, cells=cells, hidden=hidden))
     return True
 
 
-def _xlsx_sheets(data: bytes, keep: int) -> Iterator[Sheet]:
+def _xlsx_sheets(data: bytes, bounds: Bounds) -> Iterator[Sheet]:
     """openpyxl's own sheet parser, row by row as the file has them (a gap
     of a million rows costs nothing), with each row's attributes: the
     rows Excel hides, by hand or by a filter, say hidden="1"."""
@@ -252,6 +266,10 @@ def _xlsx_sheets(data: bytes, keep: int) -> Iterator[Sheet]:
                     timedelta_formats=workbook._timedelta_formats,  # type: ignore[attr-defined]
                 )
                 for line, cells in parser.parse():
+                    if line > bounds.last_line:
+                        # Even rows only formatted, far below any list:
+                        # reading on costs seconds per 100,000 of them.
+                        raise _too_far(bounds.last_line)
                     values: list[Any] = []
                     for cell in cells:
                         column = int(cell["column"])
@@ -260,14 +278,14 @@ def _xlsx_sheets(data: bytes, keep: int) -> Iterator[Sheet]:
                             values.append(cell["value"])
                     attrs = parser.row_dimensions.get(str(line), {})
                     hidden = attrs.get("hidden") in ("1", "true")
-                    if not _add(sheet, line, values, hidden, keep):
+                    if not _add(sheet, line, values, hidden, bounds):
                         break
             yield sheet
     finally:
         workbook.close()
 
 
-def _xls_sheets(data: bytes, keep: int) -> Iterator[Sheet]:
+def _xls_sheets(data: bytes, bounds: Bounds) -> Iterator[Sheet]:
     """xlrd, with each row as long as its cells (a cell in the last row
     and column costs one cell) and the rows' formatting (hidden)."""
     import xlrd
@@ -294,19 +312,19 @@ def _xls_sheets(data: bytes, keep: int) -> Iterator[Sheet]:
                         values.append(cell.value)
                 info = xs.rowinfo_map.get(r)
                 hidden = bool(info is not None and info.hidden)
-                if not _add(sheet, r + 1, values, hidden, keep):
+                if not _add(sheet, r + 1, values, hidden, bounds):
                     break
             yield sheet
     finally:
         book.release_resources()
 
 
-def _ods_sheets(data: bytes, keep: int) -> Iterator[Sheet]:
+def _ods_sheets(data: bytes, bounds: Bounds) -> Iterator[Sheet]:
     """calamine's values; what the file hides, and how far its cells
     reach, from its table description (`_ods_extent`)."""
     from python_calamine import CalamineError, CalamineWorkbook, SheetVisibleEnum
 
-    hidden_rows = _ods_extent(data)
+    hidden_rows = _ods_extent(data, bounds.last_line)
     try:
         workbook = CalamineWorkbook.from_filelike(io.BytesIO(data))
         for index, meta in enumerate(workbook.sheets_metadata):
@@ -317,24 +335,23 @@ def _ods_sheets(data: bytes, keep: int) -> Iterator[Sheet]:
             hidden = hidden_rows.get(calamine.name, set())
             # calamine's rows start at the sheet's first row.
             for line, values in enumerate(calamine.iter_rows(), start=1):
-                if not _add(sheet, line, values, line in hidden, keep):
+                if not _add(sheet, line, values, line in hidden, bounds):
                     break
             yield sheet
     except CalamineError as error:
         raise _unreadable() from error
 
 
-# How far a list's cells may reach: calamine holds a sheet as one block
-# from its first to its last cell, so a single cell far out would cost
-# gigabytes. No club list comes near.
-MAX_LINE = 100_000
+# How far a list's cells may reach to the right (`Bounds.last_line`
+# downwards): calamine holds a sheet as one block from its first to its
+# last cell, so a single cell far out would cost gigabytes.
 MAX_COLUMN = 1_000
 
 
-def _ods_extent(data: bytes) -> dict[str, set[int]]:
+def _ods_extent(data: bytes, last_line: int) -> dict[str, set[int]]:
     """The rows an .ods hides or filters out ("collapse", "filter") by
     sheet name, repeats counted; UserError when a cell with something in
-    it lies beyond MAX_LINE or MAX_COLUMN."""
+    it lies beyond `last_line` or MAX_COLUMN."""
     from odf.namespaces import OFFICENS, TABLENS
     from odf.opendocument import load
     from odf.table import Table, TableCell, TableRow
@@ -352,23 +369,24 @@ def _ods_extent(data: bytes) -> dict[str, set[int]]:
                 if cell.getAttrNS(OFFICENS, "value-type") or cell.childNodes:
                     filled = True
                     if column > MAX_COLUMN:
-                        raise _too_far()
-            if filled and line + repeated > MAX_LINE:
-                raise _too_far()
+                        raise _too_far(last_line)
+            if filled and line + repeated > last_line:
+                raise _too_far(last_line)
             if row.getAttrNS(TABLENS, "visibility") not in (None, "visible"):
-                rows.update(range(line + 1, min(line + repeated, MAX_LINE) + 1))
+                rows.update(range(line + 1, min(line + repeated, last_line) + 1))
             line += repeated
         hidden[name] = rows
     return hidden
 
 
-def _too_far() -> UserError:
+def _too_far(last_line: int) -> UserError:
     return UserError(
         _(
-            "Die Tabelle reicht zu weit: Einträge nach Zeile %(rows)d oder "
-            "Spalte %(columns)d. Bitte nur die Liste in eine neue Datei kopieren."
+            "Die Tabelle reicht zu weit: Einträge oder formatierte Zeilen nach "
+            "Zeile %(rows)d oder Spalte %(columns)d. Bitte nur die Liste in eine "
+            "neue Datei kopieren."
         )
-        % {"rows": MAX_LINE, "columns": MAX_COLUMN},
+        % {"rows": last_line, "columns": MAX_COLUMN},
         code="too_large",
     )
 
@@ -388,7 +406,7 @@ def _decode(data: bytes) -> str:
     return str(best) if best is not None else data.decode("cp1252", "replace")
 
 
-def _csv_sheet(data: bytes, keep: int) -> Sheet:
+def _csv_sheet(data: bytes, bounds: Bounds) -> Sheet:
     text = _decode(data)
     sample = text[:20000]
     try:
@@ -402,6 +420,6 @@ def _csv_sheet(data: bytes, keep: int) -> Sheet:
     sheet = Sheet(name="")
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     for line, values in enumerate(reader, start=1):
-        if not _add(sheet, line, values, False, keep):
+        if not _add(sheet, line, values, False, bounds):
             break
     return sheet
