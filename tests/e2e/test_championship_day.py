@@ -140,10 +140,15 @@ def _championship_day(base, audit, open_page, desk, phone, shot, tmp_path):
     sign_in(organizer, base, "leitung", PASSWORD, manage)
     audit.check(organizer, "manage")
     follow(
-        organizer, organizer.locator("main").get_by_role("button", name="Excel-Import")
+        organizer,
+        organizer.locator("main").get_by_role(
+            "button", name="Spielerliste importieren"
+        ),
     )
     audit.check(organizer, "import-upload")
-    organizer.get_by_label("Excel-Datei (.xlsx)").set_input_files(
+    organizer.get_by_label(
+        "Spielerliste (Excel, LibreOffice oder CSV)"
+    ).set_input_files(
         {
             "name": "meldungen.xlsx",
             "mimeType": "application/vnd.openxmlformats-officedocument"

@@ -2,7 +2,6 @@
 export → import → identical standings, and bad workbooks refused with clear
 messages and nothing written."""
 
-import re
 import shutil
 import subprocess
 from io import BytesIO, StringIO
@@ -12,7 +11,6 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.urls import reverse
 from openpyxl import load_workbook
-from openpyxl.utils import column_index_from_string
 
 from tests.support.factories import EntryFactory, TournamentFactory, make_series
 from tests.support.results import (
@@ -129,59 +127,99 @@ def test_results_workbook_has_clean_sheets(scored):
     assert workbook.properties.creator == "Siebenschräm"
 
 
-def sum_formula(sheet, cell):
-    """The value of the site's own total, =SUM(F2:J2), over the sheet's
-    cells as they stand (a blank counts 0, as in a spreadsheet)."""
-    found = re.fullmatch(r"=SUM\(([A-Z]+)(\d+):([A-Z]+)(\d+)\)", cell.value)
-    assert found, cell.value
-    first, row, last, row2 = found.groups()
-    assert row == row2 == str(cell.row)
-    (cells,) = sheet.iter_rows(
-        min_row=cell.row,
-        max_row=cell.row,
-        min_col=column_index_from_string(first),
-        max_col=column_index_from_string(last),
-    )
-    return sum(c.value or 0 for c in cells)
-
-
-def test_the_standings_sheet_sums_its_series_and_leaves_unplayed_ones_blank(
-    scored,
-):
-    """Five series, two played: series 3–5 are blank, not 0; the total is
-    a formula over the series columns, so a club's correction of a series
-    in its copy carries into the total when the sheet recalculates."""
-    workbook = load_workbook(BytesIO(results_workbook(tournament=scored)))
-    assert workbook.calculation.fullCalcOnLoad
+def test_the_standings_sheet_holds_the_standings_numbers_as_values(scored):
+    """Read as a program that does not recalculate reads it (openpyxl with
+    `data_only`: the stored values only): every number is the standings'
+    own; series 3-5, not played, are blank, not 0; no formula anywhere."""
+    content = results_workbook(tournament=scored)
+    workbook = load_workbook(BytesIO(content), data_only=True)
     sheet = workbook["Tabelle"]
     header = [c.value for c in sheet[1]]
-    assert header[5:12] == [f"Serie {n}" for n in range(1, 6)] + ["Siege", "Punkte"]
-    rows = {r.start_number: r for r in standings_rows(scored, cached=False)}
-    for line in sheet.iter_rows(min_row=2):
-        number, total = line[1].value, line[11]
-        row = rows[number]
-        assert [c.value for c in line[5:7]] == row.series_points[:2]
-        assert [c.value for c in line[7:10]] == [None, None, None]
-        assert total.data_type == "f"
-        assert total.value == f"=SUM(F{total.row}:J{total.row})"
-        assert sum_formula(sheet, total) == row.points
-        assert line[10].value == row.games_won  # wins stay a number
-    # A club corrects series 1 of the first row: the total follows.
-    first = sheet.cell(row=2, column=6)
-    first.value += 5
-    total = sheet.cell(row=2, column=12)
-    assert (
-        sum_formula(sheet, total) == rows[sheet.cell(row=2, column=2).value].points + 5
-    )
-    # The site's totals are the only formulas in the workbook.
-    formulas = [
-        (ws.title, c.column)
-        for ws in workbook.worksheets
+    assert header[5:13] == [f"Serie {n}" for n in range(1, 6)] + [
+        "Siege",
+        "Punkte",
+        "Abmeldung",
+    ]
+    rows = standings_rows(scored, cached=False)
+    read = [[c.value for c in line] for line in sheet.iter_rows(min_row=2)]
+    assert [(r[0], r[1], r[2], r[11], r[10]) for r in read] == [
+        (r.rank, r.start_number, r.name, r.points, r.games_won) for r in rows
+    ]
+    for line, row in zip(read, rows, strict=True):
+        assert line[5:7] == row.series_points[:2]
+        assert line[7:10] == [None, None, None]
+    formulas = load_workbook(BytesIO(content))
+    assert not [
+        c.coordinate
+        for ws in formulas.worksheets
         for line in ws.iter_rows()
         for c in line
         if c.data_type == "f"
     ]
-    assert formulas == [("Tabelle", 12)] * (sheet.max_row - 1)
+
+
+def test_the_workbook_has_the_pdfs_tables_and_the_withdrawal_mark(scored, organizer):
+    """Overall, each category with players, the teams, as the standings PDF;
+    a withdrawn player carries the standings' mark, never the reason the
+    desk typed."""
+    from tournament.models import Entry, Team
+    from tournament.registration.services import entry_withdraw
+
+    entries = list(scored.entries.order_by("start_number"))
+    for entry in entries[:3]:
+        entry.player.category = "ladies"
+        entry.player.save()
+    team = Team.objects.create(tournament=scored, name="Asse Daun")
+    Entry.objects.filter(pk__in=[e.pk for e in entries[:2]]).update(team=team)
+    entry_withdraw(
+        actor=organizer,
+        entry=entries[4],
+        reason="Unwohl, nach Hause gefahren",
+    )
+    mark = Entry.objects.get(pk=entries[4].pk).withdrawal_text
+    assert mark == "abgemeldet (nach Serie 2)"
+    content = results_workbook(tournament=scored)
+    assert b"Unwohl" not in content
+    workbook = load_workbook(BytesIO(content), data_only=True)
+    assert workbook.sheetnames[-3:] == ["Tabelle", "Damenwertung", "Mannschaftswertung"]
+    rows = {r.start_number: r for r in standings_rows(scored, cached=False)}
+    ladies = workbook["Damenwertung"]
+    assert sorted(line[1].value for line in ladies.iter_rows(min_row=2)) == [
+        e.start_number for e in entries[:3]
+    ]
+    for line in ladies.iter_rows(min_row=2):
+        assert line[0].value == rows[line[1].value].rank  # the overall place
+        assert line[11].value == rows[line[1].value].points
+    teams = [[c.value for c in line] for line in workbook["Mannschaftswertung"]]
+    assert teams[0] == ["Platz", "Mannschaft", "Punkte", "Spieler"]
+    assert teams[1][:3] == [
+        1,
+        "Asse Daun",
+        rows[entries[0].start_number].points + rows[entries[1].start_number].points,
+    ]
+    table = {
+        line[1].value: line[12].value
+        for line in workbook["Tabelle"].iter_rows(min_row=2)
+    }
+    assert table[entries[4].start_number] == mark
+    assert table[entries[0].start_number] is None
+    players = {
+        line[0].value: line[7].value
+        for line in workbook["Spieler"].iter_rows(min_row=2)
+    }
+    assert players[entries[4].start_number] == mark
+
+
+def test_every_sheet_prints_on_a4_as_wide_as_the_page(scored):
+    workbook = load_workbook(BytesIO(results_workbook(tournament=scored)))
+    for sheet in workbook.worksheets:
+        setup = sheet.page_setup
+        assert str(setup.paperSize) == sheet.PAPERSIZE_A4, sheet.title
+        assert (setup.fitToWidth, setup.fitToHeight) == (1, 0), sheet.title
+        assert sheet.sheet_properties.pageSetUpPr.fitToPage, sheet.title
+        assert sheet.print_title_rows == "$1:$1", sheet.title
+    assert workbook["Tabelle"].page_setup.orientation == "landscape"
+    assert workbook["Setzung Serie 1"].page_setup.orientation == "portrait"
 
 
 def test_a_player_without_a_result_in_a_series_has_a_blank_not_a_zero(scored):
@@ -344,11 +382,35 @@ def test_bad_rows_are_refused_with_a_clear_message_and_nothing_written(
     assert results_written() == before
 
 
+def test_the_games_sheet_reads_as_csv_and_with_formatted_empty_rows(scored):
+    """The Games sheet as German Excel saves it as CSV, and as a workbook
+    formatted far below its last row, previews as the workbook does."""
+    from openpyxl.styles import Font
+
+    from tests.support.workbooks import csv_bytes
+
+    rows = exported_rows(scored)
+    content = csv_bytes([GAMES_HEADER, *rows], encoding="cp1252")
+    preview = parse(content, scored, filename="spiele.csv")
+    assert preview.ok, preview.errors
+    assert {t.action for t in preview.tables} == {"same"}
+    workbook = load_workbook(BytesIO(games_workbook(rows)))
+    sheet = workbook.active
+    for line in range(sheet.max_row + 1, 60_000, 7):
+        sheet.cell(row=line, column=1).font = Font(bold=True)
+    buffer = BytesIO()
+    workbook.save(buffer)
+    preview = parse(buffer.getvalue(), scored)
+    assert preview.ok, preview.errors
+    assert preview.rows == len(rows)
+
+
 @pytest.mark.parametrize(
     ("content", "filename", "message"),
     [
-        (b"not a zip", "spiele.xlsx", "keine lesbare Excel-Datei"),
-        (b"a,b\n1,2\n", "spiele.csv", "Falscher Dateityp"),
+        (b"not a zip", "spiele.xlsx", "Die Datei ist beschädigt"),
+        (b"%PDF-1.7\n", "spiele.pdf", "Falscher Dateityp"),
+        (b"a,b\n1,2\n", "spiele.csv", "Kein Blatt „Spiele“ gefunden"),
         (
             games_workbook([[1, 1]], header=["Serie", "Tisch"]),
             "spiele.xlsx",
@@ -356,7 +418,7 @@ def test_bad_rows_are_refused_with_a_clear_message_and_nothing_written(
         ),
         (games_workbook([]), "spiele.xlsx", "enthält keine Zeilen"),
     ],
-    ids=["corrupt", "csv", "missing-columns", "empty"],
+    ids=["corrupt", "pdf", "csv-without-games", "missing-columns", "empty"],
 )
 def test_bad_files_are_refused(tournament, content, filename, message):
     preview = parse(content, tournament, filename=filename)
@@ -497,7 +559,7 @@ def test_the_workbook_reads_in_a_fixed_number_of_queries(
     scored, django_assert_num_queries
 ):
     results_workbook(tournament=scored)  # warm the standings cache
-    with django_assert_num_queries(3):  # players, seats, games
+    with django_assert_num_queries(4):  # players, seats, games, teams
         results_workbook(tournament=scored)
 
 

@@ -119,15 +119,16 @@ def test_the_import_matches_every_row(years):
     register(old, "Bernd", "Thelen", "KSC Mayen")
     rows = [PlayerData(f"Vorname{i}", f"Name{i}", "Schrämclub Daun") for i in range(30)]
     rows.append(PlayerData("Bernd", "Thelen", "Schrämclub Daun"))
-    # The same row twice: the second cannot be the person the first became.
+    # The same row twice: the second cannot be the person the first became,
+    # and is listed for review (never a new person nobody is asked about).
     rows.append(PlayerData("Vorname1", "Name1", "Schrämclub Daun"))
     entries = registration_services.entries_import(
         actor=None, tournament=new, rows=rows
     )
     assert Person.objects.count() == 33
-    assert [e.player.person_review for e in entries].count(True) == 1
+    assert [e.player.person_review for e in entries].count(True) == 2
     event = AuditEvent.objects.get(action="entry.import")
-    assert event.after["to_review"] == [31]
+    assert event.after["to_review"] == [31, 32]
 
 
 def test_review_same_person_merges_and_audits(years, organizer):

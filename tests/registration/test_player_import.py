@@ -9,7 +9,7 @@ from django.urls import reverse
 from openpyxl import load_workbook
 
 from tests.support.factories import EntryFactory, TournamentFactory
-from tests.support.workbooks import PLAYER_HEADER, xlsx
+from tests.support.workbooks import PLAYER_HEADER, import_confirmation, xlsx
 from tournament.models import AuditEvent, Entry, Player
 
 pytestmark = pytest.mark.django_db
@@ -42,15 +42,15 @@ def test_valid_workbook_previews_then_imports_on_confirmation(
     text = response.content.decode()
     assert "2 Spieler bereit zum Import" in text
     assert Entry.objects.count() == 0  # nothing written before confirmation
-    token = response.context["token"]
+    first = response
     confirm = reverse("tournament:import_confirm", kwargs={"slug": tournament.slug})
-    response = organizer_client.post(confirm, {"token": token}, follow=True)
+    response = organizer_client.post(confirm, import_confirmation(first), follow=True)
     assert "2 Spieler importiert" in response.content.decode()
     anna = Entry.objects.get(start_number=1)
     assert anna.player.category == Player.Category.LADIES
     assert Entry.objects.get(player__last_name="Mertes").start_number == 2
     # the same preview cannot be imported twice
-    response = organizer_client.post(confirm, {"token": token}, follow=True)
+    response = organizer_client.post(confirm, import_confirmation(first), follow=True)
     assert "nicht mehr gültig" in response.content.decode()
     assert Entry.objects.count() == 2
 
@@ -81,13 +81,12 @@ def test_valid_workbook_previews_then_imports_on_confirmation(
             "Unbekannte Kategorie",
         ),
         (
-            [[1, "Anna", "Thelen", "", "", "", "?"]],
-            [*PLAYER_HEADER, "Lieblingskarte"],
-            "Unbekannte Spalte „Lieblingskarte“",
+            [[1, "Thelen", "Daun"]],
+            ["Startnummer", "Nachname", "Verein"],
+            "Keine Spalte ist „Vorname“ zugeordnet",
         ),
-        ([[1, "Thelen"]], ["Startnummer", "Nachname"], "Die Spalte „Vorname“ fehlt."),
-        ([], None, "Das Blatt ist leer"),
-        ([], PLAYER_HEADER, "Das Blatt enthält keine Spieler."),
+        ([], None, "Keine Überschriftenzeile gefunden"),
+        ([], PLAYER_HEADER, "Die Liste enthält keine Spieler."),
     ],
     ids=[
         "missing-first-name",
@@ -96,7 +95,6 @@ def test_valid_workbook_previews_then_imports_on_confirmation(
         "number-taken-in-tournament",
         "bad-number",
         "unknown-category",
-        "unknown-column",
         "missing-column",
         "empty-sheet",
         "header-only",
@@ -125,10 +123,11 @@ def test_row_errors_name_the_sheet_row(organizer_client, tournament):
 
 def test_wrong_file_type_is_refused(organizer_client, tournament):
     before = db_state()
-    response = upload(organizer_client, tournament, b"Name;Verein\n", "liste.csv")
-    assert "Falscher Dateityp" in response.content.decode()
+    response = upload(organizer_client, tournament, b"%PDF-1.7\n", "liste.pdf")
+    text = response.content.decode()
+    assert "Falscher Dateityp" in text and ".xlsx, .xls" in text and ".ods" in text
     response = upload(organizer_client, tournament, b"not a zip at all", "kaputt.xlsx")
-    assert "keine lesbare Excel-Datei" in response.content.decode()
+    assert "Die Datei ist beschädigt" in response.content.decode()
     assert db_state() == before
 
 
@@ -167,7 +166,7 @@ def test_export_reimports_into_another_tournament(organizer_client, tournament):
     response = upload(organizer_client, other, response.content)
     assert response.context["preview"].ok
     confirm = reverse("tournament:import_confirm", kwargs={"slug": other.slug})
-    organizer_client.post(confirm, {"token": response.context["token"]})
+    organizer_client.post(confirm, import_confirmation(response))
     numbers = sorted(other.entries.values_list("start_number", flat=True))
     assert numbers == [1, 2, 5]
     assert set(other.entries.values_list("player__category", flat=True)) == {"ladies"}
@@ -178,3 +177,64 @@ def test_import_needs_an_organizer(client, referee, tournament):
     response = upload(client, tournament, workbook([[1, "A", "B", "", "", ""]]))
     assert response.status_code == 403
     assert Entry.objects.count() == 0
+
+
+def test_the_exported_player_list_reimports_unchanged(organizer_client, tournament):
+    """Start numbers, names, clubs, towns, categories and teams come back
+    as they were; the export's own columns (anwesend, abgemeldet) are left
+    aside."""
+    from tournament.models import Team
+
+    team = Team.objects.create(tournament=tournament, name="Asse Daun")
+    for n, category in ((3, "ladies"), (5, "seniors"), (8, "youth"), (9, "open")):
+        entry = EntryFactory(
+            tournament=tournament,
+            start_number=n,
+            player__category=category,
+            player__club="Schrämfreunde Daun",
+            player__town="Daun-Weiersbach",
+            checked_in=n == 3,
+        )
+        if n in (3, 5):
+            entry.team = team
+            entry.save()
+
+    def players(of):
+        return sorted(
+            of.entries.values_list(
+                "start_number",
+                "player__first_name",
+                "player__last_name",
+                "player__club",
+                "player__town",
+                "player__category",
+                "team__name",
+            )
+        )
+
+    url = reverse("tournament:entry_export", kwargs={"slug": tournament.slug})
+    content = organizer_client.get(url).content
+    other = TournamentFactory(slug="neu")
+    response = upload(organizer_client, other, content)
+    preview = response.context["preview"]
+    assert preview.ok, [(r.line, r.errors) for r in preview.rows]
+    assert {c.header: c.field for c in preview.mapping} == {
+        "Startnummer": "start_number",
+        "Vorname": "first_name",
+        "Nachname": "last_name",
+        "Verein": "club",
+        "Ort": "town",
+        "Kategorie": "category",
+        "Mannschaft": "team",
+        "anwesend": None,
+        "abgemeldet": None,
+    }
+    confirm = reverse("tournament:import_confirm", kwargs={"slug": other.slug})
+    organizer_client.post(confirm, import_confirmation(response))
+    assert players(other) == players(tournament)
+    event = AuditEvent.objects.get(action="entry.import", tournament=other)
+    assert event.after["teams"] == {"Asse Daun": [3, 5]}
+    protocol = organizer_client.get(
+        reverse("tournament:audit_log", kwargs={"slug": other.slug})
+    )
+    assert protocol.status_code == 200

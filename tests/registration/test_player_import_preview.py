@@ -9,7 +9,7 @@ from django.urls import reverse
 from openpyxl import load_workbook
 
 from tests.support.factories import EntryFactory
-from tests.support.workbooks import PLAYER_HEADER, xlsx
+from tests.support.workbooks import PLAYER_HEADER, import_confirmation, xlsx
 from tournament.models import Entry
 
 pytestmark = pytest.mark.django_db
@@ -44,12 +44,12 @@ def test_the_preview_shows_every_column_read_with_the_category(
         "Kategorie",
     ]
     assert [r.shown for r in preview.rows] == [
-        ["1", "Anna", "Thelen", "KSC Mayen", "Mayen", "Damen"],
+        ["1", "Anna", "Thelen", "KSC Mayen", "Mayen", "Damen (dame)"],
         ["2", "Hubert", "Mertes", "", "Daun", "Offen"],
     ]
     text = response.content.decode()
     assert "<th>Kategorie</th>" in text
-    assert '<td data-label="Kategorie">Damen</td>' in text
+    assert '<td data-label="Kategorie">Damen (dame)</td>' in text
 
 
 def test_a_row_with_errors_still_shows_what_it_says(organizer_client, tournament):
@@ -63,19 +63,22 @@ def test_a_row_with_errors_still_shows_what_it_says(organizer_client, tournament
     assert "Unbekannte Kategorie" in text
 
 
-def test_only_the_columns_in_the_file_and_the_ones_left_aside_are_named(
-    organizer_client, tournament
-):
+def test_each_column_of_the_file_is_mapped_or_left_aside(organizer_client, tournament):
     content = workbook(
         [["Anna", "Thelen", "Asse", "ja"]],
         header=["Vorname", "Nachname", "Mannschaft", "anwesend"],
     )
     response = upload(organizer_client, tournament, content)
     preview = response.context["preview"]
-    assert preview.headings == ["Vorname", "Nachname"]
-    assert preview.ignored == ["Mannschaft", "anwesend"]
+    assert preview.headings == ["Vorname", "Nachname", "Mannschaft"]
+    assert [(c.header, c.field) for c in preview.mapping] == [
+        ("Vorname", "first_name"),
+        ("Nachname", "last_name"),
+        ("Mannschaft", "team"),
+        ("anwesend", None),
+    ]
     text = response.content.decode()
-    assert "Nicht übernommen werden die Spalten Mannschaft, anwesend." in text
+    assert '<option value="" selected>nicht übernehmen</option>' in text
 
 
 def test_the_template_workbook_has_the_import_columns_and_imports_back(
@@ -110,7 +113,7 @@ def test_the_template_workbook_has_the_import_columns_and_imports_back(
     assert preview.context["preview"].ok
     organizer_client.post(
         reverse("tournament:import_confirm", kwargs={"slug": tournament.slug}),
-        {"token": preview.context["token"]},
+        import_confirmation(preview),
     )
     assert Entry.objects.get(tournament=tournament).player.category == "ladies"
 

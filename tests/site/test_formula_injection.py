@@ -16,6 +16,7 @@ from openpyxl import Workbook, load_workbook
 from tests.support.factories import TeamFactory, TournamentFactory
 from tests.support.pdf import needs_pdftotext, pdf_pages_text
 from tests.support.results import seated_with_results
+from tests.support.workbooks import import_confirmation
 from tournament.core.workbook import (
     FORMULA_START,
     Formula,
@@ -110,12 +111,8 @@ def test_the_results_workbook_writes_users_formulas_as_text(hostile):
     texts = user_text(hostile)
     # Players, seating, games and standings: 11 players, 4-6 texts each.
     assert assert_user_text_is_text(content, texts) > 100
-    formulas = [(t, c) for t, c in cells(content) if c.data_type == "f"]
-    # The only formulas are the site's own: each standings total sums its
-    # row's series (issue 14.18); the workbook computes no score itself.
-    assert formulas and all(
-        t == "Tabelle" and c.value == f"=SUM(F{c.row}:J{c.row})" for t, c in formulas
-    )
+    # No formula at all: every number is the standings' own value.
+    assert not [(t, c) for t, c in cells(content) if c.data_type == "f"]
     workbook = load_workbook(BytesIO(content))
     # Numbers stay numbers.
     for title in ("Spieler", "Setzung Serie 1", "Spiele", "Tabelle"):
@@ -167,7 +164,7 @@ def test_the_player_export_imports_back_with_the_same_names(
     assert response.context["preview"].ok, response.context["preview"].rows
     organizer_client.post(
         reverse("tournament:import_confirm", kwargs={"slug": target.slug}),
-        {"token": response.context["token"]},
+        import_confirmation(response),
     )
     assert (
         sorted(
@@ -194,7 +191,8 @@ def test_the_games_sheet_imports_back_unchanged(hostile):
 def test_the_standings_csv_neutralises_formulas(hostile):
     out = StringIO()
     call_command("standings", hostile.slug, "--format", "csv", stdout=out)
-    rows = list(csv.reader(StringIO(out.getvalue())))
+    text = out.getvalue().removeprefix("\ufeff")
+    rows = list(csv.reader(StringIO(text), delimiter=";"))
     assert len(rows) == 1 + 11
     for row in rows[1:]:
         entry = Entry.objects.get(tournament=hostile, start_number=int(row[1]))
@@ -203,7 +201,7 @@ def test_the_standings_csv_neutralises_formulas(hostile):
         for value in row:
             assert not value.startswith(FORMULA_START), row
     # Numbers stay numbers: unquoted in the file, text quoted.
-    first = out.getvalue().splitlines()[1].split(",")
+    first = text.splitlines()[1].split(";")
     assert first[0].isdigit() and first[1].isdigit()
     assert first[2].startswith("\"'")
 

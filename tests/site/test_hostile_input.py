@@ -30,7 +30,12 @@ from tests.support.factories import (
 )
 from tests.support.hostile import hostile
 from tests.support.results import FIVE
-from tests.support.workbooks import GAMES_HEADER, PLAYER_HEADER, xlsx
+from tests.support.workbooks import (
+    GAMES_HEADER,
+    PLAYER_HEADER,
+    import_confirmation,
+    xlsx,
+)
 from tournament.models import Table
 from tournament.paper.views import DOCUMENTS
 from tournament.registration.services import entry_withdraw
@@ -897,7 +902,7 @@ def test_player_import_through_confirmation(world, rows):
                 world.organizer,
                 "post",
                 url("import_confirm", slug=world.slug),
-                data={"token": token},
+                data=import_confirmation(response),
             )
             assert not _errors(response), _errors(response)
 

@@ -1,7 +1,8 @@
-"""Every import (players, champions, games) counts every row it reads
-against its limit, an empty one too, and stops there with a German error:
-a sheet of rows empty in the import's columns costs as much to read as a
-full one (`core.upload.upload_rows`)."""
+"""Every import (players, champions, games) stops at its limit with a
+German error. The champions import counts every row it reads, an empty one
+too (`core.upload.upload_rows`); the player list and the games import count
+the rows with something in them (`core.sheets`: rows that are only
+formatted are not in their way) and read no further than a list reaches."""
 
 import io
 import time
@@ -84,8 +85,17 @@ def test_rows_empty_in_the_imports_columns_count_against_its_limit(
     content = workbook(header, [aside] * 50, title="Spiele")
     preview = parse(content, tournament)
     assert too_many(preview) == [
-        "Zu viele Zeilen: höchstens 20 unter der Überschrift, leere mitgezählt. "
-        "Bitte leere Zeilen am Ende löschen oder die Liste aufteilen."
+        {
+            "players": "Zu viele Zeilen: höchstens 20 Spieler in einer Liste "
+            "(leere Zeilen zählen nicht). Bitte die Liste aufteilen.",
+            "games": "Zu viele Zeilen: höchstens 20 unter der Überschrift (leere "
+            "Zeilen zählen nicht). Bitte die Liste aufteilen.",
+        }.get(
+            name,
+            "Zu viele Zeilen: höchstens 20 unter der Überschrift, leere "
+            "mitgezählt. Bitte leere Zeilen am Ende löschen oder die Liste "
+            "aufteilen.",
+        )
     ]
     assert not preview.ok
 
@@ -96,8 +106,38 @@ def test_a_sheet_a_million_rows_long_stops_at_the_limit(name, tournament):
     content = workbook(header, [], last_row=1_000_000, title="Spiele")
     started = time.perf_counter()
     preview = parse(content, tournament)
-    assert too_many(preview), preview.file_errors
+    if name == "champions":
+        assert too_many(preview), preview.file_errors
+    else:  # `core.sheets`: no list reaches that far
+        last = {"players": 20_000, "games": 90_000}[name]
+        assert preview.file_errors == [
+            "Die Tabelle reicht zu weit: Einträge oder formatierte Zeilen nach "
+            f"Zeile {last} oder Spalte 1000. Bitte nur die Liste in eine neue "
+            "Datei kopieren."
+        ]
     assert time.perf_counter() - started < 5
+
+
+def test_rows_only_formatted_far_down_are_refused_in_a_moment(tournament):
+    """Formatting down to row 6000 is read (and counts for nothing); an
+    .xlsx formatted down to row 300,000 is refused at row 20,000, not read
+    to its end."""
+    from openpyxl.styles import Font
+
+    for last, refused in ((6000, False), (300_000, True)):
+        book = Workbook()
+        sheet = book.active
+        sheet.append(PLAYER_HEADER)
+        sheet.append([1, "Anna", "Thelen", "", "", ""])
+        for line in range(3, last + 1):
+            sheet.cell(row=line, column=2).font = Font(bold=True)
+        buffer = io.BytesIO()
+        book.save(buffer)
+        started = time.perf_counter()
+        preview = players(buffer.getvalue(), tournament)
+        assert time.perf_counter() - started < 5
+        assert bool(preview.file_errors) == refused, preview.file_errors
+        assert len(preview.rows) == (0 if refused else 1)
 
 
 @pytest.mark.parametrize("name", IMPORTS)

@@ -291,6 +291,8 @@ ROUTES = [
     Route("tournament:standings_ladies", "GET", public(), T),
     Route("tournament:standings_seniors", "GET", public(), T),
     Route("tournament:standings_youth", "GET", public(), T),
+    Route("tournament:standings_csv", "GET", public(), T),
+    Route("tournament:standings_csv", "POST", public("405"), T, data={}),
     Route("tournament:standings_teams", "GET", public(), T),
     Route("tournament:series_results", "GET", public(), S1),
     Route(

@@ -17,6 +17,7 @@ from openpyxl import Workbook
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE, Cell
 from openpyxl.styles import Font
 from openpyxl.utils import get_column_letter
+from openpyxl.worksheet.properties import PageSetupProperties
 from openpyxl.worksheet.worksheet import Worksheet
 
 XLSX_CONTENT_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -91,6 +92,32 @@ def write_table(
     sheet.freeze_panes = "A2"
     if sheet.max_row > 1:
         sheet.auto_filter.ref = sheet.dimensions
+    print_setup(sheet, sum(min(max(w + 2, 8), 50) for w in widths))
+
+
+# About as many characters of Excel's standard width as fit across a
+# portrait A4 page at 100 %; a wider table prints landscape.
+PORTRAIT_WIDTH = 95
+
+
+def print_setup(sheet: Worksheet, width: float) -> None:
+    """Every table prints as a club expects: A4, as wide as the page (as
+    long as it needs), the header row on every page, landscape when its
+    columns (`width`, in characters) are wider than a portrait page."""
+    setup = sheet.page_setup
+    setup.paperSize = sheet.PAPERSIZE_A4
+    setup.orientation = (
+        sheet.ORIENTATION_LANDSCAPE
+        if width > PORTRAIT_WIDTH
+        else sheet.ORIENTATION_PORTRAIT
+    )
+    setup.fitToWidth = 1
+    setup.fitToHeight = 0
+    properties = sheet.sheet_properties
+    if properties.pageSetUpPr is None:
+        properties.pageSetUpPr = PageSetupProperties()
+    properties.pageSetUpPr.fitToPage = True
+    sheet.print_title_rows = "1:1"
 
 
 def workbook_bytes(workbook: Workbook) -> bytes:
@@ -112,12 +139,30 @@ def csv_field(value: Any) -> Any:
 
 
 def csv_write(
-    stream: Writable, headers: Sequence[str], rows: Iterable[Sequence[Any]]
+    stream: Writable,
+    headers: Sequence[str],
+    rows: Iterable[Sequence[Any]],
+    *,
+    delimiter: str = ",",
 ) -> None:
     """Write a CSV table: every text quoted and neutralised (`csv_field`),
     numbers unquoted, so a spreadsheet opening it reads numbers as numbers
-    and no text as a formula."""
-    writer = csv.writer(stream, quoting=csv.QUOTE_NONNUMERIC)
+    and no text as a formula; None is an empty field."""
+    writer = csv.writer(stream, quoting=csv.QUOTE_NONNUMERIC, delimiter=delimiter)
     writer.writerow([csv_field(h) for h in headers])
     for row in rows:
         writer.writerow([csv_field(v) for v in row])
+
+
+# A CSV as German Excel opens it with a double click: semicolons (the
+# comma is the decimal mark), UTF-8 announced by its byte-order mark.
+EXCEL_DELIMITER = ";"
+BOM = "\ufeff"
+
+
+def excel_csv(
+    stream: Writable, headers: Sequence[str], rows: Iterable[Sequence[Any]]
+) -> None:
+    """`csv_write` as German Excel opens it (`EXCEL_DELIMITER`, `BOM`)."""
+    stream.write(BOM)
+    csv_write(stream, headers, rows, delimiter=EXCEL_DELIMITER)

@@ -11,25 +11,24 @@ and audit of referee entry applies, in one transaction: all tables or none.
 
 import re
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import IO, Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
-from openpyxl import Workbook
-from openpyxl.worksheet._read_only import ReadOnlyWorksheet
 
 from tournament.core.audit import audit_record
 from tournament.core.errors import UserError
 from tournament.core.roles import Actor
 from tournament.core.rules import game_points
-from tournament.core.upload import norm_header, open_uploaded_workbook, upload_rows
+from tournament.core.sheets import HEADER_ROWS, Sheet, read_sheets
+from tournament.core.upload import norm_header
 from tournament.models import ResultVersion, Series, Table, Tournament
 from tournament.results.services import GameInput, result_check, result_enter
 
-# Rows below the header, empty ones too (`upload_rows`): 400 players × 25
-# games is 10,000.
+# Rows with something in them below the header: 400 players × 25 games is
+# 10,000.
 MAX_ROWS = 40_000
 
 # Accepted header spellings (lower case, letters and digits only).
@@ -145,71 +144,78 @@ def parse_games_workbook(
     upload: IO[bytes], *, size: int, filename: str, tournament: Tournament
 ) -> GamesPreview:
     """Check an uploaded workbook's Games sheet against the tournament's
-    seating and results. Writes nothing."""
+    seating and results. Writes nothing. Any spreadsheet a club's program
+    writes (`core.sheets`: .xlsx, .xls, .ods, CSV); rows that are only
+    formatted do not count."""
     preview = GamesPreview()
     try:
-        workbook = open_uploaded_workbook(upload, size=size, filename=filename)
+        found = _games_sheet(
+            read_sheets(upload, size=size, filename=filename, limit=MAX_ROWS)
+        )
     except UserError as error:
         preview.file_errors.append(error.message)
         return preview
-    try:
-        sheet = _games_sheet(workbook)
-        if sheet is None:
-            preview.file_errors.append(
-                _(
-                    "Kein Blatt „Spiele“ gefunden: erwartet werden die Spalten "
-                    "Serie, Tisch, Spiel, Sitz, Startnummer, Schräm übrig "
-                    "(wie in der Ergebnis-Arbeitsmappe)."
-                )
+    if found is None:
+        preview.file_errors.append(
+            _(
+                "Kein Blatt „Spiele“ gefunden: erwartet werden die Spalten "
+                "Serie, Tisch, Spiel, Sitz, Startnummer, Schräm übrig "
+                "(wie in der Ergebnis-Arbeitsmappe)."
             )
-            return preview
-        rows = _read_rows(sheet, preview)
-    except UserError as error:  # damaged further in
-        preview.file_errors.append(error.message)
+        )
         return preview
-    finally:
-        workbook.close()
+    sheet, position = found
+    if sheet.too_long:
+        preview.file_errors.append(
+            _(
+                "Zu viele Zeilen: höchstens %(max)d unter der Überschrift (leere "
+                "Zeilen zählen nicht). Bitte die Liste aufteilen."
+            )
+            % {"max": MAX_ROWS}
+        )
+        return preview
+    rows = _read_rows(sheet, position, preview)
     if preview.file_errors:
         return preview
     _check(rows, preview, tournament)
     return preview
 
 
-def _games_sheet(workbook: Workbook) -> ReadOnlyWorksheet | None:
-    """The sheet named Spiele/Games, else the first whose header fits."""
-    sheets = sorted(
-        workbook.worksheets,
-        key=lambda s: 0 if norm_header(s.title) in SHEET_NAMES else 1,
-    )
+def _columns(cells: Sequence[str]) -> list[str | None]:
+    return [HEADERS.get(norm_header(v)) if v else None for v in cells]
+
+
+def _games_sheet(sheets: Iterable[Sheet]) -> tuple[Sheet, int] | None:
+    """The sheet named Spiele/Games, else the first whose header fits, with
+    the position of its header among its first rows."""
+    fitting: list[tuple[Sheet, int]] = []
     for sheet in sheets:
-        header = next(upload_rows(sheet, limit=0), ())
-        keys = {HEADERS.get(norm_header(v)) for v in header}
-        if all(k in keys for k in REQUIRED):
-            return sheet
-    return None
+        for position, row in enumerate(sheet.rows[:HEADER_ROWS]):
+            keys = set(_columns(row.cells))
+            if all(k in keys for k in REQUIRED):
+                fitting.append((sheet, position))
+                break
+    named = [f for f in fitting if norm_header(f[0].name) in SHEET_NAMES]
+    chosen = named or fitting
+    return chosen[0] if chosen else None
 
 
 Row = dict[str, Any]
 
 
-def _read_rows(sheet: ReadOnlyWorksheet, preview: GamesPreview) -> list[Row]:
-    values = upload_rows(sheet, limit=MAX_ROWS)
-    header = next(values, ())
-    columns: list[str | None] = []
-    for index, value in enumerate(header, start=1):
-        key = HEADERS.get(norm_header(value)) if value not in (None, "") else None
-        if key is not None and key in columns:
+def _read_rows(sheet: Sheet, position: int, preview: GamesPreview) -> list[Row]:
+    header = sheet.rows[position].cells
+    columns = _columns(header)
+    for index, (key, value) in enumerate(zip(columns, header, strict=True), 1):
+        if key is not None and key in columns[: index - 1]:
             preview.file_errors.append(
                 _("Die Spalte „%(name)s“ kommt doppelt vor (Spalte %(col)d).")
                 % {"name": value, "col": index}
             )
-        columns.append(key)
     rows: list[Row] = []
-    for line, cells in enumerate(values, start=2):
-        if not any(c not in (None, "") for c in cells):
-            continue
-        row: Row = {"line": line}
-        for key, cell in zip(columns, cells, strict=False):
+    for found in sheet.rows[position + 1 :]:
+        row: Row = {"line": found.line}
+        for key, cell in zip(columns, found.cells, strict=False):
             if key is not None:
                 row[key] = cell
         rows.append(row)

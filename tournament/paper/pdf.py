@@ -20,12 +20,12 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
-from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from weasyprint import CSS, HTML
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
+from tournament.core.download import file_name
 from tournament.core.errors import UserError
 from tournament.models import Tournament
 from tournament.paper import documents, sheets
@@ -206,7 +206,7 @@ def document_context(
 
 
 def _filename(tournament: Tournament, *words: object) -> str:
-    return slugify(" ".join(str(w) for w in (tournament.slug, *words))) + ".pdf"
+    return file_name(tournament.slug, *words, extension="pdf")
 
 
 def sheets_pdf(
@@ -397,8 +397,10 @@ def poster_pdf(
         styles=["pdf/css/poster.css"],
         progress=progress,
     )
-    name = slugify(f"{tournament.slug if tournament else ''} {_('Aushang')}")
-    return PdfFile(content, f"{name}.pdf", pages)
+    name = file_name(
+        tournament.slug if tournament else "", _("Aushang"), extension="pdf"
+    )
+    return PdfFile(content, name, pages)
 
 
 def document_pdf(

@@ -3,11 +3,11 @@ WeasyPrint, as every document) and the workbook (texts as text, never as
 formulas). Neither computes anything: both print `history.ranking_table`."""
 
 from django.utils import timezone
-from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
 from openpyxl.worksheet.worksheet import Worksheet
 
+from tournament.core.download import file_name
 from tournament.core.workbook import workbook_bytes, write_table
 from tournament.history.selectors import RankingTable
 from tournament.models import Ranking
@@ -16,8 +16,7 @@ from tournament.paper.pdf import PdfFile, document_context, render_pdf
 
 def _filename(ranking: Ranking, extension: str) -> str:
     stamp = timezone.localtime().strftime("%Y-%m-%d-%H%M")
-    words = f"{ranking.slug} {_('Wertung')} {stamp}"
-    return f"{slugify(words)}.{extension}"
+    return file_name(ranking.slug, _("Wertung"), stamp, extension=extension)
 
 
 def ranking_pdf(*, table: RankingTable) -> PdfFile:

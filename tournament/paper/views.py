@@ -26,6 +26,7 @@ from django.views.decorators.http import (
     require_POST,
 )
 
+from tournament.core.download import content_disposition
 from tournament.core.errors import UserError
 from tournament.core.lookup import with_tournament
 from tournament.core.roles import organizer_required
@@ -141,7 +142,7 @@ class JobLine:
 
 class GamesImportForm(forms.Form):
     file = forms.FileField(
-        label=gettext_lazy("Excel-Datei (.xlsx)"),
+        label=gettext_lazy("Datei (Excel, LibreOffice oder CSV)"),
         help_text=gettext_lazy(
             "Ein Blatt „Spiele“ mit den Spalten Serie, Tisch, Spiel, Sitz, "
             "Startnummer, Name, Schräm übrig, Punkte – wie in der "
@@ -149,8 +150,9 @@ class GamesImportForm(forms.Form):
         ),
         widget=forms.ClearableFileInput(
             attrs={
-                "accept": ".xlsx,application/vnd.openxmlformats-officedocument."
-                "spreadsheetml.sheet"
+                "accept": ".xlsx,.xls,.ods,.csv,application/vnd.openxmlformats-"
+                "officedocument.spreadsheetml.sheet,application/vnd.ms-excel,"
+                "application/vnd.oasis.opendocument.spreadsheet,text/csv"
             }
         ),
     )
@@ -227,8 +229,9 @@ def paper_download(request: HttpRequest, tournament: Tournament) -> HttpResponse
         messages.error(request, error.message)
         return redirect("tournament:paper", slug=tournament.slug)
     response = HttpResponse(content, content_type=content_type)
-    disposition = "inline" if content_type == pdf.PDF_CONTENT_TYPE else "attachment"
-    response["Content-Disposition"] = f'{disposition}; filename="{filename}"'
+    response["Content-Disposition"] = content_disposition(
+        filename, attachment=content_type != pdf.PDF_CONTENT_TYPE
+    )
     return response
 
 
@@ -307,12 +310,11 @@ def paper_job_file(
     path = jobs.job_file(job)
     if path is None:
         raise Http404
-    return FileResponse(
-        path.open("rb"),
-        as_attachment=job.content_type != pdf.PDF_CONTENT_TYPE,
-        filename=job.file_name,
-        content_type=job.content_type,
+    response = FileResponse(path.open("rb"), content_type=job.content_type)
+    response["Content-Disposition"] = content_disposition(
+        job.file_name, attachment=job.content_type != pdf.PDF_CONTENT_TYPE
     )
+    return response
 
 
 @organizer_required
@@ -372,7 +374,9 @@ def ranking_pdf(request: HttpRequest, slug: str) -> HttpResponse:
     table = history_selectors.ranking_table(get_object_or_404(Ranking, slug=slug))
     document = paper_ranking.ranking_pdf(table=table)
     response = HttpResponse(document.content, content_type=pdf.PDF_CONTENT_TYPE)
-    response["Content-Disposition"] = f'inline; filename="{document.filename}"'
+    response["Content-Disposition"] = content_disposition(
+        document.filename, attachment=False
+    )
     return response
 
 
@@ -383,5 +387,5 @@ def ranking_xlsx(request: HttpRequest, slug: str) -> HttpResponse:
     table = history_selectors.ranking_table(get_object_or_404(Ranking, slug=slug))
     content, filename = paper_ranking.ranking_workbook(table=table)
     response = HttpResponse(content, content_type=XLSX_CONTENT_TYPE)
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["Content-Disposition"] = content_disposition(filename)
     return response

@@ -1,13 +1,16 @@
 """The results workbook: players, the seating of every series, every game
-(one row per player per game) and the standings, as .xlsx for the
-federation and the local paper.
+(one row per player per game) and the tables the standings PDF has
+(overall, each category with players, teams), as .xlsx for the federation
+and the local paper.
 
 The Games sheet is also what `tournament.paper.games_import` reads back, so a
 tournament scored elsewhere can be imported and an exported one re-imported
 unchanged. Only confirmed results are exported; nothing is computed here:
-the Standings sheet's totals are formulas over its series columns (a series
-a player has no confirmed result in stays blank), so a club that corrects a
-series in its copy sees the total follow.
+every number is the standings' own value, not a formula (a program that
+does not recalculate, or a newspaper's import, would read a formula
+empty). A series a player has no confirmed result in stays blank. A
+withdrawn player carries the mark the standings show ("abgemeldet (nach
+Serie 2, Spiel 2)"); the reason the desk typed stays on the site.
 """
 
 from collections.abc import Callable
@@ -15,16 +18,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils import timezone
-from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from openpyxl import Workbook
-from openpyxl.utils import get_column_letter
-from openpyxl.workbook.properties import CalcProperties
 from openpyxl.worksheet.worksheet import Worksheet
 
-from tournament.core.workbook import Formula, workbook_bytes, write_table
+from tournament.core.download import file_name
+from tournament.core.workbook import workbook_bytes, write_table
 from tournament.models import Entry, GameScore, Player, Seat, Tournament
-from tournament.standings.selectors import series_cells, standings_rows
+from tournament.standings.selectors import (
+    Row,
+    categories,
+    category_rows,
+    series_cells,
+    standings_rows,
+    team_rows,
+)
 
 Progress = Callable[[int], None]
 INTEGER = "0"
@@ -76,7 +84,7 @@ def _players(workbook: Workbook, tournament: Tournament, played: Played) -> None
             _("Ort"),
             _("Kategorie"),
             _("Mannschaft"),
-            _("abgemeldet"),
+            _("Abmeldung"),
         ],
         (
             [
@@ -87,7 +95,7 @@ def _players(workbook: Workbook, tournament: Tournament, played: Played) -> None
                 e.player.town,
                 e.player.get_category_display(),
                 e.team.name if e.team else "",
-                (e.withdrawal_reason or _("ja")) if e.withdrawn_at else "",
+                e.withdrawal_text,
             ]
             for e in entries
         ),
@@ -154,42 +162,59 @@ def _games(workbook: Workbook, tournament: Tournament, played: Played) -> None:
 
 
 def _standings(workbook: Workbook, tournament: Tournament, played: Played) -> None:
+    """The standings PDF's tables, one sheet each: overall ("Tabelle"),
+    each category with players (their overall places, as on paper), the
+    teams."""
     rows = standings_rows(tournament)
     count = tournament.series_count
-    series = range(1, count + 1)
-    # Series in columns F…; the total sums them, so it follows an edit.
-    first, last = get_column_letter(6), get_column_letter(5 + count)
-    sheet = workbook.create_sheet(_("Tabelle")[:31])
-    categories = dict(Player.Category.choices)
-    write_table(
-        sheet,
-        [
-            _("Platz"),
-            _("Startnummer"),
-            _("Name"),
-            _("Verein"),
-            _("Kategorie"),
-            *[_("Serie %(n)d") % {"n": n} for n in series],
-            _("Siege"),
-            _("Punkte"),
-        ],
-        (
-            [
-                r.rank,
-                r.start_number,
-                r.name,
-                r.club,
-                str(categories.get(r.category, r.category)),
-                *series_cells(r, count, played.series),
-                r.games_won,
-                Formula(f"=SUM({first}{line}:{last}{line})"),
-            ]
-            for line, r in enumerate(rows, start=2)
-        ),
-        number_formats={c: INTEGER for c in (1, 2, *range(6, 6 + len(series) + 2))},
-    )
-    # Sized by its header, not by the formula's text.
-    sheet.column_dimensions[get_column_letter(6 + count + 1)].width = 10
+    labels = dict(Player.Category.choices)
+    headers = [
+        _("Platz"),
+        _("Startnummer"),
+        _("Name"),
+        _("Verein"),
+        _("Kategorie"),
+        *[_("Serie %(n)d") % {"n": n} for n in range(1, count + 1)],
+        _("Siege"),
+        _("Punkte"),
+        _("Abmeldung"),
+    ]
+    numbers = {c: INTEGER for c in (1, 2, *range(6, 6 + count + 2))}
+
+    def table(title: str, part: list[Row]) -> None:
+        write_table(
+            workbook.create_sheet(title[:31]),
+            headers,
+            (
+                [
+                    r.rank,
+                    r.start_number,
+                    r.name,
+                    r.club,
+                    str(labels.get(r.category, r.category)),
+                    *series_cells(r, count, played.series),
+                    r.games_won,
+                    r.points,
+                    r.withdrawal_text,
+                ]
+                for r in part
+            ),
+            number_formats=numbers,
+        )
+
+    table(_("Tabelle"), rows)
+    for category in categories():
+        found = category_rows(rows, category.value)
+        if found:
+            table(str(category.title), found)
+    teams = team_rows(tournament, rows)
+    if teams:
+        write_table(
+            workbook.create_sheet(_("Mannschaftswertung")[:31]),
+            [_("Platz"), _("Mannschaft"), _("Punkte"), _("Spieler")],
+            ([t.rank, t.name, t.points, ", ".join(t.members)] for t in teams),
+            number_formats={1: INTEGER, 3: INTEGER},
+        )
 
 
 def results_workbook(
@@ -200,8 +225,6 @@ def results_workbook(
     workbook.properties.title = tournament.name
     workbook.properties.creator = "Siebenschräm"
     workbook.properties.created = timezone.now().replace(tzinfo=None)
-    # The totals are formulas without stored values: computed on opening.
-    workbook.calculation = CalcProperties(fullCalcOnLoad=True)
     played = Played()
     steps: list[Callable[[Workbook, Tournament, Played], None]] = [
         _players,
@@ -221,4 +244,4 @@ def results_workbook(
 
 def results_filename(tournament: Tournament) -> str:
     stamp = timezone.localtime().strftime("%Y-%m-%d-%H%M")
-    return slugify(f"{tournament.slug} {_('Ergebnisse')} {stamp}") + ".xlsx"
+    return file_name(tournament.slug, _("Ergebnisse"), stamp, extension="xlsx")

@@ -85,6 +85,10 @@ class PersonIndex:
                 self._by_key[person.key].append(person)
                 self._by_loose[person.loose].append(person)
         self._busy: set[int] = set(exclude)
+        # Persons taken by earlier rows of the same registrations (two
+        # players of one name in one list): no longer a match, but similar,
+        # so the second is marked for review and listed there.
+        self._taken: list[Person] = []
         if tournament is not None and tournament.pk is not None:
             self._busy.update(
                 Entry.objects.filter(tournament=tournament).values_list(
@@ -102,6 +106,10 @@ class PersonIndex:
             )
             if p.pk not in self._busy
         }
+        loose = loose_key(first_name, last_name)
+        taken = {p.pk: p for p in self._taken if p.key == key or p.loose == loose}
+        if taken:
+            return Match(candidates=(*similar.values(), *taken.values()))
         club = club_key(club)
         same = [
             p for p in similar.values() if p.key == key and club_key(p.club) == club
@@ -113,6 +121,7 @@ class PersonIndex:
     def take(self, person: Person) -> None:
         """`person` plays this tournament now: no other row may join it."""
         self._busy.add(person.pk)
+        self._taken.append(person)
 
 
 def _name(person: Person, first_name: str, last_name: str, club: str) -> None:

@@ -134,15 +134,17 @@ class TeamForm(forms.Form):
 
 class PlayerImportForm(forms.Form):
     file = forms.FileField(
-        label=_("Excel-Datei (.xlsx)"),
+        label=_("Spielerliste (Excel, LibreOffice oder CSV)"),
         help_text=_(
-            "Erste Zeile: Überschriften – Vorname, Nachname, optional "
-            "Startnummer, Verein, Ort, Kategorie."
+            "Eine Zeile pro Spieler, darüber eine Zeile mit Überschriften (z. B. "
+            "Vorname, Nachname, Verein). Welche Spalte wohin gehört, zeigt und "
+            "ändert die Vorschau."
         ),
         widget=forms.ClearableFileInput(
             attrs={
-                "accept": ".xlsx,application/vnd.openxmlformats-officedocument."
-                "spreadsheetml.sheet"
+                "accept": ".xlsx,.xls,.ods,.csv,.txt,application/vnd.openxmlformats-"
+                "officedocument.spreadsheetml.sheet,application/vnd.ms-excel,"
+                "application/vnd.oasis.opendocument.spreadsheet,text/csv"
             }
         ),
     )

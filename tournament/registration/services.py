@@ -54,6 +54,7 @@ class PlayerData:
     town: str = ""
     category: str = Player.Category.OPEN
     start_number: int | None = None
+    team: str = ""  # a team's name (an import's column); the desk leaves it
 
 
 def next_start_number(tournament: Tournament) -> int:
@@ -149,6 +150,7 @@ def entries_import(
             _entry_create(tournament=tournament, data=row, index=index)
             for row in ordered
         ]
+        _teams_join(tournament, zip(ordered, entries, strict=True))
         persons_refresh(person_ids=[e.player.person_id for e in entries])
         audit_record(
             actor=actor,
@@ -161,11 +163,43 @@ def entries_import(
                 "to_review": sorted(
                     e.start_number for e in entries if e.player.person_review
                 ),
+                # Who joined which team (made by the import when new).
+                "teams": {
+                    name: sorted(
+                        e.start_number
+                        for e in entries
+                        if e.team and e.team.name == name
+                    )
+                    for name in sorted({e.team.name for e in entries if e.team})
+                },
             },
             note=_("%(count)d Spieler importiert") % {"count": len(entries)},
         )
         invalidation.field_changed(tournament.pk)
     return entries
+
+
+def _teams_join(
+    tournament: Tournament, rows: Iterable[tuple[PlayerData, Entry]]
+) -> None:
+    """Imported players join the team their row names (made when new); a
+    team of more than four is refused."""
+    teams = {t.name: t for t in tournament.teams.all()}
+    for data, entry in rows:
+        name = data.team.strip()
+        if not name:
+            continue
+        if name not in teams:
+            teams[name] = Team.objects.create(tournament=tournament, name=name)
+        team = teams[name]
+        if team.members.count() >= Team.MAX_MEMBERS:
+            raise UserError(
+                _("Die Mannschaft „%(name)s“ hätte mehr als %(max)d Spieler.")
+                % {"name": name, "max": Team.MAX_MEMBERS},
+                code="team_full",
+            )
+        entry.team = team
+        entry.save(update_fields=["team"])
 
 
 def entry_update(*, actor: Actor, entry: Entry, data: PlayerData) -> Entry:

@@ -2,7 +2,6 @@
 player list's export and the player import (upload → preview with
 per-row errors → confirm → write)."""
 
-import dataclasses
 import secrets
 
 from django.contrib import messages
@@ -16,6 +15,7 @@ from django.views.decorators.http import require_POST
 from django_tables2 import RequestConfig
 
 from tournament.core.back import back_url
+from tournament.core.download import content_disposition, file_name
 from tournament.core.errors import UserError
 from tournament.core.lookup import with_tournament
 from tournament.core.roles import organizer_required
@@ -31,10 +31,13 @@ from tournament.registration.forms import (
     WithdrawForm,
 )
 from tournament.registration.player_import import (
-    parse_player_workbook,
+    ImportPreview,
+    PlayerTable,
+    check_players,
     player_template_workbook,
+    propose_mapping,
+    read_player_table,
 )
-from tournament.registration.services import PlayerData
 from tournament.registration.tables import EntryTable
 
 
@@ -263,8 +266,8 @@ def entry_export(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     response = HttpResponse(
         players_workbook(tournament), content_type=XLSX_CONTENT_TYPE
     )
-    response["Content-Disposition"] = (
-        f'attachment; filename="{tournament.slug}-spieler.xlsx"'
+    response["Content-Disposition"] = content_disposition(
+        file_name(tournament.slug, _("Spieler"), extension="xlsx")
     )
     return response
 
@@ -336,6 +339,25 @@ def team_delete(
 SESSION_KEY = "player_import"
 
 
+def _mapping_posted(request: HttpRequest, width: int) -> list[str | None]:
+    """The field chosen for each column of the preview's mapping form."""
+    return [request.POST.get(f"spalte-{i}") or None for i in range(width)]
+
+
+def _import_page(
+    request: HttpRequest,
+    tournament: Tournament,
+    form: PlayerImportForm,
+    preview: ImportPreview | None,
+    token: str = "",
+) -> HttpResponse:
+    return render(
+        request,
+        "tournament/registration/import.html",
+        {"tournament": tournament, "form": form, "preview": preview, "token": token},
+    )
+
+
 @organizer_required
 @with_tournament
 def import_upload(request: HttpRequest, tournament: Tournament) -> HttpResponse:
@@ -349,41 +371,66 @@ def import_upload(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         )
         return response
     form = PlayerImportForm(request.POST or None, request.FILES or None)
-    preview = None
-    token = ""
-    if request.method == "POST" and form.is_valid():
-        upload = form.cleaned_data["file"]
-        preview = parse_player_workbook(
-            upload, size=upload.size, filename=upload.name, tournament=tournament
-        )
-        if preview.ok:
-            # The checked rows wait in the session until the organizer says yes.
-            token = secrets.token_urlsafe(16)
-            request.session[SESSION_KEY] = {
-                "token": token,
-                "tournament": tournament.pk,
-                "rows": [dataclasses.asdict(d) for d in preview.player_data()],
-            }
-        else:
-            request.session.pop(SESSION_KEY, None)
-    return render(
-        request,
-        "tournament/registration/import.html",
-        {"tournament": tournament, "form": form, "preview": preview, "token": token},
-    )
+    request.session.pop(SESSION_KEY, None)
+    if request.method != "POST" or not form.is_valid():
+        return _import_page(request, tournament, form, None)
+    upload = form.cleaned_data["file"]
+    try:
+        table = read_player_table(upload, size=upload.size, filename=upload.name)
+    except UserError as error:
+        preview = ImportPreview(file_errors=[error.message])
+        return _import_page(request, tournament, form, preview)
+    mapping = propose_mapping(table)
+    preview = check_players(table, mapping, tournament=tournament)
+    # What was read waits in the session while the organizer maps the
+    # columns; the import takes exactly the mapping last shown.
+    token = secrets.token_urlsafe(16)
+    request.session[SESSION_KEY] = {
+        "token": token,
+        "tournament": tournament.pk,
+        "table": table.as_dict(),
+        "shown": [mapping, False],
+    }
+    return _import_page(request, tournament, form, preview, token)
 
 
 @organizer_required
 @require_POST
 @with_tournament
 def import_confirm(request: HttpRequest, tournament: Tournament) -> HttpResponse:
-    pending = take_preview(request, SESSION_KEY, tournament)
-    if pending is None:
+    """The preview's form: "Vorschau aktualisieren" checks the list again
+    with the columns and hidden rows as now chosen; "Jetzt importieren"
+    imports what the page showed, all or nothing."""
+    pending = request.session.get(SESSION_KEY)
+    if (
+        not pending
+        or pending.get("tournament") != tournament.pk
+        or pending.get("token") != request.POST.get("token")
+    ):
+        take_preview(request, SESSION_KEY, tournament)  # says why, forgets it
         return redirect("tournament:import_upload", slug=tournament.slug)
-    rows = [PlayerData(**row) for row in pending["rows"]]
+    table = PlayerTable.from_dict(pending["table"])
+    mapping = _mapping_posted(request, table.width)
+    take_hidden = request.POST.get("ausgeblendete") == "1"
+    preview = check_players(
+        table, mapping, tournament=tournament, take_hidden=take_hidden
+    )
+    shown = [mapping, take_hidden]
+    if request.POST.get("action") != "import" or shown != pending["shown"]:
+        # A changed choice is shown before anything is imported.
+        pending["shown"] = shown
+        request.session.modified = True
+        return _import_page(
+            request, tournament, PlayerImportForm(), preview, pending["token"]
+        )
+    if not preview.ok:
+        return _import_page(
+            request, tournament, PlayerImportForm(), preview, pending["token"]
+        )
+    request.session.pop(SESSION_KEY, None)
     try:
         entries = services.entries_import(
-            actor=request.user, tournament=tournament, rows=rows
+            actor=request.user, tournament=tournament, rows=preview.player_data()
         )
     except UserError as error:
         messages.error(

@@ -7,6 +7,7 @@ from tournament.standings.selectors import categories
 
 urlpatterns = [
     path("t/<slug:slug>/tabelle/", views.standings, name="standings"),
+    path("t/<slug:slug>/tabelle.csv", views.standings_download, name="standings_csv"),
     path(
         "t/<slug:slug>/tabelle/mannschaften/",
         views.standings,

@@ -7,7 +7,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET
 
+from tournament.core.download import content_disposition, file_name
 from tournament.core.errors import UserError
 from tournament.core.lookup import with_tournament
 from tournament.core.roles import organizer_required
@@ -20,6 +22,7 @@ from tournament.live.pages import (
 )
 from tournament.models import Entry, TieBreak, Tournament
 from tournament.standings import selectors, tiebreaks
+from tournament.standings.export import standings_csv
 from tournament.standings.selectors import standings_rows
 
 
@@ -52,6 +55,18 @@ def standings(
         },
         page_region,
     )
+
+
+@require_GET
+@with_tournament
+def standings_download(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """The standings as a CSV file German Excel opens (`export`)."""
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    standings_csv(tournament, response)
+    response["Content-Disposition"] = content_disposition(
+        file_name(tournament.slug, _("Tabelle"), extension="csv")
+    )
+    return response
 
 
 @public_page(invalidation.CONFIRMED)

@@ -1,15 +1,19 @@
+import io
 import json
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournament.core.workbook import csv_write
 from tournament.models import Tournament
+from tournament.standings.export import standings_csv
 from tournament.standings.selectors import standings_rows
 
 
 class Command(BaseCommand):
-    help = "Print a tournament's standings as JSON (the API's rows) or CSV."
+    help = (
+        "Print a tournament's standings as JSON (the API's rows) or as the CSV "
+        "German Excel opens (semicolons, UTF-8 with BOM, German headers)."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("slug")
@@ -24,23 +28,8 @@ class Command(BaseCommand):
         if options["format"] == "json":
             self.stdout.write(json.dumps({"rows": rows}, ensure_ascii=False))
             return
-        count = tournament.series_count
-        series = [f"series_{n}" for n in range(1, count + 1)]
-        # Names are what users typed: csv_write keeps a spreadsheet from
-        # evaluating them. One column per series, whatever the kept totals
-        # hold (they follow the settings only once they are refreshed).
-        csv_write(
-            self.stdout,
-            ["rank", "start_number", "name", "points", "games_won", *series],
-            (
-                [
-                    row["rank"],
-                    row["start_number"],
-                    row["name"],
-                    row["points"],
-                    row["games_won"],
-                    *(row["series_points"] + [0] * count)[:count],
-                ]
-                for row in rows
-            ),
-        )
+        # The file German Excel opens (the page's download is the same),
+        # written whole: the output wrapper would end its first line early.
+        buffer = io.StringIO()
+        standings_csv(tournament, buffer)
+        self.stdout.write(buffer.getvalue(), ending="")
