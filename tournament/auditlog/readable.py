@@ -211,6 +211,10 @@ def _value_text(object_type: str, key: str, value: Any) -> str:
         return bot_label(value)
     if value is None or (value == "" and key != "bot"):
         return "–"
+    if value == []:
+        # An empty list says so: a photo read without doubt, not a label
+        # without a value ("unsicher gelesen (Spiele):").
+        return _("keine")
     if isinstance(value, bool):
         return _("ja") if value else _("nein")
     if key == "bot":
