@@ -5,7 +5,11 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tournament.core.workbook import csv_write
 from tournament.models import Tournament
-from tournament.standings.selectors import standings_rows
+from tournament.standings.selectors import (
+    played_series,
+    series_cells,
+    standings_rows,
+)
 
 
 class Command(BaseCommand):
@@ -20,11 +24,13 @@ class Command(BaseCommand):
             tournament = Tournament.objects.get(slug=options["slug"])
         except Tournament.DoesNotExist as exc:
             raise CommandError(f"No tournament {options['slug']!r}.") from exc
-        rows = [r.as_api() for r in standings_rows(tournament)]
+        count, played = tournament.series_count, played_series(tournament)
+        rows = [
+            r.as_api(series_cells(r, count, played)) for r in standings_rows(tournament)
+        ]
         if options["format"] == "json":
             self.stdout.write(json.dumps({"rows": rows}, ensure_ascii=False))
             return
-        count = tournament.series_count
         series = [f"series_{n}" for n in range(1, count + 1)]
         # Names are what users typed: csv_write keeps a spreadsheet from
         # evaluating them. One column per series, whatever the kept totals
@@ -39,7 +45,7 @@ class Command(BaseCommand):
                     row["name"],
                     row["points"],
                     row["games_won"],
-                    *(row["series_points"] + [0] * count)[:count],
+                    *(row["series_points"] + [None] * count)[:count],
                 ]
                 for row in rows
             ),
