@@ -33,14 +33,16 @@ secret-key: | $(BIN)/python
 ## as the hall does (manage.py serve: uvicorn with the hall's front door,
 ## DEBUG off, WhiteNoise) on HOST:PORT
 # (127.0.0.1:8000). Errors are the site's own German pages, never Django's
-# debug page. For developers: make dev.
+# debug page. For developers: make dev. The steps before the server run in
+# one start of the site (manage.py prepare; static files collected only when
+# changed): a restart after a crash on the day serves again within seconds.
 LOCAL_HOSTS := localhost,127.0.0.1,[::1]
 run: $(VENV)/.run-stamp secret-key
-	$(SERVE_ENV) $(BIN)/python manage.py migrate --noinput -v0
-	$(SERVE_ENV) $(BIN)/python manage.py sheetphotos -v0 expire
-	$(SERVE_ENV) $(BIN)/python manage.py demo --slug rm-2025 --date 2025-12-06 --complete 5
-	$(SERVE_ENV) $(BIN)/python manage.py demo --complete 3
-	$(SERVE_ENV) $(BIN)/python manage.py collectstatic --noinput -v0
+	$(SERVE_ENV) $(BIN)/python manage.py prepare --static \
+	  "migrate --noinput -v0" \
+	  "sheetphotos -v0 expire" \
+	  "demo --slug rm-2025 --date 2025-12-06 --complete 5" \
+	  "demo --complete 3"
 	@echo ""
 	@echo "  Siebenschräm läuft auf http://$(HOST):$(PORT)/"
 	@echo "  Demo-Logins: organizer / organizer-demo (Turnierleitung)"
@@ -51,7 +53,7 @@ run: $(VENV)/.run-stamp secret-key
 	$(SERVE_ENV) \
 	ALLOWED_HOSTS="$${ALLOWED_HOSTS:-$(if $(filter 127.0.0.1 localhost ::1,$(HOST)),$(LOCAL_HOSTS),$$($(SERVE_ENV) $(BIN)/python manage.py hall hosts))}" \
 	SECURE_SSL_REDIRECT=0 SECURE_COOKIES=0 SECURE_HSTS_SECONDS=0 \
-	$(BIN)/python manage.py serve --host $(HOST) --port $(PORT)
+	$(BIN)/python manage.py serve --check --host $(HOST) --port $(PORT)
 
 ## dev: the same demo on Django's development server, for developers:
 ## DEBUG on (the debug page on errors) and reloading on every code change
@@ -92,9 +94,9 @@ WORKERS ?= $(if $(REDIS_URL),4,1)
 TLS ?=
 TLS_ON := $(filter 1 yes true on,$(TLS))
 serve: $(VENV)/.run-stamp secret-key
-	$(SERVE_ENV) $(BIN)/python manage.py collectstatic --noinput -v0
-	$(SERVE_ENV) $(BIN)/python manage.py migrate --noinput -v0
-	$(SERVE_ENV) $(BIN)/python manage.py sheetphotos -v0 expire
+	$(SERVE_ENV) $(BIN)/python manage.py prepare --static \
+	  "migrate --noinput -v0" \
+	  "sheetphotos -v0 expire"
 	$(if $(TLS_ON),$(SERVE_ENV) $(BIN)/python manage.py hall certificate var/tls)
 	@echo ""
 	@echo "  Adresse für die Handys: $$($(SERVE_ENV) $(BIN)/python manage.py hall address --port $(PORT) $(if $(TLS_ON),--tls) 2>/dev/null || echo '(kein Netzwerk)')"
@@ -105,7 +107,7 @@ serve: $(VENV)/.run-stamp secret-key
 	SECURE_SSL_REDIRECT="$${SECURE_SSL_REDIRECT:-0}" \
 	SECURE_COOKIES="$${SECURE_COOKIES:-$(if $(TLS_ON),1,0)}" \
 	SECURE_HSTS_SECONDS="$${SECURE_HSTS_SECONDS:-0}" \
-	$(BIN)/python manage.py serve --host 0.0.0.0 --port $(PORT) --workers $(WORKERS) \
+	$(BIN)/python manage.py serve --check --host 0.0.0.0 --port $(PORT) --workers $(WORKERS) \
 	  $(if $(TLS_ON),--ssl-keyfile var/tls/key.pem --ssl-certfile var/tls/cert.pem)
 
 serve-tls:

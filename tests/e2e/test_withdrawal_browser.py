@@ -53,7 +53,7 @@ def test_withdrawal_after_game_two_in_the_browser(live_server, browser, shot):
     ).is_visible()
     page.set_viewport_size(PHONE)
     page.get_by_label("nach Spiel 2").check()
-    page.get_by_role("button", name="Abmelden").click()
+    page.get_by_role("button", name="Abmelden", exact=True).click()
     page.wait_for_selector(".message-success")
     assert f"ist {MARK}." in page.inner_text(".message-success")
     entry = Entry.objects.get(tournament=tournament, start_number=3)

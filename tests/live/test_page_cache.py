@@ -179,11 +179,11 @@ def test_a_signed_in_referee_or_organizer_never_gets_a_kept_page(
     page = signed_in.get(address, HTTP_IF_NONE_MATCH=anonymous["ETag"])
     html = page.content.decode()
     assert page.status_code == 200 and "ETag" not in page
-    assert f"Abmelden ({user.username})" in html and "csrfmiddlewaretoken" in html
+    assert f"Ausloggen ({user.username})" in html and "csrfmiddlewaretoken" in html
     assert url(tournament, "results") in html  # the referee's tab
     # ... and what was rendered for him is never kept for anybody else.
     assert client.get(address).content == anonymous.content
-    assert "Abmelden" not in anonymous.content.decode()
+    assert "Ausloggen" not in anonymous.content.decode()
 
 
 @pytest.mark.django_db
@@ -193,8 +193,8 @@ def test_a_page_rendered_for_a_signed_in_user_is_not_kept(
     address = url(tournament, "series_results", number=1)
     signed_in = Client()
     signed_in.force_login(referee)
-    assert "Abmelden" in signed_in.get(address).content.decode()
-    assert "Abmelden" not in client.get(address).content.decode()
+    assert "Ausloggen" in signed_in.get(address).content.decode()
+    assert "Ausloggen" not in client.get(address).content.decode()
 
 
 @pytest.mark.django_db

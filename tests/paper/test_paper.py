@@ -97,8 +97,8 @@ def test_score_sheet_text_names_tournament_series_table_seats_and_keeper(
             assert f"Sitz {seat.number} · Startnr. {seat.entry.start_number}" in flat
         keeper = table.seats.order_by("-number").first()
         assert (
-            f"Sitz {keeper.number} gibt zuerst und führt die Liste (grau unterlegt)"
-            in flat
+            f"Sitz {keeper.number} gibt zuerst und führt die Liste; sein Kästchen "
+            "unten ist grau unterlegt." in flat
         )
         for label in ("7 SCHRÄM", "EINZELSPIELE", "PUNKTE", "SUMME UND UNTERSCHRIFT"):
             assert label in flat

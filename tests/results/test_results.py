@@ -379,7 +379,7 @@ def test_standings_json_and_api(client, tournament, table, referee, referee2):
         "category": "open",
         "points": 26,
         "games_won": 2,
-        "series_points": [26, 0, 0, 0, 0],
+        "series_points": [26, None, None, None, None],
         "withdrawn": False,
         "withdrawn_after": None,
     }

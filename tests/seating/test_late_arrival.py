@@ -3,12 +3,14 @@ once what follows and chooses: the free seat of a table of three whose games
 have not begun (he plays all of them; the table counts as a table of four),
 or sitting the series out (the next draw seats him)."""
 
+import html
 import re
 
 import pytest
 from django.urls import reverse
 
 from tests.support.factories import EntryFactory
+from tests.support.pdf import needs_pdftotext, pdf_page_count, pdf_pages_text
 from tests.support.results import FIVE, confirm, enter, games
 from tournament.auditlog.readable import readable_changes
 from tournament.core.errors import ConflictError, UserError
@@ -159,7 +161,7 @@ def test_taking_the_free_seat_makes_a_table_of_four_and_is_audited(
     page = text_of(response)
     assert (
         "Karl Klein spielt in Serie 1 an Tisch 3 mit, auf Sitz 4: er gibt zuerst "
-        "und führt den Spielzettel." in page
+        "und führt die Spielliste." in page
     )
     assert response.redirect_chain[-1][0] == back
     seat = Seat.objects.get(series=released, entry__start_number=15)
@@ -329,3 +331,39 @@ def test_the_series_page_and_a_refused_swap_lead_to_the_free_seat(
     page = text_of(organizer_client.get(manage, {"a": 15, "b": 5}))
     assert "Startnummer 15 sitzt nicht in Serie 1." in page
     assert "Nr. 15 an einem Dreiertisch mitspielen lassen" in page
+
+
+@needs_pdftotext
+def test_the_message_offers_that_one_tables_sheet_again(
+    organizer_client, tournament, released
+):
+    """The word is "Spielliste" as everywhere; the sheet printed before he
+    came lacks his name, so the message links that table's sheet alone."""
+    check_in(organizer_client, tournament)
+    back = reverse("tournament:entry_list", kwargs={"slug": tournament.slug})
+    response = organizer_client.post(
+        late_url(tournament),
+        {"table": 3, "version": released.version, "next": back},
+        follow=True,
+    )
+    page = response.content.decode()
+    assert "Spielzettel" not in page
+    assert "Bitte seinen Namen auf der Spielliste des Tisches ergänzen" in page
+    link = re.search(r'<a href="([^"]+)"[^>]*>Spielliste von Tisch 3 drucken</a>', page)
+    assert link, page
+    sheet = organizer_client.get(html.unescape(link.group(1)))
+    assert sheet["Content-Type"] == "application/pdf"
+    assert "serie-1-tisch-3.pdf" in sheet["Content-Disposition"]
+    assert pdf_page_count(sheet.content) == 1
+    [text] = pdf_pages_text(sheet.content)
+    assert "SERIE 1 · TISCH" in text and "4 Karl Klein" in text
+
+
+def test_a_table_the_series_has_not_is_refused_in_words(
+    organizer_client, tournament, released
+):
+    url = reverse("tournament:paper_download", kwargs={"slug": tournament.slug})
+    response = organizer_client.get(
+        url, {"document": "sheets", "series": 1, "table": 9}, follow=True
+    )
+    assert "Serie 1 hat keinen Tisch 9." in text_of(response)

@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from tournament.core.audit import audit_diff
 from tournament.core.l10n import short_date, short_datetime
+from tournament.core.rules import bot_label
 from tournament.core.text import code_groups
 from tournament.models import (
     DigitalSeat,
@@ -184,6 +185,9 @@ def field_label(object_type: str, key: str) -> str:
     """A recorded key as the form names it (`checked_in` → anwesend)."""
     if key in KEY_LABELS:
         return str(KEY_LABELS[key])
+    seat = _bot_seat(key)
+    if seat is not None:
+        return _("Bot auf Sitz %(seat)s") % {"seat": seat}
     field = _field(object_type, key)
     if field is not None and field.verbose_name != field.name.replace("_", " "):
         return str(field.verbose_name)
@@ -195,13 +199,26 @@ def value_text(object_type: str, key: str, value: Any) -> str:
     return _cut(_value_text(object_type, key, value))
 
 
+def _bot_seat(key: str) -> str | None:
+    """The seat of a digital table's bot list ("bots.2": seat 2), if `key`
+    is one."""
+    prefix, _dot, seat = key.partition(".")
+    return seat if prefix == "bots" and seat.isdigit() else None
+
+
 def _value_text(object_type: str, key: str, value: Any) -> str:
+    if _bot_seat(key) is not None and isinstance(value, str):
+        return bot_label(value)
     if value is None or (value == "" and key != "bot"):
         return "–"
+    if value == []:
+        # An empty list says so: a photo read without doubt, not a label
+        # without a value ("unsicher gelesen (Spiele):").
+        return _("keine")
     if isinstance(value, bool):
         return _("ja") if value else _("nein")
     if key == "bot":
-        return _("Bot (%(name)s)") % {"name": value} if value else _("Spieler")
+        return bot_label(str(value)) if value else _("Spieler")
     field = _field(object_type, key)
     if key in STATUS_OF:
         field = STATUS_OF[key]._meta.get_field("status")

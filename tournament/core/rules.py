@@ -68,3 +68,16 @@ PRESET_NOTES: dict[str, Promise] = {
 def preset_note(tournament: Tournament) -> str:
     """What the tournament's rule preset plays differently, in words."""
     return str(PRESET_NOTES.get(tournament.rule_preset, ""))
+
+
+# The bots of `scoring.bots` by what a player at the table sees of them.
+BOT_LABELS: Mapping[str, Promise] = {
+    "greedy": _("Bot (überlegt)"),
+    "random": _("Bot (zufällig)"),
+}
+
+
+def bot_label(name: str) -> str:
+    """A bot named in words ("Bot (überlegt)"), never by its key."""
+    label = BOT_LABELS.get(name)
+    return str(label) if label is not None else str(_("Bot"))

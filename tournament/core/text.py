@@ -8,7 +8,9 @@ in one normal form (NFC), so "Jöbges" typed two ways is one name.
 
 And names made comparable: `fold` and `name_key` ignore case, accents and
 how an umlaut or ß was typed; every player search and the matching of a
-registration to a person use them (never a second folding).
+registration to a person use them (never a second folding). `sort_key`
+puts names in the order German readers look them up in (every list sorted
+by name: the seating lists, the persons).
 """
 
 import functools
@@ -64,6 +66,14 @@ def fold(text: str) -> tuple[str, str]:
     # casefold() makes ß "ss"; NFC first, so a decomposed "ö" is one letter.
     lowered = unicodedata.normalize("NFC", text).casefold()
     return _strip_marks(lowered), _strip_marks(lowered.translate(_SPELLED))
+
+
+def sort_key(text: str) -> str:
+    """German phone-book order (DIN 5007-1): Ä with A, ß as ss, case-blind
+    ("Böhm, Brück, Bungert", not the umlauts after Z as by code point)."""
+    text = text.casefold().replace("ß", "ss")
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 def name_key(first_name: str, last_name: str) -> str:

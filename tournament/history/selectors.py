@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, Q, QuerySet
 
-from tournament.core.text import fold, name_key
+from tournament.core.text import fold, name_key, sort_key
 from tournament.history.ranking import (
     RankingCell,
     RankingRow,
@@ -293,12 +293,22 @@ def persons_found(query: str = "") -> list[PersonSummary]:
     if search is not None and search.number is not None:
         # A number is no person's: search for it as a word (a club "KSC 08").
         search = PlayerQuery(number=None, words=(fold(query.strip()),))
-    return [
+    found = [
         PersonSummary(person, person.n)
         for person in persons
         if search is None
         or search.matches(0, (person.first_name, person.last_name, person.club))
     ]
+    # By name as German readers look it up: Böhm before Brück, not the
+    # umlauts after Z as the database orders them.
+    return sorted(
+        found,
+        key=lambda s: (
+            sort_key(s.person.last_name),
+            sort_key(s.person.first_name),
+            s.person.pk,
+        ),
+    )
 
 
 # --- Season rankings ---------------------------------------------------------

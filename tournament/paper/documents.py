@@ -7,7 +7,6 @@ standings from `tournament.standings.selectors`.
 """
 
 import math
-import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -18,7 +17,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 
 from tournament.core.errors import UserError
-from tournament.core.text import unbroken_numbers
+from tournament.core.text import sort_key, unbroken_numbers
 from tournament.models import ResultVersion, Series, Table, Tournament
 from tournament.paper.fit import Fitted, fit
 from tournament.paper.qr import qr_svg
@@ -60,13 +59,6 @@ def series_for(tournament: Tournament, number: int | None) -> Series:
 
 
 # --- Seating lists ---------------------------------------------------------
-
-
-def sort_key(text: str) -> str:
-    """German phone-book order (DIN 5007-1): Ä with A, ß as ss, case-blind."""
-    text = text.casefold().replace("ß", "ss")
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
 
 
 @dataclass(frozen=True)

@@ -215,17 +215,34 @@ def sheets_pdf(
     series_number: int | None = None,
     filled: bool = False,
     base_url: str = "",
+    table_number: int | None = None,
     progress: Progress | None = None,
 ) -> PdfFile:
     """Score sheets, one page per table: blank to play with, or filled from
     the confirmed results; with `base_url` (the address phones open) each
-    carries the QR code of its table's page."""
+    carries the QR code of its table's page. `table_number`: that table's
+    sheet alone (reprinted after a late arrival joined it)."""
     series = documents.series_for(tournament, series_number)
     data = sheets.score_sheets(
         tournament=tournament, series=series, filled=filled, base_url=base_url
     )
+    if table_number is not None:
+        data = dataclasses.replace(
+            data, sheets=[s for s in data.sheets if s.table == table_number]
+        )
+        if not data.sheets:
+            raise UserError(
+                _("Serie %(n)d hat keinen Tisch %(t)d.")
+                % {"n": series.number, "t": table_number},
+                code="no_such_table",
+            )
     _report(progress, 5)
-    if filled:
+    if table_number is not None:
+        title = _("Spielliste Serie %(n)d, Tisch %(t)d") % {
+            "n": series.number,
+            "t": table_number,
+        }
+    elif filled:
         title = _("Spiellisten Serie %(n)d (ausgefüllt)") % {"n": series.number}
     else:
         title = _("Spiellisten Serie %(n)d") % {"n": series.number}
@@ -241,6 +258,8 @@ def sheets_pdf(
         progress=progress,
     )
     words: list[object] = [_("Spiellisten"), _("Serie"), series.number]
+    if table_number is not None:
+        words += [_("Tisch"), table_number]
     if filled:
         words.append(_("ausgefüllt"))
     return PdfFile(content, _filename(tournament, *words), pages)
@@ -412,18 +431,20 @@ def document_pdf(
     top: int = 3,
     base_url: str = "",
     start_number: int | None = None,
+    table_number: int | None = None,
     progress: Progress | None = None,
 ) -> PdfFile:
     """Any of the documents by name (views, the print command, jobs);
     `base_url` is the address phones open, for the QR codes of the table
     cards, the score sheets and the player cards; `start_number` prints one
-    player's card."""
+    player's card, `table_number` one table's score sheet."""
     if kind == "sheets":
         return sheets_pdf(
             tournament=tournament,
             series_number=series_number,
             filled=filled,
             base_url=base_url,
+            table_number=table_number,
             progress=progress,
         )
     if kind == "playercards":

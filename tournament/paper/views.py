@@ -69,6 +69,10 @@ class DocumentForm(forms.Form):
     number = forms.IntegerField(
         required=False, min_value=1, max_value=Entry.MAX_START_NUMBER
     )
+    # One table's score sheet (a late arrival joined it), instead of all.
+    table = forms.IntegerField(
+        required=False, min_value=1, max_value=seating_selectors.MAX_TABLE
+    )
 
     def label(self) -> str:
         return job_words(
@@ -222,6 +226,7 @@ def paper_download(request: HttpRequest, tournament: Tournament) -> HttpResponse
                 top=data["top"] or 3,
                 base_url=_phone_address(request),
                 start_number=data["number"],
+                table_number=data["table"],
             )
             content, filename = document.content, document.filename
             content_type = pdf.PDF_CONTENT_TYPE

@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -178,14 +179,30 @@ def series_late(
             except UserError as error:
                 messages.error(request, error.message)
             else:
+                # The table's sheet was printed without him: his name by
+                # hand, or that one sheet printed again.
+                sheet = reverse("tournament:paper_download", kwargs={"slug": slug})
+                sheet_of_table: dict[str, str | int] = {
+                    "document": "sheets",
+                    "series": number,
+                    "table": table.number,
+                }
+                query = urlencode(sheet_of_table)
                 messages.success(
                     request,
-                    _(
-                        "%(name)s spielt in Serie %(n)d an Tisch %(t)d mit, auf "
-                        "Sitz 4: er gibt zuerst und führt den Spielzettel. Bitte "
-                        "seinen Namen auf dem Spielzettel des Tisches ergänzen."
-                    )
-                    % {"name": name, "n": number, "t": table.number},
+                    format_html(
+                        '{} <a href="{}?{}" target="_blank">{}</a>',
+                        _(
+                            "%(name)s spielt in Serie %(n)d an Tisch %(t)d mit, "
+                            "auf Sitz 4: er gibt zuerst und führt die Spielliste. "
+                            "Bitte seinen Namen auf der Spielliste des Tisches "
+                            "ergänzen, oder sie neu drucken:"
+                        )
+                        % {"name": name, "n": number, "t": table.number},
+                        sheet,
+                        query,
+                        _("Spielliste von Tisch %(t)d drucken") % {"t": table.number},
+                    ),
                 )
                 return redirect(back)
         return redirect(f"{request.path}?{urlencode({'next': back})}")

@@ -40,20 +40,23 @@ def standings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     body = cache.get(key)
     if body is None:
         current = selectors.standings(tournament, cached=False)
+        count, played = tournament.series_count, selectors.played_series(tournament)
+
+        def row(r: selectors.Row) -> dict[str, object]:
+            return r.as_api(selectors.series_cells(r, count, played))
+
         if category is None:
-            rows = [r.as_api() for r in current.rows + current.unranked()]
+            rows = [row(r) for r in current.rows]
         else:
             rows = [
-                {**r.as_api(), "overall_rank": r.overall_rank}
+                {**row(r), "overall_rank": r.overall_rank}
                 for r in selectors.category_standings(current.rows, category.value)
-            ] + [
-                r.as_api()
-                for r in selectors.category_rows(current.unranked(), category.value)
             ]
         body = json.dumps(
             {
-                # Every player, as ever: the ranked ones best first, then
-                # those without a confirmed result by start number, rank 0.
+                # The players with a confirmed result, best first (one who
+                # never played has no place: he is not in the standings);
+                # a series a player has not played is null.
                 "rows": rows,
                 # Added after "rows" (a reader of only "rows" sees no change):
                 # where the day stands.

@@ -79,7 +79,10 @@ class Row:
         """His mark, "abgemeldet (nach Serie 2, Spiel 2)", in the page's language."""
         return "" if self.withdrawn is None else withdrawal_text(*self.withdrawn)
 
-    def as_api(self) -> dict[str, Any]:
+    def as_api(self, series: Sequence[int | None] | None = None) -> dict[str, Any]:
+        """The row for the JSON API; `series`: his points per series as
+        `series_cells` gives them (null for a series he has not played, not
+        0, which is a series played without a win), else as kept."""
         return {
             "rank": self.rank,
             "start_number": self.start_number,
@@ -87,7 +90,7 @@ class Row:
             "category": self.category,
             "points": self.points,
             "games_won": self.games_won,
-            "series_points": self.series_points,
+            "series_points": self.series_points if series is None else list(series),
             "withdrawn": self.withdrawn is not None,
             "withdrawn_after": None
             if self.withdrawn is None

@@ -142,6 +142,11 @@ class MyPage:
         return self.mine.result.state
 
     @property
+    def finished(self) -> bool:
+        """The tournament is closed: his place is the final one."""
+        return self.tournament.status == Tournament.Status.FINISHED
+
+    @property
     def last_series(self) -> bool:
         return (
             self.current is not None

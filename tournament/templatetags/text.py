@@ -8,10 +8,17 @@ from django import template
 from tournament.core.l10n import long_date as _long_date
 from tournament.core.l10n import ordinal as _ordinal
 from tournament.core.l10n import short_date as _short_date
+from tournament.core.rules import bot_label as _bot_label
 from tournament.core.text import code_groups as _code_groups
 from tournament.core.text import unbroken_numbers as _unbroken_numbers
 
 register = template.Library()
+
+
+@register.filter
+def bot_label(value: object) -> str:
+    """A bot in words ("Bot (überlegt)") rather than by its key."""
+    return _bot_label(str(value))
 
 
 @register.filter

@@ -5,6 +5,7 @@ from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.models import User
 from django.utils.translation import gettext_lazy as _
 
@@ -124,3 +125,16 @@ class TournamentForm(_TournamentModelForm):
         # Typed in capitals it means the same address: take it in lower case.
         slug: str = self.cleaned_data["slug"]
         return slug.lower()
+
+
+class SignInForm(AuthenticationForm):
+    """The login form, saying what went wrong: the name or the password
+    (Django's own message asked to enter both, which the person had)."""
+
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        "invalid_login": _(
+            "Benutzername oder Passwort ist falsch. Groß- und Kleinschreibung "
+            "zählen bei beiden."
+        ),
+    }

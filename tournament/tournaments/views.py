@@ -19,7 +19,7 @@ from tournament.models import Tournament
 from tournament.registration import selectors as registration_selectors
 from tournament.seating import selectors as seating_selectors
 from tournament.tournaments import selectors, services
-from tournament.tournaments.forms import TournamentForm
+from tournament.tournaments.forms import SignInForm, TournamentForm
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -36,6 +36,7 @@ class SignIn(LoginView):
     the organizer on its desk; with none or several, on the home page."""
 
     redirect_authenticated_user = True
+    authentication_form = SignInForm
 
     def get_default_redirect_url(self) -> str:
         user = self.request.user

@@ -3,7 +3,7 @@
 
     python manage.py serve [--host H] [--port P | --fd N] [--workers W]
                            [--ssl-keyfile K --ssl-certfile C] [--ws none]
-                           [--app module:attribute [--factory]]
+                           [--app module:attribute [--factory]] [--check]
 
 `make run` and `make serve` start the site this way, and so do the tests
 and benchmarks that need a real server. Every phone holds a connection or
@@ -47,8 +47,17 @@ class Command(BaseCommand):
         parser.add_argument("--factory", action="store_true")
         parser.add_argument("--ws", default="auto", help="none: no websockets")
         parser.add_argument("--log-level", default="warning")
+        parser.add_argument(
+            "--check",
+            action="store_true",
+            help="Django's system checks first (the site's code is loaded then)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
+        if options["check"]:
+            # Here rather than in `manage.py prepare`: the checks load every
+            # view of the site, and this process needs them loaded anyway.
+            self.check()
         give_memory_back()
         files = raise_open_files()
         if files < ENOUGH_FILES:

@@ -6,7 +6,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tournament.models import Tournament
 from tournament.standings.export import standings_csv
-from tournament.standings.selectors import standings_rows
+from tournament.standings.selectors import played_series, series_cells, standings_rows
 
 
 class Command(BaseCommand):
@@ -24,8 +24,12 @@ class Command(BaseCommand):
             tournament = Tournament.objects.get(slug=options["slug"])
         except Tournament.DoesNotExist as exc:
             raise CommandError(f"No tournament {options['slug']!r}.") from exc
-        rows = [r.as_api() for r in standings_rows(tournament)]
         if options["format"] == "json":
+            count, played = tournament.series_count, played_series(tournament)
+            rows = [
+                r.as_api(series_cells(r, count, played))
+                for r in standings_rows(tournament)
+            ]
             self.stdout.write(json.dumps({"rows": rows}, ensure_ascii=False))
             return
         # The file German Excel opens (the page's download is the same),
