@@ -216,13 +216,16 @@ def _recomputed() -> dict[str, Any]:
 
 def _points_from_confirmed() -> dict[int, int]:
     """Each player's points, worked out from the confirmed versions' games
-    by hand: the standings a server shows must be exactly these."""
+    by hand: the standings a server shows must be exactly these (a player
+    at no confirmed table is not in them)."""
     tournament = Tournament.objects.get(slug=SLUG)
-    points = dict.fromkeys(tournament.entries.values_list("start_number", flat=True), 0)
+    points: dict[int, int] = {}
     for version in ResultVersion.objects.filter(
         table__series__tournament=tournament, status=ResultVersion.Status.CONFIRMED
     ).select_related("table"):
         seats = dict(version.table.seats.values_list("number", "entry__start_number"))
+        for number in seats.values():
+            points.setdefault(number, 0)
         for game in version.data["games"]:
             points[seats[game["winner"]]] += game["marks"] + tournament.win_bonus
     return points
