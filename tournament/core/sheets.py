@@ -34,7 +34,7 @@ from django.utils.translation import gettext as _
 from xlrd import XLRDError
 
 from tournament.core.errors import UserError
-from tournament.core.upload import DAMAGED, MAX_COLUMNS, cell_text
+from tournament.core.upload import DAMAGED, MAX_COLUMNS, cell_text, refuse_zip_bomb
 
 # What a formula's error shows as, in Excel (English and German) and
 # LibreOffice: such a cell holds no value, and a name made of it is wrong.
@@ -160,7 +160,7 @@ def read_sheets(
         raise _unreadable()
     bounds = Bounds(keep=limit + HEADER_ROWS, last_line=2 * limit + 10_000)
     if kind in ("xlsx", "ods"):
-        _check_unpacked(data)
+        refuse_zip_bomb(io.BytesIO(data), _unreadable())
     try:
         if kind == "csv":
             yield _csv_sheet(data, bounds)
@@ -192,25 +192,6 @@ def _zip_kind(data: bytes) -> str:
     except DAMAGED:
         raise _unreadable() from None
     return ""
-
-
-def _check_unpacked(data: bytes) -> None:
-    """A zip that would unpack too large (a zip bomb) is refused before it
-    is unpacked: the sizes it declares bound what unpacking gives."""
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            unpacked = sum(item.file_size for item in archive.infolist())
-    except DAMAGED:
-        raise _unreadable() from None
-    if unpacked > settings.IMPORT_MAX_UNPACKED_BYTES:
-        raise UserError(
-            _("Die Datei ist entpackt zu groß (%(size)d MB); höchstens %(max)d MB.")
-            % {
-                "size": unpacked // 2**20,
-                "max": settings.IMPORT_MAX_UNPACKED_BYTES // 2**20,
-            },
-            code="too_large",
-        )
 
 
 def text_of(value: Any) -> str:

@@ -44,6 +44,26 @@ def _unreadable() -> UserError:
     )
 
 
+def refuse_zip_bomb(source: IO[bytes], unreadable: UserError) -> None:
+    """A zip (.xlsx, .ods) that would unpack too large is refused before it
+    is unpacked: the sizes it declares bound what unpacking gives.
+    `unreadable`: the refusal for what is no zip at all."""
+    try:
+        with zipfile.ZipFile(source) as archive:
+            unpacked = sum(item.file_size for item in archive.infolist())
+    except DAMAGED:
+        raise unreadable from None
+    if unpacked > settings.IMPORT_MAX_UNPACKED_BYTES:
+        raise UserError(
+            _("Die Datei ist entpackt zu groß (%(size)d MB); höchstens %(max)d MB.")
+            % {
+                "size": unpacked // 2**20,
+                "max": settings.IMPORT_MAX_UNPACKED_BYTES // 2**20,
+            },
+            code="too_large",
+        )
+
+
 def open_uploaded_workbook(upload: IO[bytes], *, size: int, filename: str) -> Workbook:
     """A read-only openpyxl workbook (close it after use), or UserError with
     a message for the organizer. Too large a file is refused unread, one that
@@ -59,22 +79,8 @@ def open_uploaded_workbook(upload: IO[bytes], *, size: int, filename: str) -> Wo
             _("Falscher Dateityp: bitte eine Excel-Datei (.xlsx) hochladen."),
             code="file_type",
         )
-    try:
-        # The sizes the zip declares; unpacking never gives more than these.
-        with zipfile.ZipFile(upload) as archive:
-            unpacked = sum(item.file_size for item in archive.infolist())
-        upload.seek(0)
-    except DAMAGED:
-        raise _unreadable() from None
-    if unpacked > settings.IMPORT_MAX_UNPACKED_BYTES:
-        raise UserError(
-            _("Die Datei ist entpackt zu groß (%(size)d MB); höchstens %(max)d MB.")
-            % {
-                "size": unpacked // 2**20,
-                "max": settings.IMPORT_MAX_UNPACKED_BYTES // 2**20,
-            },
-            code="too_large",
-        )
+    refuse_zip_bomb(upload, _unreadable())
+    upload.seek(0)
     try:
         return load_workbook(upload, read_only=True, data_only=True)
     except DAMAGED:

@@ -24,12 +24,13 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from tournament.core.download import file_name
 from tournament.core.workbook import workbook_bytes, write_table
-from tournament.models import Entry, GameScore, Player, Seat, Tournament
+from tournament.models import Entry, GameScore, Seat, Tournament
 from tournament.standings.selectors import (
     Row,
     categories,
     category_rows,
-    series_cells,
+    export_cells,
+    export_headers,
     standings_rows,
     team_rows,
 )
@@ -167,38 +168,14 @@ def _standings(workbook: Workbook, tournament: Tournament, played: Played) -> No
     teams."""
     rows = standings_rows(tournament)
     count = tournament.series_count
-    labels = dict(Player.Category.choices)
-    headers = [
-        _("Platz"),
-        _("Startnummer"),
-        _("Name"),
-        _("Verein"),
-        _("Kategorie"),
-        *[_("Serie %(n)d") % {"n": n} for n in range(1, count + 1)],
-        _("Siege"),
-        _("Punkte"),
-        _("Abmeldung"),
-    ]
+    headers = export_headers(count)
     numbers = {c: INTEGER for c in (1, 2, *range(6, 6 + count + 2))}
 
     def table(title: str, part: list[Row]) -> None:
         write_table(
             workbook.create_sheet(title[:31]),
             headers,
-            (
-                [
-                    r.rank,
-                    r.start_number,
-                    r.name,
-                    r.club,
-                    str(labels.get(r.category, r.category)),
-                    *series_cells(r, count, played.series),
-                    r.games_won,
-                    r.points,
-                    r.withdrawal_text,
-                ]
-                for r in part
-            ),
+            (export_cells(r, count, played.series) for r in part),
             number_formats=numbers,
         )
 

@@ -34,7 +34,7 @@ from django.db.models import Prefetch
 from django.utils import translation
 from django.utils.functional import Promise
 from django.utils.text import format_lazy, slugify
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from tournament.live.invalidation import standings_generation
 from tournament.models import (
@@ -503,6 +503,39 @@ def series_cells(
     points = (row.series_points + [0] * count)[:count]
     return [
         p if (row.start_number, n) in played else None for n, p in enumerate(points, 1)
+    ]
+
+
+def export_headers(count: int) -> list[str]:
+    """The columns of the standings as a file (the CSV, the results
+    workbook's tables), in the active language; `count` series."""
+    return [
+        gettext("Platz"),
+        gettext("Startnummer"),
+        gettext("Name"),
+        gettext("Verein"),
+        gettext("Kategorie"),
+        *[gettext("Serie %(n)d") % {"n": n} for n in range(1, count + 1)],
+        gettext("Siege"),
+        gettext("Punkte"),
+        gettext("Abmeldung"),
+    ]
+
+
+def export_cells(row: Row, count: int, played: set[tuple[int, int]]) -> list[Any]:
+    """A row of the standings as a file, under `export_headers`: an unplayed
+    series empty, a withdrawn player with the standings' mark (never the
+    desk's reason)."""
+    return [
+        row.rank,
+        row.start_number,
+        row.name,
+        row.club,
+        str(dict(Player.Category.choices).get(row.category, row.category)),
+        *series_cells(row, count, played),
+        row.games_won,
+        row.points,
+        row.withdrawal_text,
     ]
 
 
