@@ -229,6 +229,24 @@ def _standing_tables(
 STRAIGHT_STARTS = 12
 
 
+def _history(
+    played: list[Series], index: dict[Any, int], n: int
+) -> tuple[dict[tuple[int, int], int], list[int]]:
+    """From the series played (tables of player ids), the meetings of each
+    pair of player indices (lower first) and each player's tables of three;
+    players no longer in `index` are left out."""
+    met: dict[tuple[int, int], int] = {}
+    three = [0] * n
+    for tables in played:
+        for table in tables:
+            here = sorted(index[p] for p in table if p in index)
+            for i, a in enumerate(here):
+                three[a] += len(table) == 3
+                for b in here[i + 1 :]:
+                    met[a, b] = met.get((a, b), 0) + 1
+    return met, three
+
+
 def _straight(
     ids: list[int],
     plan: TablePlan,
@@ -245,15 +263,7 @@ def _straight(
     bound, a repeated meeting, a meeting of club mates; from a few lots of
     their order, the best kept."""
     n = len(ids)
-    met: dict[tuple[int, int], int] = {}
-    three = [0] * n
-    for tables in played:
-        for table in tables:
-            here = sorted(index[p] for p in table if p in index)
-            for i, a in enumerate(here):
-                three[a] += len(table) == 3
-                for b in here[i + 1 :]:
-                    met[a, b] = met.get((a, b), 0) + 1
+    met, three = _history(played, index, n)
     bound = three_bound(three, 3 * plan.threes, 1)
     points = [totals.get(p, 0) for p in ids]
 
@@ -324,15 +334,7 @@ def _search(
         # make sure this choice leaves a way to finish without repeats.
         order = sorted(range(n), key=lambda i: want[i])
         start[0] = fill(order, plan)
-    fixed_meet: dict[tuple[int, int], int] = {}
-    fixed_three = [0] * n
-    for tables in played:
-        for table in tables:
-            here = sorted(index[p] for p in table if p in index)
-            for i, a in enumerate(here):
-                fixed_three[a] += len(table) == 3
-                for b in here[i + 1 :]:
-                    fixed_meet[a, b] = fixed_meet.get((a, b), 0) + 1
+    fixed_meet, fixed_three = _history(played, index, n)
     problem = Problem(
         n=n,
         series=series,
