@@ -18,13 +18,13 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def setup() -> None:
+def setup(settings_module: str = "config.test_settings") -> None:
     sys.path.insert(0, str(ROOT))
     os.environ.setdefault("SECRET_KEY", "benchmark-only")
     os.environ.setdefault("DEBUG", "0")
     os.environ.setdefault("ALLOWED_HOSTS", "testserver,127.0.0.1,localhost")
     os.environ["VAR_DIR"] = tempfile.mkdtemp(prefix="bench-")
-    os.environ["DJANGO_SETTINGS_MODULE"] = "config.test_settings"
+    os.environ["DJANGO_SETTINGS_MODULE"] = settings_module
     import django
     from django.conf import settings
 

@@ -61,6 +61,18 @@ JSON object holding each run's (`runs`) and the errors of all.
     python bench/load.py --viewers 300 1000 --referees 20 30
     DATABASE_URL=postgres://… REDIS_URL=redis://… python bench/load.py --workers 2
 
+A running deployment (e.g. nginx in front of its workers, docs/OPERATING.md)
+is measured with --url: no server is started; the bench's tournament (slug
+`live`, referees `bench-*`) is written into the deployment's own database,
+named by DATABASE_URL as the deployment has it, replaced if an earlier run
+left one, and deleted at the end. Its settings are config.settings (the
+deployment's password hashers). The deployment must let one address ask as
+much as a hall does (PLAYER_LINK_REQUESTS=1000000) and name the URL's host
+in ALLOWED_HOSTS; the server's CPU is not measured then:
+
+    DATABASE_URL=postgres://…/siebenschraem python bench/load.py \
+        --url http://127.0.0.1:8080 --viewers 1000 --referees 30
+
 The last line is one JSON object; the exit status is 1 if there were errors.
 """
 
@@ -92,6 +104,8 @@ PENDING = 20  # its tables 1…20 entered, waiting for a second referee
 PLAYERS = 400
 PASSWORD = "bench-referee"
 TIMEOUT = 30.0  # per request; longer counts as an error
+# The server's address: the bench's own on loopback, or --url's host.
+HOST = "127.0.0.1"
 
 
 # --- The server process ----------------------------------------------------
@@ -114,8 +128,14 @@ def start_server(
     return start_uvicorn("bench.load:server_app", port, env, workers=workers)
 
 
-async def wait_until_up(port: int, process: subprocess.Popen[bytes]) -> None:
+async def wait_until_up(port: int, process: subprocess.Popen[bytes] | None) -> None:
     from bench._django import wait_for_server
+
+    if process is None:  # a deployment: it is up when it is ready
+        response = await Connection(port).send("GET", "/readyz", {})
+        if response.status != 200:
+            raise SystemExit(f"{HOST}:{port}/readyz answers {response.status}")
+        return
 
     async def trivial() -> int:
         connection = Connection(port)
@@ -130,10 +150,13 @@ async def wait_until_up(port: int, process: subprocess.Popen[bytes]) -> None:
     await wait_for_server(process, trivial)
 
 
-def server_cpu(pid: int) -> float:
+def server_cpu(pid: int | None) -> float:
     """CPU seconds (user + system) the server and its worker processes have
     used so far, from /proc (Linux; 0 elsewhere). Per request, it is what
-    the server costs whatever else runs on the machine."""
+    the server costs whatever else runs on the machine (0 for a deployment
+    that is not this bench's process)."""
+    if pid is None:
+        return 0.0
     parents: dict[int, int] = {}
     times: dict[int, float] = {}
     tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
@@ -198,10 +221,10 @@ class Connection:
         if self.reader is None or self.reader.at_eof() or idle > self.IDLE_LIMIT:
             self.close()
             self.reader, self.writer = await asyncio.open_connection(
-                "127.0.0.1", self.port, limit=1 << 20
+                HOST, self.port, limit=1 << 20
             )
         assert self.reader is not None and self.writer is not None
-        lines = [f"{method} {path} HTTP/1.1", f"Host: 127.0.0.1:{self.port}"]
+        lines = [f"{method} {path} HTTP/1.1", f"Host: {HOST}:{self.port}"]
         lines += [f"{name}: {value}" for name, value in headers.items()]
         if body or method == "POST":
             lines.append(f"Content-Length: {len(body)}")
@@ -325,7 +348,7 @@ class Browser:
         if form is not None:
             body = urllib.parse.urlencode(form).encode()
             headers["Content-Type"] = "application/x-www-form-urlencoded"
-            headers["Origin"] = f"http://127.0.0.1:{self.port}"
+            headers["Origin"] = f"http://{HOST}:{self.port}"
         if self.reconnect:
             self.connection.close()
         started = time.perf_counter()
@@ -756,6 +779,11 @@ def main() -> None:
         help="referees' mean seconds to type or check a sheet, and between tables",
     )
     parser.add_argument("--baseline-seconds", type=float, default=3.0)
+    parser.add_argument(
+        "--url",
+        help="measure the deployment at this address (http://host:port) "
+        "instead of a server of the bench's own",
+    )
     args = parser.parse_args()
     if len(args.referees) == 1:
         args.referees *= len(args.viewers)
@@ -769,6 +797,9 @@ def main() -> None:
     args.viewers = max(1, args.viewers[0])
     args.referees = max(0, args.referees[0])
 
+    if args.url:
+        measure_deployment(args)
+        return
     redis_url = os.environ.pop("REDIS_URL", "")  # the server's, not ours
     if args.workers > 1 and not redis_url:
         raise SystemExit(
@@ -806,6 +837,14 @@ def main() -> None:
             stop_server(process)
         after = saved_counts()
         connections.close_all()
+    report(result, before, after)
+
+
+def report(
+    result: dict[str, Any], before: tuple[int, int], after: tuple[int, int]
+) -> None:
+    """The run's figures as the last line, once the database is checked
+    against what the referees were told; exit 1 on any error."""
     stats: Stats = result.pop("stats")
     entered, decided = after[0] - before[0], after[1] - before[1]
     if (entered, decided) != (stats.entered, stats.confirmed):
@@ -820,6 +859,66 @@ def main() -> None:
         sys.exit(1)
 
 
+def measure_deployment(args: argparse.Namespace) -> None:
+    """--url: the bench's tournament in the deployment's database, the load
+    against the deployment, the tournament gone again (module docstring)."""
+    global HOST
+    url = urllib.parse.urlsplit(args.url)
+    if url.scheme != "http" or not url.hostname:
+        raise SystemExit("--url takes http://host:port (a TLS proxy: its plain port)")
+    if not os.environ.get("DATABASE_URL"):
+        raise SystemExit(
+            "--url needs the deployment's DATABASE_URL: the bench writes its "
+            "tournament there and checks every saved entry"
+        )
+    HOST, port = url.hostname, url.port or 80
+    os.environ.pop("REDIS_URL", None)  # the deployment's; the bench needs none
+    args.redis = None  # the deployment's own business
+    sys.path.insert(0, str(ROOT))
+    from bench._django import setup
+
+    setup(settings_module="config.settings")
+    from django.db import connections
+
+    from bench.live import build
+
+    bench_data_forget()
+    try:
+        build(PLAYERS, PENDING)
+        referees_create(args.referees)
+        before = saved_counts()
+        connections.close_all()
+        result = asyncio.run(measure(port, None, args))
+        after = saved_counts()
+    finally:
+        bench_data_forget()
+        connections.close_all()
+    result |= {"url": args.url, "workers": None}  # the deployment's own
+    report(result, before, after)
+
+
+def bench_data_forget() -> None:
+    """The bench's tournament and referees, out of a deployment's database."""
+    from django.contrib.auth import get_user_model
+
+    from tournament.models import (
+        EntryTotal,
+        GameScore,
+        ResultVersion,
+        Seat,
+        Tournament,
+    )
+
+    for tournament in Tournament.objects.filter(slug=SLUG):
+        # Children first: seats and scores protect the entries they name.
+        GameScore.objects.filter(series__tournament=tournament).delete()
+        EntryTotal.objects.filter(entry__tournament=tournament).delete()
+        ResultVersion.objects.filter(table__series__tournament=tournament).delete()
+        Seat.objects.filter(series__tournament=tournament).delete()
+        tournament.delete()
+    get_user_model().objects.filter(username__startswith="bench-").delete()
+
+
 def runs(args: argparse.Namespace) -> None:
     """One run per --viewers value, each in a process of its own (its own
     database and server), one after the other; then the figures of every
@@ -831,6 +930,7 @@ def runs(args: argparse.Namespace) -> None:
         f"--poll={args.poll}",
         f"--referee-pause={args.referee_pause}",
         f"--baseline-seconds={args.baseline_seconds}",
+        *([f"--url={args.url}"] if args.url else []),
     ]
     results = []
     for viewers, referees in zip(args.viewers, args.referees, strict=True):
@@ -863,15 +963,16 @@ def runs(args: argparse.Namespace) -> None:
 
 
 async def measure(
-    port: int, process: subprocess.Popen[bytes], args: argparse.Namespace
+    port: int, process: subprocess.Popen[bytes] | None, args: argparse.Namespace
 ) -> dict[str, Any]:
     await wait_until_up(port, process)
+    pid = process.pid if process else None
     # Warm every worker (imports, templates, caches): connections land on
     # whichever worker accepts first, so several at once.
     warm = await baseline(port, 3.0, viewers=4 * args.workers)
-    cpu = server_cpu(process.pid)
+    cpu = server_cpu(pid)
     base = await baseline(port, args.baseline_seconds)
-    base_cpu = (server_cpu(process.pid) - cpu) * 1000 / max(1, base.requests)
+    base_cpu = (server_cpu(pid) - cpu) * 1000 / max(1, base.requests)
     base_ms = base.of(*VIEWER_KINDS)
     print(
         f"baseline, 1 viewer back to back: {len(base_ms)} requests, "
@@ -887,11 +988,11 @@ async def measure(
         f"requests, p50 {percentile(phone_ms, 0.5):.1f} ms, "
         f"p95 {percentile(phone_ms, 0.95):.1f} ms"
     )
-    cpu = server_cpu(process.pid)
+    cpu = server_cpu(pid)
     started = time.perf_counter()
     stats = await load(port, args)
     took = time.perf_counter() - started
-    load_cpu = (server_cpu(process.pid) - cpu) * 1000 / max(1, stats.requests)
+    load_cpu = (server_cpu(pid) - cpu) * 1000 / max(1, stats.requests)
     stats.errors += warm.errors + base.errors + phone.errors
     every_ms = stats.of(*VIEWER_KINDS, *REFEREE_KINDS)
     share_304 = stats.statuses[304] / max(1, sum(stats.statuses.values()))

@@ -15,6 +15,7 @@ import json
 import re
 import shutil
 import subprocess
+import time
 import urllib.parse
 
 import pytest
@@ -269,3 +270,28 @@ def test_the_https_site_file_is_one_nginx_takes(tmp_path):
         text=True,
     )
     assert checked.returncode == 0, checked.stderr
+
+
+def test_while_the_workers_are_down_nginx_says_so_in_german(tmp_path):
+    """A restart or an upgrade: nginx answers 503 with a page in the site's
+    words (not its own "502 Bad Gateway") and asks to come back soon."""
+    nobody = support.free_port()  # no worker listens here
+    front = support.free_port()
+    (tmp_path / "nginx.conf").write_text(_nginx_conf(tmp_path, front, nobody))
+    nginx = subprocess.Popen(
+        [NGINX, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")],
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        for _ in range(100):  # nginx listens within a moment
+            try:
+                status, headers, page = support.request(front, "GET", "/tabelle/")
+                break
+            except ConnectionRefusedError:
+                time.sleep(0.05)
+        assert status == 503
+        assert headers["Retry-After"] == "10"
+        assert "Die Turnierseite startet gerade neu" in page.decode()
+    finally:
+        nginx.terminate()
+        nginx.wait(10)
