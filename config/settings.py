@@ -307,6 +307,13 @@ STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # Photos of score sheets: VAR_DIR/sheetphotos/, or the folder
+    # SHEET_PHOTO_DIR names (one every worker of every machine reaches);
+    # any storage of django-storages (an S3-compatible bucket) in its place.
+    "sheetphotos": {
+        "BACKEND": "tournament.sheetphoto.storage.PhotoStorage",
+        "OPTIONS": {"location": os.environ.get("SHEET_PHOTO_DIR", "")},
+    },
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"

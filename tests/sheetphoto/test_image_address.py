@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from tournament.models import SheetPhoto
-from tournament.sheetphoto.services import game_file, photo_dir
+from tournament.sheetphoto.services import game_file
 
 pytestmark = pytest.mark.django_db
 
@@ -23,7 +23,7 @@ def kept(photo_table, referee, var_dir):
         reading={"games": []},
         uploaded_by_player=player,
     )
-    folder = photo_dir(photo)
+    folder = var_dir / "sheetphotos" / str(photo.pk)
     folder.mkdir(parents=True)
     (folder / game_file(3)).write_bytes(b"\xff\xd8game 3\xff\xd9")
     return photo

@@ -4,7 +4,6 @@ the review pre-fills, a tournament's photos for the organizer."""
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from django.db.models import Count, Q
@@ -12,7 +11,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournament.models import SheetPhoto, Table, Tournament
-from tournament.sheetphoto.services import SHEET_FILE, game_file, photo_dir
+from tournament.sheetphoto.services import SHEET_FILE, game_file, photo_file_name
+from tournament.sheetphoto.storage import photo_storage
 
 
 def table_photo(table: Table, photo_id: uuid.UUID) -> SheetPhoto | None:
@@ -24,7 +24,7 @@ def table_photo(table: Table, photo_id: uuid.UUID) -> SheetPhoto | None:
     )
 
 
-def photo_file(photo: SheetPhoto, part: str) -> Path | None:
+def photo_file(photo: SheetPhoto, part: str) -> bytes | None:
     """A review image of the photo: "blatt" the whole sheet outlined, a
     game's number its rows. None if there is none (deleted, no such game)."""
     if not photo.has_image:
@@ -37,8 +37,11 @@ def photo_file(photo: SheetPhoto, part: str) -> Path | None:
         name = game_file(int(part))
     else:
         return None
-    path = photo_dir(photo) / name
-    return path if path.is_file() else None
+    try:
+        with photo_storage().open(photo_file_name(photo.pk, name)) as image:
+            return bytes(image.read())
+    except FileNotFoundError:
+        return None
 
 
 @dataclass(frozen=True)

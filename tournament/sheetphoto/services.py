@@ -11,15 +11,15 @@ writes a result: through the same services as a typed entry (a referee's
 confirmation by a second person apply unchanged; the photo is then linked
 to the version it became and its hash goes into the Protokoll.
 
-The image files live under VAR_DIR/sheetphotos/<id>/; `photos_delete`
+The image files live in the photos' storage under <id>/ (`storage`); `photos_delete`
 (the organizer, for a tournament) and `photos_expire` (after
 SHEET_PHOTO_RETENTION_DAYS) delete them and keep the rows with their
 hashes, so a version still says it came from a photo.
 """
 
+import contextlib
 import hashlib
 import math
-import shutil
 import time
 import uuid
 from collections import Counter
@@ -29,6 +29,8 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from django.core.files.base import ContentFile
+from django.core.files.storage import Storage
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -57,6 +59,7 @@ from tournament.sheetphoto.reader.read import (
 )
 from tournament.sheetphoto.reader.structure import image_length
 from tournament.sheetphoto.refusals import refusal_message
+from tournament.sheetphoto.storage import photo_storage
 from tournament.tableentry import services as tableentry_services
 
 # A photo read but never saved as a result is kept this long (the person
@@ -126,12 +129,9 @@ def _count_photo(*, actor: Actor, player: Entry | None) -> None:
     )
 
 
-def photos_dir() -> Path:
-    return Path(settings.VAR_DIR) / "sheetphotos"
-
-
-def photo_dir(photo: SheetPhoto) -> Path:
-    return photos_dir() / str(photo.pk)
+def photo_file_name(photo_id: uuid.UUID, name: str) -> str:
+    """A photo's file `name` in the photos' storage (`storage.photo_storage`)."""
+    return f"{photo_id}/{name}"
 
 
 def game_file(number: int) -> str:
@@ -195,16 +195,13 @@ def _suffix(data: bytes) -> str:
 def _write_files(
     photo_id: uuid.UUID, data: bytes, suffix: str, images: ReviewImages
 ) -> None:
-    """The photo and its review images, in a folder that appears whole (a
-    half-written one is never served: it is renamed into place at the end)."""
-    final = photos_dir() / str(photo_id)
-    partial = photos_dir() / f".{photo_id}.part"
-    partial.mkdir(parents=True, exist_ok=True)
-    (partial / f"photo{suffix}").write_bytes(data)
-    (partial / SHEET_FILE).write_bytes(images.sheet)
-    for number, image in images.games.items():
-        (partial / game_file(number)).write_bytes(image)
-    partial.rename(final)
+    """The photo and its review images, before its row exists: nothing
+    shows them until then (files a failed upload left are swept later)."""
+    storage = photo_storage()
+    files = {f"photo{suffix}": data, SHEET_FILE: images.sheet}
+    files |= {game_file(number): image for number, image in images.games.items()}
+    for name, content in files.items():
+        storage.save(photo_file_name(photo_id, name), ContentFile(content))
 
 
 def photo_read(
@@ -252,7 +249,7 @@ def photo_read(
                 uploaded_by_player=player,
             )
     except BaseException:
-        shutil.rmtree(photos_dir() / str(photo_id), ignore_errors=True)
+        _remove_files([photo_id])
         raise
 
 
@@ -357,9 +354,24 @@ def result_enter_from_photo(
     return version
 
 
-def _remove_files(photo_ids: Sequence[uuid.UUID]) -> None:
+def _remove_files(photo_ids: Sequence[uuid.UUID | str]) -> None:
+    storage = photo_storage()
     for photo_id in photo_ids:
-        shutil.rmtree(photos_dir() / str(photo_id), ignore_errors=True)
+        folder = str(photo_id)
+        with contextlib.suppress(FileNotFoundError):
+            for name in storage.listdir(folder)[1]:
+                storage.delete(f"{folder}/{name}")
+        _remove_empty_folder(storage, folder)
+
+
+def _remove_empty_folder(storage: Storage, folder: str) -> None:
+    """A folder on disk stays when its files go (a bucket has none)."""
+    try:
+        path = Path(storage.path(folder))
+    except NotImplementedError:
+        return
+    with contextlib.suppress(OSError):
+        path.rmdir()
 
 
 def _forget(photos: Any, now: datetime) -> int:
@@ -426,18 +438,22 @@ def photos_expire(*, now: datetime | None = None) -> int:
 
 
 def _sweep_unknown(now: datetime) -> None:
-    """Folders of photos no row knows any more, left for a while first (a
-    photo being read has its folder a moment before its row)."""
-    folder = photos_dir()
-    if not folder.is_dir():
+    """Files of photos no row knows any more, left for a while first (a
+    photo being read has its files a moment before its row)."""
+    storage = photo_storage()
+    try:
+        folders = storage.listdir("")[0]
+    except FileNotFoundError:
         return
     known = {str(pk) for pk in SheetPhoto.objects.values_list("pk", flat=True)}
-    cutoff = (now - timedelta(hours=1)).timestamp()
-    for path in folder.iterdir():
-        name = path.name.lstrip(".").removesuffix(".part")
-        if name in known or path.stat().st_mtime > cutoff:
+    cutoff = now - timedelta(hours=1)
+    for folder in folders:
+        if folder in known:
             continue
-        shutil.rmtree(path, ignore_errors=True)
+        names = storage.listdir(folder)[1]
+        if any(storage.get_modified_time(f"{folder}/{n}") > cutoff for n in names):
+            continue
+        _remove_files([folder])
 
 
 def _expire_now_and_then() -> None:

@@ -82,12 +82,12 @@ def save_review(
 
 def image_response(photo: SheetPhoto, part: str) -> HttpResponse:
     """A review image of the photo (`selectors.photo_file`), else 404."""
-    path = selectors.photo_file(photo, part)
-    if path is None:
+    image = selectors.photo_file(photo, part)
+    if image is None:
         raise Http404
     # Whole, not streamed: a review image is small, and under ASGI a file
     # streamed from this thread would cost a hand-over per chunk.
-    response = HttpResponse(path.read_bytes(), content_type="image/jpeg")
+    response = HttpResponse(image, content_type="image/jpeg")
     # A person's photo: kept by his browser only, never by a shared cache.
     response["Cache-Control"] = "private, max-age=3600"
     return response
