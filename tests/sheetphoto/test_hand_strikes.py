@@ -26,6 +26,7 @@ pytestmark = [pytest.mark.django_db, needs_pdftoppm]
 
 # Table 1's games (winner seat, marks kept), each read clearly.
 CLEAR = [(winner, marks, False) for winner, marks in GAMES]
+SEED_FAINT = 1
 
 
 def photo(table, hand, *, seed=5, counts=None, touch=None):
@@ -139,3 +140,15 @@ def test_a_cut_off_sheet_code_is_unreadable_not_an_older_sheet(photo_table):
         read_sheet(data)
     assert refused.value.code == "no_code"
     assert "QR-Code der Spielliste ist nicht lesbar" in refusal_message(refused.value)
+
+
+def test_a_sheet_struck_faintly_is_asked_about_not_refused_as_empty(photo_table):
+    # A pen lighter than the printed stroke, along it, in a small photo:
+    # what is read is flagged for a person, never "nothing struck".
+    data = photo(photo_table, Hand("faint", "along", "small", ()), seed=SEED_FAINT)
+    reading = read_sheet(data)
+    assert all(
+        g.flagged or (g.winner_seat, g.marks_left) == GAMES[g.number - 1]
+        for g in reading.games
+    )
+    assert any(g.flagged and g.reason == "faint" for g in reading.games)

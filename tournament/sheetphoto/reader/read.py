@@ -118,6 +118,9 @@ NOISE_FLOOR = 0.00001
 # A game with this many cells between the levels has strikes too faint to
 # read surely: the person is asked to strike more firmly.
 FAINT_CELLS = 3
+# A sheet with nothing struck clearly but this share of its cells inked
+# above the noise is struck faintly.
+FAINT_SHEET_SHARE = 0.2
 # A row's own strikes set its level (another pen) when they reach this
 # share of its game's level; a weaker row has no strikes of its own.
 ROW_LEVEL_SHARE = 0.2
@@ -606,8 +609,14 @@ def decide(
     per_game = layout.seats * layout.marks
     standing, noise, levels = _levels(scores, layout)
     gaps = np.repeat(levels - standing, layout.marks)
+    faint_sheet = False
     if float(np.max(gaps)) < NOISE_HIGH * noise or float(np.max(gaps)) < MIN_GAP:
-        raise SheetRefused("blank")
+        # Nothing struck clearly. Ink in many cells is a faint pen: asked
+        # about, game by game, never refused as empty.
+        inked = np.count_nonzero(scores - standing > NOISE_HIGH * noise)
+        if inked < FAINT_SHEET_SHARE * len(scores):
+            raise SheetRefused("blank")
+        faint_sheet = True
     # Below `low` a cell is surely a stroke alone, above `high` surely
     # struck; between, a person looks.
     low = np.maximum(DOUBT_LOW * gaps, NOISE_LOW * noise)
@@ -615,7 +624,7 @@ def decide(
     threshold = standing + (low + high) / 2
     distance = (scores - threshold) / ((high - low) / 2)
     struck = distance > 0
-    unsure = np.abs(distance) < 1
+    unsure = (np.abs(distance) < 1) | faint_sheet
     doubtful = unsure | ~whole
     disorder = np.zeros(len(scores), dtype=bool)
     for row in range(layout.games * layout.seats):
@@ -643,10 +652,12 @@ def decide(
         confidence = min(1.0, clearness / 2)
         unclear = bool(np.any(doubtful[span]))
         reason = ""
-        if np.any(disorder[span]):
-            reason = "order"
-        elif np.count_nonzero(unsure[span]) >= FAINT_CELLS:
+        # Many cells between the levels: the strikes are faint (a row out
+        # of order among them is more likely faint than struck so).
+        if np.count_nonzero(unsure[span]) >= FAINT_CELLS:
             reason = "faint"
+        elif np.any(disorder[span]):
+            reason = "order"
         if len(with_marks) == 1:
             seat, left = with_marks[0]
             games.append(
