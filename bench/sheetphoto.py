@@ -10,15 +10,55 @@ background, turned (a quarter turn sometimes, a few degrees always),
 seen in perspective, lit unevenly with a shadow across, blurred, noisy,
 saved as JPEG at quality 55–92, 1400–2400 px on its long side.
 
+A second set is struck by hand, as players strike with their own pens
+(`write_by_hand`): ballpoint black and blue, pencil (grainy, 0.2–0.5 mm),
+faint pens lighter than the printed stroke, or pens mixed by game and row;
+strikes from nearly along the printed stroke to across it, doubled,
+crossed, or one line through a row's struck marks, over- and undershooting
+and slightly bowed; sometimes pencil smudges and erased pencil strikes over
+standing marks, ticks and numbers beside. Each is photographed in one
+condition (`photograph_as`): a phone as above, a scan, tilted 20–30°, a
+quarter turn, 1200 px, JPEG quality 40, a finger over a margin, warm dim
+light, or the sheet's QR code cut off at the photo's edge. Its figures are
+printed per pen, strike, condition and extra, beside the printed strikes'.
+
 A cell is right when read struck or standing as written (a doubtful cell
 counts by its side of the threshold: the game it is in is flagged); a game
 is right when its winner and marks left are. Photos the reader refuses
-count in `not_found` and nowhere else.
+count in `not_found` (`not_read` by hand) and nowhere else.
 
-    python bench/sheetphoto.py [PHOTOS] [--seed N]
+    python bench/sheetphoto.py [PHOTOS] [--hand N] [--seed N]
+
+PHOTOS (200) of printed strikes, N (600) struck by hand; a quick run:
+`python bench/sheetphoto.py 30 --hand 60`.
 
 Last line: one JSON object with photos, not_found, cells, cell_accuracy,
-games, game_accuracy, flagged_games, wrong_unflagged_games, p50_ms, p95_ms.
+games, game_accuracy, flagged_games, wrong_unflagged_games, p50_ms, p95_ms
+(the printed strikes), hand_photos, hand_not_read,
+hand_not_read_whole_sheet (the QR code not cut off), hand_games,
+hand_flagged_games, hand_wrong_unflagged_games, hand_p50_ms, hand_p95_ms,
+and per pen <pen>_photos, _not_read, _games, _flagged_games,
+_wrong_unflagged_games.
+
+Measured (200 printed + 600 by hand, seed 27, this 2-core machine shared
+with other work), the reader before and after it read hand strikes:
+
+    |                              | before            | after             |
+    |------------------------------|-------------------|-------------------|
+    | printed: not read            | 0 of 200          | 0 of 200          |
+    | printed: cells right         | 1.0               | 1.0               |
+    | printed: games flagged/wrong | 1 / 0 of 1000     | 4 / 0 of 1000     |
+    | hand: not read, whole sheet  | 66 of 534 (blank) | 3 of 534 (blank)  |
+    | hand: code cut off           | 63 "old_sheet"    | 66 "no_code"      |
+    | hand: games flagged          | 555 of 2340, 24 % | 427 of 2655, 16 % |
+    | hand: wrong, not flagged     | 63                | 3                 |
+    | ballpoint black flagged      | 29.8 %            | 3.9 %             |
+    | ballpoint blue flagged/wrong | 22.1 % / 5        | 5.6 % / 0         |
+    | pencil flagged/wrong         | 17.7 % / 20       | 26.1 % / 0        |
+    | faint flagged/wrong          | 14.1 % / 22       | 31.0 % / 2        |
+    | mixed flagged/wrong          | 32.6 % / 16       | 17.5 % / 1        |
+    | along the stroke flagged     | 99.4 %            | 51.8 %            |
+    | p50 / p95 (printed)          | 291 / 758 ms      | 215 / 445 ms      |
 """
 
 import argparse
@@ -37,7 +77,7 @@ import numpy.typing as npt
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tournament.sheetphoto.reader.layout import SheetId, SheetLayout
+from tournament.sheetphoto.reader.layout import Box, SheetId, SheetLayout
 from tournament.sheetphoto.reader.read import SheetRefused, read_sheet
 
 DPI = 200
@@ -299,6 +339,497 @@ def evaluate(pages: list[Page], photos: int, seed: int) -> dict[str, float | int
     }
 
 
+# --- Strikes as people make them --------------------------------------------
+
+# Pens by hand, BGR: colour, width range (mm), grain (pencil is grainy) and
+# opacity range. A faint pen is lighter than the printed stroke's grey.
+PENS = {
+    "ballpoint_black": ((40, 34, 32), (0.25, 0.45), 0.0, (0.8, 1.0)),
+    "ballpoint_blue": ((165, 80, 35), (0.25, 0.45), 0.0, (0.75, 1.0)),
+    "pencil": ((118, 116, 112), (0.2, 0.5), 0.55, (0.45, 0.85)),
+    "faint": ((200, 188, 176), (0.25, 0.45), 0.1, (0.7, 1.0)),
+}
+# A sheet is struck with one of these, or "mixed": another pen per game
+# (and sometimes per row).
+PEN_CHOICES = (*PENS, "mixed")
+# Habits: the strike's angle from the printed stroke's direction (degrees),
+# or its shape.
+STRIKES = {
+    "along": (0, 20),  # nearly along the printed stroke
+    "oblique": (20, 45),
+    "across": (45, 90),
+    "doubled": (15, 90),  # two near-parallel lines
+    "cross": (25, 70),  # an X
+    "row_line": (0, 0),  # one line through the row's struck marks
+}
+CONDITIONS = (
+    "phone",
+    "scan",
+    "tilt",  # 20–30° turned
+    "quarter",  # a quarter turn
+    "small",  # 1200 px on the long side
+    "jpeg40",
+    "finger",  # a finger over a margin
+    "warm_dim",  # warm, dim light
+    "cut_qr",  # the sheet's QR code cut off at the photo's edge
+)
+# Beside the strikes, sometimes: pencil smudges and erased pencil strikes
+# over standing marks, ticks and numbers in the hands' and points' columns.
+EXTRAS = ("smudge", "erased", "ticks")
+
+
+@dataclass(frozen=True)
+class Hand:
+    """How one sheet was struck and photographed."""
+
+    pen: str
+    strike: str
+    condition: str
+    extras: tuple[str, ...]
+
+
+def _ink_layer(shape: tuple[int, ...]) -> Image:
+    return np.zeros(shape[:2], np.uint8)
+
+
+def _polyline(
+    ink: Image,
+    a: tuple[float, float],
+    b: tuple[float, float],
+    width: float,
+    bow: float,
+) -> None:
+    """A hand's line from a to b (mm), bowed `bow` mm sideways."""
+    (ax, ay), (bx, by) = a, b
+    length = max(np.hypot(bx - ax, by - ay), 1e-6)
+    nx, ny = -(by - ay) / length, (bx - ax) / length
+    steps = np.linspace(0.0, 1.0, 9)
+    points = [
+        _px(
+            ax + (bx - ax) * t + nx * bow * 4 * t * (1 - t),
+            ay + (by - ay) * t + ny * bow * 4 * t * (1 - t),
+        )
+        for t in steps
+    ]
+    cv2.polylines(
+        ink,
+        [np.asarray(points, np.int32)],
+        False,
+        255,
+        max(1, round(width * MM)),
+        cv2.LINE_AA,
+        4,
+    )
+
+
+def _strike_cell(
+    ink: Image,
+    layout: SheetLayout,
+    cell_box: Box,
+    stroke: tuple[float, float, float, float],
+    habit: str,
+    width: float,
+    rng: np.random.Generator,
+    *,
+    light: bool = False,
+) -> None:
+    """One mark struck (or, `light`, an erased strike's remains) by hand."""
+    sx0, sy0, sx1, sy1 = stroke
+    base = np.arctan2(sy1 - sy0, sx1 - sx0)
+    stroke_len = float(np.hypot(sx1 - sx0, sy1 - sy0))
+    low, high = STRIKES[habit if habit in STRIKES else "across"]
+    if habit == "row_line":
+        low, high = 45, 90
+    lines = 2 if habit in ("doubled", "cross") else 1
+    delta = np.deg2rad(rng.uniform(low, high)) * rng.choice([-1, 1])
+    cx = cell_box.x + cell_box.w / 2 + rng.normal(0, 0.35)
+    cy = cell_box.y + cell_box.h / 2 + rng.normal(0, 0.35)
+    for line in range(lines):
+        angle = base + delta
+        ox = oy = 0.0
+        if habit == "cross" and line == 1:
+            angle = base - delta
+        elif habit == "doubled" and line == 1:
+            angle += np.deg2rad(rng.normal(0, 4))
+            shift = rng.uniform(0.4, 1.0) * rng.choice([-1, 1])
+            ox, oy = -np.sin(angle) * shift, np.cos(angle) * shift
+        length = stroke_len * rng.uniform(0.85, 1.45)
+        # Over- and undershoot, but a hand keeps to its own mark's cell
+        # and row more or less.
+        half_w = cell_box.w / 2 - 0.3 + rng.uniform(-0.2, 0.3)
+        half_h = cell_box.h / 2 - 0.5
+        dx, dy = np.cos(angle), np.sin(angle)
+        limit = min(
+            half_w / max(abs(dx), 1e-6), half_h / max(abs(dy), 1e-6), length / 2
+        )
+        a = (cx + ox - dx * limit, cy + oy - dy * limit)
+        b = (cx + ox + dx * limit, cy + oy + dy * limit)
+        _polyline(ink, a, b, width, rng.normal(0, 0.25))
+
+
+def _pen_for(
+    pen: str, game: int, row: int, rng: np.random.Generator, mixed: dict[int, str]
+) -> str:
+    if pen != "mixed":
+        return pen
+    if game not in mixed:
+        mixed[game] = str(rng.choice(list(PENS)))
+    # Sometimes a player strikes his own row with his own pen.
+    if rng.random() < 0.2:
+        return str(rng.choice(list(PENS)))
+    return mixed[game]
+
+
+def write_by_hand(
+    page: Page,
+    result: Result,
+    rng: np.random.Generator,
+    hand: Hand,
+    counts: list[int] | None = None,
+) -> Image:
+    """The sheet struck as people strike it: `hand` says with what and how
+    (see PENS, STRIKES, EXTRAS)."""
+    layout = page.sheet.layout()
+    if counts is None:
+        counts = struck_counts(layout, result)
+    layers = {name: _ink_layer(page.image.shape) for name in PENS}
+    widths = {name: float(rng.uniform(*PENS[name][1])) for name in PENS}
+    mixed: dict[int, str] = {}
+    for row, count in enumerate(counts):
+        game, seat = divmod(row, layout.seats)
+        pen = _pen_for(hand.pen, game, row, rng, mixed)
+        ink = layers[pen]
+        if count == 0:
+            continue
+        if hand.strike == "row_line":
+            first = layout.cell(game + 1, seat + 1, 1).box
+            last = layout.cell(game + 1, seat + 1, count).box
+            y = first.y + first.h / 2 + rng.normal(0, 0.6)
+            end = last.x + last.w - rng.uniform(0.5, 1.8)
+            if count == layout.marks:
+                end = last.x + last.w + rng.uniform(-0.5, 2.5)
+            _polyline(
+                ink,
+                (first.x + rng.uniform(-1.5, 1.2), y),
+                (end, y + rng.normal(0, 0.7)),
+                widths[pen],
+                rng.normal(0, 0.3),
+            )
+            continue
+        for mark in range(1, count + 1):
+            cell = layout.cell(game + 1, seat + 1, mark)
+            _strike_cell(
+                ink, layout, cell.box, cell.stroke, hand.strike, widths[pen], rng
+            )
+    extra = _ink_layer(page.image.shape)
+    smudge = np.zeros(page.image.shape[:2], np.float32)
+    standing = [
+        layout.cell(row // layout.seats + 1, row % layout.seats + 1, mark)
+        for row, count in enumerate(counts)
+        for mark in range(count + 1, layout.marks + 1)
+    ]
+    if "smudge" in hand.extras and standing:
+        for index in rng.choice(
+            len(standing), size=min(3, len(standing)), replace=False
+        ):
+            box = standing[int(index)].box
+            centre = _px(box.x + box.w / 2 + rng.normal(0, 1), box.y + box.h / 2)
+            axes = (
+                round(rng.uniform(1.0, 2.2) * MM * 16),
+                round(rng.uniform(1.5, 3.0) * MM * 16),
+            )
+            cv2.ellipse(
+                smudge,
+                centre,
+                axes,
+                float(rng.uniform(0, 180)),
+                0,
+                360,
+                float(rng.uniform(0.15, 0.35)),
+                -1,
+                cv2.LINE_AA,
+                4,
+            )
+        smudge = np.asarray(cv2.GaussianBlur(smudge, (0, 0), 0.8 * MM), np.float32)
+    faint_remains = _ink_layer(page.image.shape)
+    if "erased" in hand.extras and standing:
+        for index in rng.choice(
+            len(standing), size=min(2, len(standing)), replace=False
+        ):
+            cell = standing[int(index)]
+            _strike_cell(
+                faint_remains, layout, cell.box, cell.stroke, "across", 0.3, rng
+            )
+    if "ticks" in hand.extras:
+        for row in range(len(counts)):
+            game, seat = divmod(row, layout.seats)
+            box = layout.cell(game + 1, seat + 1, 1).box
+            y = box.y + box.h * 0.75
+            if rng.random() < 0.5:
+                x = 142 + rng.uniform(0, 10)
+                _polyline(extra, (x, y - 1.5), (x + 1, y), 0.35, 0)
+                _polyline(extra, (x + 1, y), (x + 3, y - 4), 0.35, 0)
+            if rng.random() < 0.5:
+                cv2.putText(
+                    extra,
+                    str(int(rng.integers(1, 40))),
+                    (round((176 + rng.uniform(0, 8)) * MM), round(y * MM)),
+                    cv2.FONT_HERSHEY_SIMPLEX,
+                    0.12 * MM,
+                    255,
+                    max(1, round(0.35 * MM)),
+                    cv2.LINE_AA,
+                )
+    out = page.image.astype(np.float32)
+    out *= 1 - smudge[..., None]
+    out += smudge[..., None] * np.float32(110)
+    composites = [(layers[name], *PENS[name]) for name in PENS]
+    composites.append((extra, (60, 40, 40), (0, 0), 0.0, (0.8, 1.0)))
+    composites.append((faint_remains, (120, 118, 115), (0, 0), 0.6, (0.12, 0.25)))
+    for ink, colour, _widths, grain, (weak, strong) in composites:
+        if not ink.any():
+            continue
+        alpha = ink.astype(np.float32) / 255.0
+        if grain:
+            alpha *= 1.0 - grain * rng.random(alpha.shape, dtype=np.float32)
+        alpha *= rng.uniform(weak, strong)
+        pen_colour = np.asarray(colour, np.float32)
+        out = out * (1 - alpha[..., None]) + pen_colour * alpha[..., None]
+    if hand.condition == "finger":
+        finger = np.zeros(page.image.shape[:2], np.float32)
+        if rng.random() < 0.5:
+            centre = _px(rng.uniform(-6, 1), rng.uniform(60, 230))
+            axes = (round(9 * MM * 16), round(30 * MM * 16))
+        else:
+            centre = _px(rng.uniform(40, 170), 297 + rng.uniform(-6, 8))
+            axes = (round(30 * MM * 16), round(22 * MM * 16))
+        cv2.ellipse(
+            finger,
+            centre,
+            axes,
+            float(rng.uniform(-20, 20)),
+            0,
+            360,
+            1.0,
+            -1,
+            cv2.LINE_AA,
+            4,
+        )
+        finger = np.asarray(cv2.GaussianBlur(finger, (0, 0), 1.5 * MM), np.float32)
+        finger = finger[..., None]
+        skin = np.asarray((120, 150, 205), np.float32)
+        out = out * (1 - finger) + skin * finger
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def _cut_qr(sheet: Image, rng: np.random.Generator) -> Image:
+    """The page with its top-right corner outside the photo: the sheet's
+    QR code cut, the phones' code and the corner markers whole."""
+    out = sheet.copy()
+    x = round(rng.uniform(142, 152) * MM)
+    y = round(rng.uniform(24, 34) * MM)
+    out[:y, x:] = BACKGROUNDS[int(rng.integers(len(BACKGROUNDS)))]
+    return out
+
+
+def photograph_as(sheet: Image, rng: np.random.Generator, condition: str) -> bytes:
+    """The struck sheet photographed in `condition` (see CONDITIONS)."""
+    if condition == "cut_qr":
+        sheet = _cut_qr(sheet, rng)
+    if condition == "scan":
+        scale = rng.uniform(0.75, 1.0)
+        small = cv2.resize(
+            sheet, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA
+        )
+        h, w = small.shape[:2]
+        turn = cv2.getRotationMatrix2D((w / 2, h / 2), rng.normal(0, 1.0), 1.0)
+        scanned = cv2.warpAffine(
+            small, turn, (w, h), borderMode=cv2.BORDER_CONSTANT, borderValue=(235,) * 3
+        ).astype(np.float32)
+        scanned = np.asarray(
+            cv2.GaussianBlur(scanned, (0, 0), rng.uniform(0.3, 0.6)), np.float32
+        )
+        scanned += rng.standard_normal((h, w, 1), dtype=np.float32) * 1.5
+        quality = int(rng.integers(85, 96))
+        return _jpeg(scanned, quality)
+    long_side = 1200 if condition == "small" else int(rng.integers(1400, 2401))
+    if condition == "quarter":
+        turns = int(rng.choice([1, 3]))
+    elif condition == "phone":
+        turns = int(rng.choice([0, 0, 0, 0, 1, 2, 3]))
+    else:
+        turns = 0
+    tilt = rng.normal(0, 4)
+    if condition == "tilt":
+        tilt = rng.uniform(20, 30) * rng.choice([-1, 1])
+    portrait = turns % 2 == 0
+    w, h = (
+        (round(long_side * 0.75), long_side)
+        if portrait
+        else (long_side, round(long_side * 0.75))
+    )
+    base = np.asarray(BACKGROUNDS[int(rng.integers(len(BACKGROUNDS)))], np.float32)
+    texture = base + rng.normal(0, 12, (h // 4, w // 4, 1)).astype(np.float32)
+    canvas = cv2.resize(np.clip(texture, 0, 255).astype(np.uint8), (w, h))
+    page_h, page_w = sheet.shape[:2]
+    fill = rng.uniform(0.78, 0.93)
+    frame_long = h if portrait else w
+    scale = fill * frame_long / page_h
+    small = cv2.resize(
+        sheet,
+        (round(page_w * scale), round(page_h * scale)),
+        interpolation=cv2.INTER_AREA,
+    )
+    sh, sw = small.shape[:2]
+    corners = np.asarray([[0, 0], [sw, 0], [sw, sh], [0, sh]], np.float32)
+    angle = np.deg2rad(90 * turns + tilt)
+    rotation = np.asarray(
+        [[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]], np.float32
+    )
+    centred = (corners - [sw / 2, sh / 2]) @ rotation.T
+    centred += rng.normal(0, 0.025 * sw, centred.shape).astype(np.float32)
+    fit = min(w * 0.98 / np.ptp(centred[:, 0]), h * 0.98 / np.ptp(centred[:, 1]), 1.0)
+    target = centred * fit + [w / 2, h / 2] + rng.normal(0, 0.01 * w, 2)
+    matrix = cv2.getPerspectiveTransform(corners, target.astype(np.float32))
+    photo = canvas
+    cv2.warpPerspective(
+        small,
+        matrix,
+        (w, h),
+        dst=photo,
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_TRANSPARENT,
+    )
+    lh, lw = h // 8, w // 8
+    yy, xx = np.mgrid[0:lh, 0:lw].astype(np.float32)
+    direction = rng.normal(0, 1, 2)
+    ramp = (xx * direction[0] + yy * direction[1]) / (
+        abs(direction[0]) * lw + abs(direction[1]) * lh
+    )
+    light = 1.0 - rng.uniform(0.1, 0.4) * (ramp - ramp.min())
+    if rng.random() < 0.6:
+        normal = rng.normal(0, 1, 2)
+        offset = rng.uniform(0.2, 0.8) * (lw * abs(normal[0]) + lh * abs(normal[1]))
+        side = (xx * abs(normal[0]) + yy * abs(normal[1]) - offset) / (0.02 * lw)
+        light *= 1.0 - rng.uniform(0.2, 0.45) / (1 + np.exp(-side))
+    light = cv2.resize(light.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+    lit = photo.astype(np.float32) * light[..., None] * rng.uniform(0.75, 1.1)
+    noise_level = rng.uniform(2, 6)
+    if condition == "warm_dim":
+        # Warm (less blue, more red) and dim: the camera's gain is noise.
+        lit *= np.asarray((0.7, 0.9, 1.05), np.float32) * rng.uniform(0.4, 0.6)
+        noise_level = rng.uniform(4, 9)
+    lit = cv2.GaussianBlur(lit, (0, 0), rng.uniform(0.3, 1.3))
+    lit += rng.standard_normal((h, w, 1), dtype=np.float32) * np.float32(noise_level)
+    quality = 40 if condition == "jpeg40" else int(rng.integers(55, 93))
+    return _jpeg(lit, quality)
+
+
+def _jpeg(image: npt.NDArray[np.float32], quality: int) -> bytes:
+    ok, encoded = cv2.imencode(
+        ".jpg",
+        np.clip(image, 0, 255).astype(np.uint8),
+        [cv2.IMWRITE_JPEG_QUALITY, quality],
+    )
+    assert ok
+    return encoded.tobytes()
+
+
+def random_hand(rng: np.random.Generator) -> Hand:
+    return Hand(
+        pen=str(rng.choice(PEN_CHOICES)),
+        strike=str(rng.choice(list(STRIKES))),
+        condition=str(rng.choice(CONDITIONS)),
+        extras=tuple(e for e in EXTRAS if rng.random() < 0.3),
+    )
+
+
+@dataclass
+class Tally:
+    """One group's figures: photos (and not read), games (flagged, and
+    wrong without a flag)."""
+
+    photos: int = 0
+    not_read: int = 0
+    games: int = 0
+    flagged: int = 0
+    wrong_unflagged: int = 0
+
+    def add(self, other: "Tally") -> None:
+        self.photos += other.photos
+        self.not_read += other.not_read
+        self.games += other.games
+        self.flagged += other.flagged
+        self.wrong_unflagged += other.wrong_unflagged
+
+    def line(self, name: str) -> str:
+        share = self.flagged / max(self.games, 1)
+        return (
+            f"{name:<18} {self.photos:>6} {self.not_read:>8} {self.games:>6} "
+            f"{self.flagged:>5} ({share:6.1%}) {self.wrong_unflagged:>6}"
+        )
+
+
+def evaluate_hand(
+    pages: list[Page], photos: int, seed: int
+) -> tuple[dict[str, dict[str, Tally]], list[float], dict[str, int]]:
+    """Make and read `photos` hand-struck photos: the figures by pen, strike,
+    condition and extra, the reading times, and why photos were refused."""
+    rng = np.random.default_rng(seed)
+    groups: dict[str, dict[str, Tally]] = {
+        "pen": {},
+        "strike": {},
+        "condition": {},
+        "extra": {},
+        "all": {},
+    }
+    times: list[float] = []
+    refusals: dict[str, int] = {}
+    for index in range(photos):
+        page = pages[index % len(pages)]
+        layout = page.sheet.layout()
+        result = random_result(rng, layout)
+        hand = random_hand(rng)
+        data = photograph_as(
+            write_by_hand(page, result, rng, hand), rng, hand.condition
+        )
+        tally = Tally(photos=1)
+        started = time.perf_counter()
+        try:
+            reading = read_sheet(data)
+        except SheetRefused as refusal:
+            tally.not_read = 1
+            key = f"{hand.condition}:{refusal.code}"
+            refusals[key] = refusals.get(key, 0) + 1
+            print(f"hand {index} {hand}: refused ({refusal.code})", file=sys.stderr)
+            reading = None
+        finally:
+            times.append((time.perf_counter() - started) * 1000)
+        if reading is not None:
+            for game, (winner, kept) in zip(reading.games, result, strict=True):
+                tally.games += 1
+                right = (game.winner_seat, game.marks_left) == (winner, kept)
+                tally.flagged += game.flagged
+                if not right and not game.flagged:
+                    tally.wrong_unflagged += 1
+                    print(
+                        f"hand {index} {hand} game {game.number}: read "
+                        f"{game.winner_seat}/{game.marks_left}, was {winner}/{kept}",
+                        file=sys.stderr,
+                    )
+        keys = {
+            "pen": [hand.pen],
+            "strike": [hand.strike],
+            "condition": [hand.condition],
+            "extra": list(hand.extras) or ["none"],
+            "all": ["hand"],
+        }
+        for group, names in keys.items():
+            for name in names:
+                groups[group].setdefault(name, Tally()).add(tally)
+    return groups, times, refusals
+
+
 def rasterize(pdf: bytes, sheets: list[SheetId]) -> list[Page]:
     with tempfile.TemporaryDirectory() as folder:
         source = Path(folder) / "sheets.pdf"
@@ -363,12 +894,68 @@ def build_pages() -> list[Page]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("photos", nargs="?", type=int, default=200)
+    parser = argparse.ArgumentParser(
+        description="Read synthetic photos of the project's score sheets: "
+        "struck as the sheet prints its strike, and struck by hand."
+    )
+    parser.add_argument(
+        "photos", nargs="?", type=int, default=200, help="photos of printed strikes"
+    )
+    parser.add_argument(
+        "--hand",
+        type=int,
+        default=600,
+        help="photos struck by hand (600 for the full run, fewer for a quick one)",
+    )
     parser.add_argument("--seed", type=int, default=27)
     options = parser.parse_args()
     pages = build_pages()
-    figures = evaluate(pages, options.photos, options.seed)
+    figures: dict[str, float | int] = dict(
+        evaluate(pages, options.photos, options.seed)
+    )
+    groups, times, refusals = evaluate_hand(pages, options.hand, options.seed + 1)
+    print(
+        f"{'hand-struck':<18} {'photos':>6} {'not read':>8} {'games':>6} "
+        f"{'flagged':>14} {'wrong':>6}"
+    )
+    for group, tallies in groups.items():
+        for name, tally in sorted(tallies.items()):
+            print(tally.line(f"{group}={name}" if group != "all" else name))
+    printed = Tally(
+        photos=int(figures["photos"]),
+        not_read=int(figures["not_found"]),
+        games=int(figures["games"]),
+        flagged=int(figures["flagged_games"]),
+        wrong_unflagged=int(figures["wrong_unflagged_games"]),
+    )
+    print(printed.line("printed strikes"))
+    print("refused:", json.dumps(refusals, sort_keys=True))
+    hand = groups["all"].get("hand", Tally())
+    whole = Tally()
+    for name, tally in groups["condition"].items():
+        if name != "cut_qr":
+            whole.add(tally)
+    times.sort()
+    figures.update(
+        {
+            "hand_photos": hand.photos,
+            "hand_not_read": hand.not_read,
+            "hand_not_read_whole_sheet": whole.not_read,
+            "hand_games": hand.games,
+            "hand_flagged_games": hand.flagged,
+            "hand_wrong_unflagged_games": hand.wrong_unflagged,
+            "hand_p50_ms": round(statistics.median(times)) if times else 0,
+            "hand_p95_ms": round(times[min(len(times) - 1, int(len(times) * 0.95))])
+            if times
+            else 0,
+        }
+    )
+    for pen, tally in sorted(groups["pen"].items()):
+        figures[f"{pen}_photos"] = tally.photos
+        figures[f"{pen}_not_read"] = tally.not_read
+        figures[f"{pen}_games"] = tally.games
+        figures[f"{pen}_flagged_games"] = tally.flagged
+        figures[f"{pen}_wrong_unflagged_games"] = tally.wrong_unflagged
     print(json.dumps(figures))
 
 

@@ -163,6 +163,12 @@ def run(base: str, world: dict) -> None:
         game = page.locator(f"#spiel-{UNSURE}")
         assert "Bitte prüfen" in game.inner_text()
         assert "Kein eindeutiger Gewinner gelesen" in game.inner_text()
+        # The flagged game's frame is thicker: its marks 1–7 still stand
+        # in one line, as in every other game.
+        tops = game.locator(".marks-option").evaluate_all(
+            "(els) => els.map((e) => Math.round(e.getBoundingClientRect().top))"
+        )
+        assert len(tops) == 7 and len(set(tops)) == 1, tops
         for number, (winner, marks) in enumerate(GAMES, 1):
             winner_box = page.locator(f"input[name=g{number}_winner][value='{winner}']")
             marks_box = page.locator(f"input[name=g{number}_marks][value='{marks}']")
@@ -179,6 +185,7 @@ def run(base: str, world: dict) -> None:
         fits(page, 360)
         audit.check(page, "review")
         picture(page, "sheetphoto-review-360")
+        game.screenshot(path=str(ARTIFACTS / "sheetphoto-flagged-game-360.png"))
         page.set_viewport_size({"width": 1366, "height": 900})
         fits(page, 1366)
         picture(page, "sheetphoto-review-1366", docs=True)

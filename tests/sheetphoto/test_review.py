@@ -1,6 +1,7 @@
 """What the review pre-fills from a reading: every game read clearly, in
 quick entry at the table's revision; a game read unsure stays empty with
-a note in words (what was read, or that no single winner was), never
+a note in words (what was read, that no single winner was, that a row
+breaks "von links nach rechts" or the strikes are too faint), never
 filled by a guess."""
 
 import pytest
@@ -64,3 +65,21 @@ def test_a_clear_reading_still_asks_for_a_look(photo_table):
     review = photo_review(photo, photo_table, image_url=str)
     assert review.flagged == []
     assert "Alle Spiele klar gelesen" in review.summary
+
+
+def test_a_game_flagged_for_its_order_or_faint_strikes_says_why(photo_table):
+    games = reading((1, 5, True), (None, None, True), (4, 1, False))
+    games["games"][0]["reason"] = "order"
+    games["games"][1]["reason"] = "faint"
+    photo = SheetPhoto.objects.create(
+        table=photo_table,
+        sha256="c" * 64,
+        size=10,
+        file_name="photo.jpg",
+        reading=games,
+    )
+    review = photo_review(photo, photo_table, image_url=str)
+    assert review.flagged == [1, 2]
+    assert "nicht von links nach rechts" in review.notes[1].text
+    assert "mit ? umrandet" in review.notes[1].text
+    assert "kräftiger durchstreichen" in review.notes[2].text

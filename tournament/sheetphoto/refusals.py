@@ -58,5 +58,9 @@ def refusal_message(refusal: SheetRefused) -> str:
             "tournament": name or slug,
         }
     if refusal.code == "blank":
-        return _("Auf der Spielliste ist nichts durchgestrichen.")
+        # A faint pen reads as nothing: say what helps.
+        return _(
+            "Auf der Spielliste ist nichts durchgestrichen. Falls doch: bitte "
+            "kräftiger durchstreichen oder das Ergebnis eintippen."
+        )
     return _("Die Spielliste kann nicht gelesen werden.")

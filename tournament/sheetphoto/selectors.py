@@ -84,6 +84,19 @@ class PhotoReview:
 
 
 def _unsure_text(game: dict[str, Any]) -> str:
+    reason = game.get("reason", "")
+    if reason == "order":
+        return _(
+            "In einer Zeile sind die Striche nicht von links nach rechts "
+            "durchgestrichen (auf dem Bild mit ? umrandet). Bitte auf dem Blatt "
+            "nachsehen und Gewinner und Schräm wählen."
+        )
+    if reason == "faint":
+        return _(
+            "Die Striche sind zu schwach, um sie sicher zu lesen. Bitte Gewinner "
+            "und Schräm wählen – und künftig kräftiger durchstreichen oder gleich "
+            "eintippen."
+        )
     if game["winner_seat"] is None:
         return _("Kein eindeutiger Gewinner gelesen. Bitte Gewinner und Schräm wählen.")
     return _(

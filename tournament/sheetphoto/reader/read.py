@@ -6,16 +6,23 @@ from its header, before a pixel is decoded: an image bomb, or an image
 that would cost more to decode than a photo of a sheet, is refused),
 turn it upright (EXIF), find the four corner markers, read the QR code
 (whose sheet, which layout), rectify the grid to millimetres, divide out
-the light, re-register each row on its printed rules, and score the ink
-of each stroke cell outside its printed stroke.
+the light, re-register each row on its printed rules, and score each
+stroke cell by the lines drawn in it: outside its printed stroke any
+line, over the stroke what is darker than the sheet prints it (a strike
+nearly along the stroke lies on it). A smudge or a shadow is no line.
 
 Whether a cell is struck is decided against the sheet itself, not a fixed
 level: every game has exactly one winner, who keeps 1 to all marks, and
-every other player's marks are all struck. So most cells are struck (the
-sheet's struck level) and the winner's last cell of each game stands (its
-standing level); the threshold lies between. A game whose reading depends
-on a cell near the threshold, or that does not have exactly one player
-with marks left, is flagged for a person: never guessed silently.
+every other player's marks are all struck. So the least of each game's
+last marks is a printed stroke alone (the standing level, and its noise),
+and most of a game, and of a loser's row, is struck (the level of that
+writer and pen: a sheet may be struck in pencil and ballpoint). A cell
+clearly above the noise and near its row's level is struck, one within
+the noise stands, and one between, or outside the photo, is doubtful.
+The sheet prints "von links nach rechts": the struck marks of a row are
+its first ones, so a row that breaks it is flagged with its cells. A
+game with a doubtful cell, or without exactly one player with marks
+left, is flagged for a person: never guessed silently.
 
 Refusals are `SheetRefused` with a stable code and its parameters; the
 caller words them (tournament/sheetphoto/refusals.py).
@@ -75,22 +82,50 @@ FORMATS = ("JPEG", "PNG", "WEBP")
 # The rectified grid: pixels per millimetre.
 PX = 5.0
 QR_PX = 8.0
-# A cell's ink is counted inside these insets (the rules above and below)
-# and outside a band around its printed stroke (a strike crosses it and
-# runs on beyond).
+# A cell's ink is counted inside these insets (the rules above and below);
+# within a band this wide around its printed stroke only what is darker
+# than the printed stroke counts (the band allows for the fit's error).
 CELL_INSET_X = 0.5
 CELL_INSET_Y = 1.0
-STROKE_MASK_MM = 1.7
-# Darkness below this is paper (and grain); above it, ink.
+STROKE_MASK_MM = 1.0
+# Darkness below the floor is paper (and grain); above it, ink. The floor
+# is GRAIN_TIMES the sheet's typical line darkness (its grain and the
+# camera's noise), between INK_FLOOR_MIN and INK_FLOOR: a clean scan keeps
+# a faint pen's lines.
 INK_FLOOR = 0.07
+INK_FLOOR_MIN = 0.035
+GRAIN_TIMES = 4.0
+# Lines are what is darker than its surroundings within this width (a
+# pen's line is at most 1 mm wide; a smudge or a shadow is broader).
+LINE_MM = 1.6
+# Over the printed stroke, ink counts where it is this much darker than
+# the sheet's printed stroke.
+OVER_MARGIN = 0.12
+STROKE_SAMPLES = 15
+# A cell less than this share of which is in the photo is not seen.
+SEEN_SHARE = 0.97
 # A row's rules are searched this far from where the markers put them.
 REGISTER_MM = 1.5
-# The threshold sits this far from the standing level to the struck one;
-# a cell within DOUBT of it (both in shares of the gap) is doubtful.
-THRESHOLD_AT = 0.25
-DOUBT = 0.12
+# A cell is surely standing below DOUBT_LOW of the way from the standing
+# level to its row's struck level, and surely struck above DOUBT_HIGH; in
+# the noise of the sheet's standing marks (times NOISE_LOW and NOISE_HIGH
+# above them) nothing is sure.
+DOUBT_LOW = 0.05
+DOUBT_HIGH = 0.2
+NOISE_LOW = 3.0
+NOISE_HIGH = 6.0
+NOISE_FLOOR = 0.00001
+# A game with this many cells between the levels has strikes too faint to
+# read surely: the person is asked to strike more firmly.
+FAINT_CELLS = 3
+# A sheet with nothing struck clearly but this share of its cells inked
+# above the noise is struck faintly.
+FAINT_SHEET_SHARE = 0.2
+# A row's own strikes set its level (another pen) when they reach this
+# share of its game's level; a weaker row has no strikes of its own.
+ROW_LEVEL_SHARE = 0.2
 # Less of a gap than this between the levels: nothing is struck.
-MIN_GAP = 0.004
+MIN_GAP = 0.0003
 # Markers further than this from where the layout puts them (mm, after
 # the fit): not one flat sheet.
 MAX_MARKER_ERROR_MM = 3.0
@@ -152,6 +187,9 @@ class GameReading:
     marks_left: int | None
     flagged: bool  # a person must look: the reading is not clear
     confidence: float  # 0..1: the least clear cell's distance from doubt
+    # Why it is flagged: "order" (a row's struck marks are not its first
+    # ones), "faint" (its strikes barely stand out), "" (otherwise).
+    reason: str = ""
 
 
 @dataclass(frozen=True)
@@ -179,6 +217,7 @@ class SheetReading:
                     "marks_left": g.marks_left,
                     "flagged": g.flagged,
                     "confidence": round(g.confidence, 2),
+                    "reason": g.reason,
                 }
                 for g in self.games
             ],
@@ -307,15 +346,41 @@ def _warp(
     return np.asarray(warped, dtype=np.uint8)
 
 
+def _warp_seen(
+    shape: tuple[int, ...], to_mm: Floats, x0: float, y0: float, w: float, h: float
+) -> Gray:
+    """1 where the rectified grid shows the photo, 0 where it lies beyond
+    the photo's edge (there the warp shows its border, not paper)."""
+    inside = np.ones(shape[:2], np.uint8)
+    scale = np.asarray([[PX, 0, -x0 * PX], [0, PX, -y0 * PX], [0, 0, 1]], np.float32)
+    seen = cv2.warpPerspective(
+        inside,
+        scale @ to_mm,
+        (round(w * PX), round(h * PX)),
+        flags=cv2.INTER_NEAREST,
+        borderValue=0,
+    )
+    return np.asarray(seen, dtype=np.uint8)
+
+
 def _decode_codes(grey: Gray) -> list[str]:
     formats = zxingcpp.BarcodeFormats(zxingcpp.BarcodeFormat.QRCode)
     results = zxingcpp.read_barcodes(grey, formats=formats)
     return [r.text for r in results if r.valid]
 
 
-def read_code(grey: Gray, to_mm: Floats | None, box: tuple[float, ...]) -> SheetId:
-    """The sheet the QR code names: from its rectified crop if the markers
-    give one, else from the whole photo."""
+def read_code(
+    grey: Gray,
+    to_mm: Floats | None,
+    box: tuple[float, ...],
+    *,
+    markers: bool = False,
+) -> SheetId:
+    """The sheet its own QR code names: from its rectified crop if the top
+    markers give one, else from the whole photo. Only the sheet's code
+    names it: with a corner marker in the photo (`markers`) the phones'
+    code beside it (the table page's address) says nothing about the
+    sheet, so a sheet code cut off is unreadable, not an older sheet."""
     texts: list[str] = []
     if to_mm is not None:
         x, y, w, h = box
@@ -329,7 +394,9 @@ def read_code(grey: Gray, to_mm: Floats | None, box: tuple[float, ...]) -> Sheet
             return sheet
     if any(t.startswith(PAYLOAD_PREFIX) for t in texts):
         raise SheetRefused("old_sheet")  # a layout version this reader lacks
-    if texts:
+    if texts and not markers:
+        # No markers: a sheet printed before sheets were readable carries
+        # only the table page's link.
         raise SheetRefused("old_sheet" if _is_table_link(texts) else "not_found")
     raise SheetRefused("no_code")
 
@@ -395,27 +462,70 @@ def _row_shifts(offsets: list[float | None], rows: int) -> list[float]:
     return shifts
 
 
+def _stroke_points(
+    layout: SheetLayout, shifts: list[float], x0: float, y0: float
+) -> Floats:
+    """Points (rectified pixels) along the middle of each cell's printed
+    stroke, its ends left out: cells × STROKE_SAMPLES × (x, y)."""
+    strokes = np.asarray([c.stroke for c in layout.cells], np.float32)
+    rows = np.asarray(
+        [(c.game - 1) * layout.seats + c.seat - 1 for c in layout.cells], int
+    )
+    dy = np.asarray(shifts, np.float32)[rows]
+    a = np.stack([strokes[:, 0] - x0, strokes[:, 1] + dy - y0], axis=1)
+    b = np.stack([strokes[:, 2] - x0, strokes[:, 3] + dy - y0], axis=1)
+    t = np.linspace(0.15, 0.85, STROKE_SAMPLES, dtype=np.float32)[None, :, None]
+    return np.asarray((a[:, None] + (b - a)[:, None] * t) * PX, np.float32)
+
+
 def cell_scores(
-    dark: Floats, layout: SheetLayout, x0: float, y0: float
-) -> npt.NDArray[np.float64]:
-    """Each cell's ink outside its printed stroke (layout order)."""
+    dark: Floats, layout: SheetLayout, x0: float, y0: float, seen: Gray | None = None
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
+    """Each cell's ink (layout order): the lines drawn in it outside its
+    printed stroke, and over the printed stroke what is darker than the
+    sheet prints it; and whether the cell was seen whole (`seen`: the
+    rectified photo's own pixels, not its border)."""
     offsets = _rule_offsets(dark, layout, x0, y0)
     shifts = _row_shifts(offsets, layout.games * layout.seats)
-    ink = np.clip(dark - INK_FLOOR, 0.0, None).astype(np.float32)
-    valid = np.ones(dark.shape, np.uint8)
+    # Lines, not patches: what is darker than its surroundings within a
+    # line's width. A smudge or a shadow is broader and drops out; a
+    # strike in any pen stays.
+    size = max(3, round(LINE_MM * PX) | 1)
+    lines = cv2.morphologyEx(
+        dark, cv2.MORPH_TOPHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size))
+    )
+    # The printed stroke's own darkness: along the middle of each stroke
+    # (the brightest of a pixel's neighbours, for a pixel's misregistration);
+    # every game has a standing mark, so each game's least is a printed
+    # stroke alone.
+    widened = cv2.dilate(lines, np.ones((3, 3), np.uint8))
+    height, width = dark.shape
+    points = _stroke_points(layout, shifts, x0, y0)
+    xs = np.clip(np.round(points[..., 0]).astype(int), 0, width - 1)
+    ys = np.clip(np.round(points[..., 1]).astype(int), 0, height - 1)
+    along = np.median(widened[ys, xs], axis=1)
+    per_game = along.reshape(layout.games, -1)
+    printed = float(np.median(per_game.min(axis=1)))
+    # Paper's grain and the camera's noise set the floor below which
+    # darkness is not ink: a clean scan's is low, so a faint pen counts.
+    grain = float(np.median(lines))
+    floor = min(max(INK_FLOOR_MIN, GRAIN_TIMES * grain), INK_FLOOR)
+    ink = np.clip(lines - floor, 0.0, None).astype(np.float32)
+    over = np.clip(lines - (printed + OVER_MARGIN), 0.0, None).astype(np.float32)
+    band = np.zeros(dark.shape, np.uint8)
     for cell in layout.cells:
         row = (cell.game - 1) * layout.seats + cell.seat - 1
         sx0, sy0, sx1, sy1 = cell.stroke
         dy = shifts[row]
         a = (round((sx0 - x0) * PX), round((sy0 + dy - y0) * PX))
         b = (round((sx1 - x0) * PX), round((sy1 + dy - y0) * PX))
-        cv2.line(valid, a, b, 0, max(1, round(STROKE_MASK_MM * PX)))
-    ink *= valid
+        cv2.line(band, a, b, 1, max(1, round(STROKE_MASK_MM * PX)))
+    ink = np.where(band > 0, over, ink)
     ink_sum = cv2.integral(ink)
-    valid_sum = cv2.integral(valid)
+    seen_sum = cv2.integral(seen if seen is not None else np.ones(dark.shape, np.uint8))
     inset_y = min(CELL_INSET_Y, layout.row_mm * 0.15)
     scores = np.zeros(len(layout.cells))
-    height, width = dark.shape
+    whole = np.ones(len(layout.cells), dtype=bool)
     for i, cell in enumerate(layout.cells):
         row = (cell.game - 1) * layout.seats + cell.seat - 1
         dy = shifts[row]
@@ -424,41 +534,103 @@ def cell_scores(
         right = min(max(round((box.x + box.w - CELL_INSET_X - x0) * PX), 0), width)
         top = min(max(round((box.y + dy + inset_y - y0) * PX), 0), height)
         bottom = min(max(round((box.y + box.h + dy - inset_y - y0) * PX), 0), height)
-        area = float(
-            valid_sum[bottom, right]
-            - valid_sum[top, right]
-            - valid_sum[bottom, left]
-            + valid_sum[top, left]
-        )
+        area = float((right - left) * (bottom - top))
         total = float(
             ink_sum[bottom, right]
             - ink_sum[top, right]
             - ink_sum[bottom, left]
             + ink_sum[top, left]
         )
+        visible = float(
+            seen_sum[bottom, right]
+            - seen_sum[top, right]
+            - seen_sum[bottom, left]
+            + seen_sum[top, left]
+        )
         scores[i] = total / area if area > 0 else 0.0
-    return scores
+        whole[i] = area > 0 and visible >= SEEN_SHARE * area
+    return scores, whole
 
 
 # --- Deciding ---------------------------------------------------------------
 
 
-def decide(
+def _left_to_right(struck: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    """The cells of a row (struck or not, left to right) that break "von
+    links nach rechts": the standing ones before its last struck mark and
+    the struck ones after its first standing mark."""
+    marks = len(struck)
+    standing = np.flatnonzero(~struck)
+    hit = np.flatnonzero(struck)
+    wrong = np.zeros(marks, dtype=bool)
+    if len(standing) and len(hit) and standing[0] < hit[-1]:
+        wrong[standing[0] : hit[-1] + 1] = True
+    return wrong
+
+
+def _levels(
     scores: npt.NDArray[np.float64], layout: SheetLayout
+) -> tuple[float, float, npt.NDArray[np.float64]]:
+    """The sheet's standing level (a printed stroke alone), its noise, and
+    the struck level of each row's writer and pen.
+
+    Every game has a standing mark (the winner's last), so the least of a
+    game's last marks is a stroke alone. Most of a game is struck, so its
+    median is its writer's struck level; a row's own level (the median of
+    its three strongest marks) is its pen's when another struck it, but
+    only when it is clearly ink: a row that keeps all its marks has no
+    level of its own."""
+    rows = scores.reshape(layout.games * layout.seats, layout.marks)
+    last = rows[:, -1].reshape(layout.games, layout.seats)
+    standing = float(np.median(last.min(axis=1)))
+    below = scores[scores <= standing] - standing
+    noise = max(float(np.sqrt(np.mean(below**2))) if len(below) else 0.0, NOISE_FLOOR)
+    game_levels = np.median(scores.reshape(layout.games, -1), axis=1)
+    strongest = np.sort(rows, axis=1)[:, -3:]
+    own = np.median(strongest, axis=1)
+    game_of_row = np.repeat(game_levels, layout.seats)
+    credible = (own - standing) >= ROW_LEVEL_SHARE * (game_of_row - standing)
+    levels = np.where(credible, own, game_of_row)
+    return standing, noise, levels
+
+
+def decide(
+    scores: npt.NDArray[np.float64],
+    layout: SheetLayout,
+    whole: npt.NDArray[np.bool_] | None = None,
 ) -> tuple[tuple[GameReading, ...], tuple[CellReading, ...], float]:
-    """Cells struck or standing against the sheet's own levels, and each
-    game read by its rules (exactly one player keeps marks)."""
-    per_row = scores.reshape(layout.games * layout.seats, layout.marks)
-    struck_level = float(np.median(scores))
-    last = per_row[:, -1].reshape(layout.games, layout.seats)
-    standing_level = float(np.median(last.min(axis=1)))
-    gap = struck_level - standing_level
-    if gap < MIN_GAP:
-        raise SheetRefused("blank")
-    threshold = standing_level + THRESHOLD_AT * gap
-    distance = (scores - threshold) / gap
+    """Cells struck or standing against the sheet's own levels (each row
+    its writer's and pen's), and each game read by its rules: exactly one
+    player keeps marks, and the struck marks of a row are its first ones
+    ("von links nach rechts"). A cell between the levels, one not in the
+    photo, and every cell of a row that breaks the rule is doubtful."""
+    if whole is None:
+        whole = np.ones(len(scores), dtype=bool)
+    per_game = layout.seats * layout.marks
+    standing, noise, levels = _levels(scores, layout)
+    gaps = np.repeat(levels - standing, layout.marks)
+    faint_sheet = False
+    if float(np.max(gaps)) < NOISE_HIGH * noise or float(np.max(gaps)) < MIN_GAP:
+        # Nothing struck clearly. Ink in many cells is a faint pen: asked
+        # about, game by game, never refused as empty.
+        inked = np.count_nonzero(scores - standing > NOISE_HIGH * noise)
+        if inked < FAINT_SHEET_SHARE * len(scores):
+            raise SheetRefused("blank")
+        faint_sheet = True
+    # Below `low` a cell is surely a stroke alone, above `high` surely
+    # struck; between, a person looks.
+    low = np.maximum(DOUBT_LOW * gaps, NOISE_LOW * noise)
+    high = np.maximum(DOUBT_HIGH * gaps, NOISE_HIGH * noise)
+    threshold = standing + (low + high) / 2
+    distance = (scores - threshold) / ((high - low) / 2)
     struck = distance > 0
-    doubtful = np.abs(distance) < DOUBT
+    unsure = (np.abs(distance) < 1) | faint_sheet
+    doubtful = unsure | ~whole
+    disorder = np.zeros(len(scores), dtype=bool)
+    for row in range(layout.games * layout.seats):
+        span = slice(row * layout.marks, (row + 1) * layout.marks)
+        disorder[span] = _left_to_right(struck[span])
+    doubtful |= disorder
     cells = tuple(
         CellReading(
             game=c.game,
@@ -471,23 +643,36 @@ def decide(
         for i, c in enumerate(layout.cells)
     )
     games = []
-    per_game = layout.seats * layout.marks
     for game in range(1, layout.games + 1):
         span = slice((game - 1) * per_game, game * per_game)
-        rows = struck[span].reshape(layout.seats, layout.marks).sum(axis=1)
-        kept = [(seat + 1, layout.marks - int(n)) for seat, n in enumerate(rows)]
+        counted = struck[span].reshape(layout.seats, layout.marks).sum(axis=1)
+        kept = [(seat + 1, layout.marks - int(n)) for seat, n in enumerate(counted)]
         with_marks = [(seat, left) for seat, left in kept if left > 0]
-        clearness = float(np.min(np.abs(distance[span]))) / DOUBT
+        clearness = float(np.min(np.abs(distance[span])))
         confidence = min(1.0, clearness / 2)
         unclear = bool(np.any(doubtful[span]))
+        reason = ""
+        # Many cells between the levels: the strikes are faint (a row out
+        # of order among them is more likely faint than struck so).
+        if np.count_nonzero(unsure[span]) >= FAINT_CELLS:
+            reason = "faint"
+        elif np.any(disorder[span]):
+            reason = "order"
         if len(with_marks) == 1:
             seat, left = with_marks[0]
             games.append(
-                GameReading(game, seat, left, unclear, confidence if not unclear else 0)
+                GameReading(
+                    game,
+                    seat,
+                    left,
+                    unclear,
+                    confidence if not unclear else 0,
+                    reason if unclear else "",
+                )
             )
         else:
-            games.append(GameReading(game, None, None, True, 0.0))
-    return tuple(games), cells, threshold
+            games.append(GameReading(game, None, None, True, 0.0, reason))
+    return tuple(games), cells, float(np.median(threshold))
 
 
 # --- The whole --------------------------------------------------------------
@@ -510,7 +695,7 @@ def read_sheet(
         to_mm, _ = _homography(top, boxes)
     qr = probe.read_qr
     try:
-        sheet = read_code(grey, to_mm, (qr.x, qr.y, qr.w, qr.h))
+        sheet = read_code(grey, to_mm, (qr.x, qr.y, qr.w, qr.h), markers=bool(markers))
     except SheetRefused as refusal:
         if refusal.code == "no_code" and len(markers) < 3:
             raise SheetRefused("not_found") from refusal
@@ -537,9 +722,10 @@ def read_sheet(
         raise SheetRefused("not_found")
     x0, y0 = LEFT - 2, layout.grid.y - 2
     rectified = _warp(grey, to_mm, x0, y0, RIGHT - LEFT + 4, layout.grid.h + 4, PX)
+    seen = _warp_seen(grey.shape, to_mm, x0, y0, RIGHT - LEFT + 4, layout.grid.h + 4)
     dark = darkness(rectified)
-    scores = cell_scores(dark, layout, x0, y0)
-    games, cells, threshold = decide(scores, layout)
+    scores, whole = cell_scores(dark, layout, x0, y0, seen)
+    games, cells, threshold = decide(scores, layout, whole)
     return SheetReading(
         sheet=sheet,
         games=games,

@@ -1,0 +1,154 @@
+"""Strikes as people make them, read from fixed photos (bench/sheetphoto.py
+draws them with a fixed seed): a strike nearly along the printed stroke,
+a sheet struck in pencil, pens mixed on one sheet, a pencil smudge over a
+standing mark, a row struck out of order ("von links nach rechts"), and a
+photo with the sheet's own QR code cut off."""
+
+import cv2
+import numpy as np
+import pytest
+
+from bench.sheetphoto import (
+    MM,
+    Hand,
+    photograph_as,
+    rasterize,
+    struck_counts,
+    write_by_hand,
+)
+from tests.sheetphoto.conftest import GAMES
+from tests.support.sheetphotos import needs_pdftoppm, sheet_page
+from tournament.paper import pdf, sheets
+from tournament.sheetphoto.reader.read import SheetRefused, read_sheet
+from tournament.sheetphoto.refusals import refusal_message
+
+pytestmark = [pytest.mark.django_db, needs_pdftoppm]
+
+# Table 1's games (winner seat, marks kept), each read clearly.
+CLEAR = [(winner, marks, False) for winner, marks in GAMES]
+SEED_FAINT = 1
+
+
+def photo(table, hand, *, seed=5, counts=None, touch=None):
+    """A JPEG of `table`'s sheet kept with GAMES (or `counts` struck marks
+    per row), struck by `hand`; `touch` changes the struck sheet before
+    it is photographed."""
+    page = sheet_page(table)
+    rng = np.random.default_rng(seed)
+    sheet = write_by_hand(page, GAMES, rng, hand, counts)
+    if touch is not None:
+        sheet = touch(page, sheet)
+    return photograph_as(sheet, rng, hand.condition)
+
+
+def games(data):
+    return [(g.winner_seat, g.marks_left, g.flagged) for g in read_sheet(data).games]
+
+
+def test_a_strike_nearly_along_the_printed_stroke_is_struck(photo_table):
+    # Masked away with the printed stroke, every mark would stand.
+    data = photo(photo_table, Hand("ballpoint_black", "along", "scan", ()))
+    assert games(data) == CLEAR
+
+
+def test_a_sheet_struck_in_pencil_is_read(photo_table):
+    data = photo(photo_table, Hand("pencil", "oblique", "phone", ()))
+    assert games(data) == CLEAR
+
+
+def test_pens_mixed_on_one_sheet_are_read_each_by_its_own_level(photo_table):
+    data = photo(photo_table, Hand("mixed", "across", "scan", ()), seed=1)
+    assert games(data) == CLEAR
+
+
+def _smudge(page, sheet, *, game=1, seat=1, mark=3):
+    """A pencil smudge (a soft grey patch, no line) over one mark."""
+    box = page.sheet.layout().cell(game, seat, mark).box
+    patch = np.zeros(sheet.shape[:2], np.float32)
+    centre = (round((box.x + box.w / 2) * MM), round((box.y + box.h / 2) * MM))
+    axes = (round(2.0 * MM), round(2.8 * MM))
+    cv2.ellipse(patch, centre, axes, 20.0, 0, 360, 0.3, -1, cv2.LINE_AA)
+    patch = cv2.GaussianBlur(patch, (0, 0), 0.8 * MM)[..., None]
+    out = sheet.astype(np.float32) * (1 - patch) + 110.0 * patch
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def test_a_smudge_over_a_standing_mark_is_no_strike(photo_table):
+    # Game 1: seat 1 keeps 5 marks, so marks 1–2 are struck and mark 3
+    # stands under the smudge.
+    data = photo(
+        photo_table, Hand("ballpoint_black", "across", "scan", ()), touch=_smudge
+    )
+    reading = read_sheet(data)
+    cell = next(c for c in reading.cells if (c.game, c.seat, c.mark) == (1, 1, 3))
+    assert cell.state == "standing"
+    game = reading.games[0]
+    assert (game.winner_seat, game.marks_left, game.flagged) == CLEAR[0]
+
+
+def test_a_row_struck_out_of_order_is_flagged_with_its_cells(photo_table):
+    # Seat 1 of game 1 has marks 1, 2 and 4 struck, mark 3 left standing:
+    # against "von links nach rechts", so no count of marks is sure.
+    page = sheet_page(photo_table)
+    layout = page.sheet.layout()
+    counts = struck_counts(layout, GAMES)
+    counts[0] = 4
+
+    def unstrike(page, sheet):
+        box = layout.cell(1, 1, 3).box
+        x0, x1 = round(box.x * MM), round((box.x + box.w) * MM)
+        y0, y1 = round(box.y * MM), round((box.y + box.h) * MM)
+        sheet[y0:y1, x0:x1] = page.image[y0:y1, x0:x1]
+        return sheet
+
+    data = photo(
+        photo_table,
+        Hand("ballpoint_blue", "across", "scan", ()),
+        counts=counts,
+        touch=unstrike,
+    )
+    reading = read_sheet(data)
+    assert reading.games[0].flagged
+    assert reading.games[0].reason == "order"
+    states = {c.mark: c.state for c in reading.cells if (c.game, c.seat) == (1, 1)}
+    assert states[3] == "doubtful"
+    assert states[4] == "doubtful"
+    assert [(g.winner_seat, g.marks_left, g.flagged) for g in reading.games[1:]] == (
+        CLEAR[1:]
+    )
+
+
+def test_a_cut_off_sheet_code_is_unreadable_not_an_older_sheet(photo_table):
+    # Printed with the site's address: the phones' code (the table page's
+    # link) stands whole beside the cut one and does not name the sheet.
+    series = photo_table.series
+    tournament = series.tournament
+    ids = [
+        s.sheet_id
+        for s in sheets.score_sheets(
+            tournament=tournament, series=series, filled=False
+        ).sheets
+    ]
+    document = pdf.sheets_pdf(
+        tournament=tournament, series_number=1, base_url="http://192.168.1.20:8000"
+    )
+    page = rasterize(document.content, ids)[0]
+    rng = np.random.default_rng(5)
+    hand = Hand("ballpoint_black", "across", "cut_qr", ())
+    data = photograph_as(write_by_hand(page, GAMES, rng, hand), rng, hand.condition)
+    with pytest.raises(SheetRefused) as refused:
+        read_sheet(data)
+    assert refused.value.code == "no_code"
+    assert "QR-Code der Spielliste ist nicht lesbar" in refusal_message(refused.value)
+
+
+def test_a_sheet_struck_faintly_is_asked_about_not_refused_as_empty(photo_table):
+    # A pen lighter than the printed stroke, along it, in a small photo:
+    # what is read is flagged for a person, never "nothing struck".
+    data = photo(photo_table, Hand("faint", "along", "small", ()), seed=SEED_FAINT)
+    reading = read_sheet(data)
+    assert all(
+        g.flagged or (g.winner_seat, g.marks_left) == GAMES[g.number - 1]
+        for g in reading.games
+    )
+    assert any(g.flagged and g.reason == "faint" for g in reading.games)
