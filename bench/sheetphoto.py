@@ -70,6 +70,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -210,6 +211,50 @@ def write(
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
+def _placed_and_lit(
+    small: Any, canvas: Any, angle: float, rng: np.random.Generator
+) -> Any:
+    """The page `small` laid on `canvas` (changed in place), turned by
+    `angle` with a little perspective, then lit unevenly: a gradient across,
+    and now and then a shadow's soft edge (at an eighth of the size: light
+    changes slowly)."""
+    h, w = canvas.shape[:2]
+    sh, sw = small.shape[:2]
+    corners = np.asarray([[0, 0], [sw, 0], [sw, sh], [0, sh]], np.float32)
+    rotation = np.asarray(
+        [[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]], np.float32
+    )
+    centred = (corners - [sw / 2, sh / 2]) @ rotation.T
+    centred += rng.normal(0, 0.025 * sw, centred.shape).astype(np.float32)
+    fit = min(w * 0.98 / np.ptp(centred[:, 0]), h * 0.98 / np.ptp(centred[:, 1]), 1.0)
+    target = centred * fit + [w / 2, h / 2] + rng.normal(0, 0.01 * w, 2)
+    matrix = cv2.getPerspectiveTransform(corners, target.astype(np.float32))
+    photo = canvas
+    cv2.warpPerspective(
+        small,
+        matrix,
+        (w, h),
+        dst=photo,
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_TRANSPARENT,
+    )
+    lh, lw = h // 8, w // 8
+    yy, xx = np.mgrid[0:lh, 0:lw].astype(np.float32)
+    direction = rng.normal(0, 1, 2)
+    ramp = (xx * direction[0] + yy * direction[1]) / (
+        abs(direction[0]) * lw + abs(direction[1]) * lh
+    )
+    light = 1.0 - rng.uniform(0.1, 0.4) * (ramp - ramp.min())
+    if rng.random() < 0.6:
+        normal = rng.normal(0, 1, 2)
+        offset = rng.uniform(0.2, 0.8) * (lw * abs(normal[0]) + lh * abs(normal[1]))
+        side = (xx * abs(normal[0]) + yy * abs(normal[1]) - offset) / (0.02 * lw)
+        light *= 1.0 - rng.uniform(0.2, 0.45) / (1 + np.exp(-side))
+    light = cv2.resize(light.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+    lit = photo.astype(np.float32) * light[..., None] * rng.uniform(0.75, 1.1)
+    return lit
+
+
 def photograph(sheet: Image, rng: np.random.Generator) -> bytes:
     """The struck sheet as a phone would see it."""
     long_side = int(rng.integers(1400, 2401))
@@ -234,42 +279,8 @@ def photograph(sheet: Image, rng: np.random.Generator) -> bytes:
         (round(page_w * scale), round(page_h * scale)),
         interpolation=cv2.INTER_AREA,
     )
-    sh, sw = small.shape[:2]
-    corners = np.asarray([[0, 0], [sw, 0], [sw, sh], [0, sh]], np.float32)
     angle = np.deg2rad(90 * turns + rng.normal(0, 4))
-    rotation = np.asarray(
-        [[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]], np.float32
-    )
-    centred = (corners - [sw / 2, sh / 2]) @ rotation.T
-    centred += rng.normal(0, 0.025 * sw, centred.shape).astype(np.float32)
-    fit = min(w * 0.98 / np.ptp(centred[:, 0]), h * 0.98 / np.ptp(centred[:, 1]), 1.0)
-    target = centred * fit + [w / 2, h / 2] + rng.normal(0, 0.01 * w, 2)
-    matrix = cv2.getPerspectiveTransform(corners, target.astype(np.float32))
-    photo = canvas
-    cv2.warpPerspective(
-        small,
-        matrix,
-        (w, h),
-        dst=photo,
-        flags=cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_TRANSPARENT,
-    )
-    # Uneven light: a gradient across, and a shadow's soft edge.
-    # (At an eighth of the size: light changes slowly.)
-    lh, lw = h // 8, w // 8
-    yy, xx = np.mgrid[0:lh, 0:lw].astype(np.float32)
-    direction = rng.normal(0, 1, 2)
-    ramp = (xx * direction[0] + yy * direction[1]) / (
-        abs(direction[0]) * lw + abs(direction[1]) * lh
-    )
-    light = 1.0 - rng.uniform(0.1, 0.4) * (ramp - ramp.min())
-    if rng.random() < 0.6:
-        normal = rng.normal(0, 1, 2)
-        offset = rng.uniform(0.2, 0.8) * (lw * abs(normal[0]) + lh * abs(normal[1]))
-        side = (xx * abs(normal[0]) + yy * abs(normal[1]) - offset) / (0.02 * lw)
-        light *= 1.0 - rng.uniform(0.2, 0.45) / (1 + np.exp(-side))
-    light = cv2.resize(light.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
-    lit = photo.astype(np.float32) * light[..., None] * rng.uniform(0.75, 1.1)
+    lit = _placed_and_lit(small, canvas, angle, rng)
     sigma = rng.uniform(0.3, 1.3)
     lit = cv2.GaussianBlur(lit, (0, 0), sigma)
     noise = rng.standard_normal((h, w, 1), dtype=np.float32)
@@ -680,40 +691,8 @@ def photograph_as(sheet: Image, rng: np.random.Generator, condition: str) -> byt
         (round(page_w * scale), round(page_h * scale)),
         interpolation=cv2.INTER_AREA,
     )
-    sh, sw = small.shape[:2]
-    corners = np.asarray([[0, 0], [sw, 0], [sw, sh], [0, sh]], np.float32)
     angle = np.deg2rad(90 * turns + tilt)
-    rotation = np.asarray(
-        [[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]], np.float32
-    )
-    centred = (corners - [sw / 2, sh / 2]) @ rotation.T
-    centred += rng.normal(0, 0.025 * sw, centred.shape).astype(np.float32)
-    fit = min(w * 0.98 / np.ptp(centred[:, 0]), h * 0.98 / np.ptp(centred[:, 1]), 1.0)
-    target = centred * fit + [w / 2, h / 2] + rng.normal(0, 0.01 * w, 2)
-    matrix = cv2.getPerspectiveTransform(corners, target.astype(np.float32))
-    photo = canvas
-    cv2.warpPerspective(
-        small,
-        matrix,
-        (w, h),
-        dst=photo,
-        flags=cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_TRANSPARENT,
-    )
-    lh, lw = h // 8, w // 8
-    yy, xx = np.mgrid[0:lh, 0:lw].astype(np.float32)
-    direction = rng.normal(0, 1, 2)
-    ramp = (xx * direction[0] + yy * direction[1]) / (
-        abs(direction[0]) * lw + abs(direction[1]) * lh
-    )
-    light = 1.0 - rng.uniform(0.1, 0.4) * (ramp - ramp.min())
-    if rng.random() < 0.6:
-        normal = rng.normal(0, 1, 2)
-        offset = rng.uniform(0.2, 0.8) * (lw * abs(normal[0]) + lh * abs(normal[1]))
-        side = (xx * abs(normal[0]) + yy * abs(normal[1]) - offset) / (0.02 * lw)
-        light *= 1.0 - rng.uniform(0.2, 0.45) / (1 + np.exp(-side))
-    light = cv2.resize(light.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
-    lit = photo.astype(np.float32) * light[..., None] * rng.uniform(0.75, 1.1)
+    lit = _placed_and_lit(small, canvas, angle, rng)
     noise_level = rng.uniform(2, 6)
     if condition == "warm_dim":
         # Warm (less blue, more red) and dim: the camera's gain is noise.
