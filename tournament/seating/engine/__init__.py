@@ -79,7 +79,7 @@ onto them by lot and clubs packed into design columns that never meet;
 ghost points deleted for tables of 3; stored best seatings for N ≤ 14; a
 tabu local search for the rest (tables-of-three bound where no ghosts fit,
 re-seating, standings, clubs that do not pack). See
-``/work/shared/SEATING.md``.
+``docs/SEATING.md``.
 """
 
 from .api import Mode, Seating, Series, Table, seat

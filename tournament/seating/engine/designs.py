@@ -5,7 +5,7 @@ number of series, so that no two points share a table twice. Point ``c*m + x``
 is "column ``c``, position ``x``"; every table holds one point of each column,
 so two points of one column never meet (which is what keeps clubs apart).
 
-Recipes (see ``/work/shared/SEATING.md``):
+Recipes (see ``docs/SEATING.md``):
 
 - cyclic "Dutch cycles" over Z_m: series ``h`` seats ``(c, t + c*h)``;
 - the same pattern over GF(q) for prime powers, plus, for q = 4, the columns
