@@ -212,13 +212,37 @@ def write(
 
 
 def _placed_and_lit(
-    small: Any, canvas: Any, angle: float, rng: np.random.Generator
+    sheet: Image,
+    turns: int,
+    long_side: int,
+    tilt: float | None,
+    rng: np.random.Generator,
 ) -> Any:
-    """The page `small` laid on `canvas` (changed in place), turned by
-    `angle` with a little perspective, then lit unevenly: a gradient across,
-    and now and then a shadow's soft edge (at an eighth of the size: light
-    changes slowly)."""
-    h, w = canvas.shape[:2]
+    """The page on a textured table in a frame of `long_side` pixels, filling
+    most of it, turned by `turns` quarter turns and `tilt` degrees (None:
+    a hand's few, drawn here) with a little perspective, then lit unevenly:
+    a gradient across, and now and then a shadow's soft edge (at an eighth
+    of the size: light changes slowly). As float32, for the camera's blur
+    and noise."""
+    portrait = turns % 2 == 0
+    w, h = (
+        (round(long_side * 0.75), long_side)
+        if portrait
+        else (long_side, round(long_side * 0.75))
+    )
+    base = np.asarray(BACKGROUNDS[int(rng.integers(len(BACKGROUNDS)))], np.float32)
+    texture = base + rng.normal(0, 12, (h // 4, w // 4, 1)).astype(np.float32)
+    canvas = cv2.resize(np.clip(texture, 0, 255).astype(np.uint8), (w, h))
+    page_h, page_w = sheet.shape[:2]
+    fill = rng.uniform(0.78, 0.93)
+    frame_long = h if portrait else w
+    scale = fill * frame_long / page_h
+    small = cv2.resize(
+        sheet,
+        (round(page_w * scale), round(page_h * scale)),
+        interpolation=cv2.INTER_AREA,
+    )
+    angle = np.deg2rad(90 * turns + (rng.normal(0, 4) if tilt is None else tilt))
     sh, sw = small.shape[:2]
     corners = np.asarray([[0, 0], [sw, 0], [sw, sh], [0, sh]], np.float32)
     rotation = np.asarray(
@@ -259,40 +283,12 @@ def photograph(sheet: Image, rng: np.random.Generator) -> bytes:
     """The struck sheet as a phone would see it."""
     long_side = int(rng.integers(1400, 2401))
     turns = int(rng.choice([0, 0, 0, 0, 1, 2, 3]))
-    portrait = turns % 2 == 0
-    w, h = (
-        (round(long_side * 0.75), long_side)
-        if portrait
-        else (long_side, round(long_side * 0.75))
-    )
-    base = np.asarray(BACKGROUNDS[int(rng.integers(len(BACKGROUNDS)))], np.float32)
-    texture = base + rng.normal(0, 12, (h // 4, w // 4, 1)).astype(np.float32)
-    canvas = cv2.resize(np.clip(texture, 0, 255).astype(np.uint8), (w, h))
-    # The page's corners: a rectangle filling most of the frame, turned,
-    # then each corner pulled a little (perspective).
-    page_h, page_w = sheet.shape[:2]
-    fill = rng.uniform(0.78, 0.93)
-    frame_long = h if portrait else w
-    scale = fill * frame_long / page_h
-    small = cv2.resize(
-        sheet,
-        (round(page_w * scale), round(page_h * scale)),
-        interpolation=cv2.INTER_AREA,
-    )
-    angle = np.deg2rad(90 * turns + rng.normal(0, 4))
-    lit = _placed_and_lit(small, canvas, angle, rng)
+    lit = _placed_and_lit(sheet, turns, long_side, None, rng)
     sigma = rng.uniform(0.3, 1.3)
     lit = cv2.GaussianBlur(lit, (0, 0), sigma)
-    noise = rng.standard_normal((h, w, 1), dtype=np.float32)
+    noise = rng.standard_normal((*lit.shape[:2], 1), dtype=np.float32)
     lit += noise * np.float32(rng.uniform(2, 6))
-    quality = int(rng.integers(55, 93))
-    ok, encoded = cv2.imencode(
-        ".jpg",
-        np.clip(lit, 0, 255).astype(np.uint8),
-        [cv2.IMWRITE_JPEG_QUALITY, quality],
-    )
-    assert ok
-    return encoded.tobytes()
+    return _jpeg(lit, int(rng.integers(55, 93)))
 
 
 def evaluate(pages: list[Page], photos: int, seed: int) -> dict[str, float | int]:
@@ -673,33 +669,15 @@ def photograph_as(sheet: Image, rng: np.random.Generator, condition: str) -> byt
     tilt = rng.normal(0, 4)
     if condition == "tilt":
         tilt = rng.uniform(20, 30) * rng.choice([-1, 1])
-    portrait = turns % 2 == 0
-    w, h = (
-        (round(long_side * 0.75), long_side)
-        if portrait
-        else (long_side, round(long_side * 0.75))
-    )
-    base = np.asarray(BACKGROUNDS[int(rng.integers(len(BACKGROUNDS)))], np.float32)
-    texture = base + rng.normal(0, 12, (h // 4, w // 4, 1)).astype(np.float32)
-    canvas = cv2.resize(np.clip(texture, 0, 255).astype(np.uint8), (w, h))
-    page_h, page_w = sheet.shape[:2]
-    fill = rng.uniform(0.78, 0.93)
-    frame_long = h if portrait else w
-    scale = fill * frame_long / page_h
-    small = cv2.resize(
-        sheet,
-        (round(page_w * scale), round(page_h * scale)),
-        interpolation=cv2.INTER_AREA,
-    )
-    angle = np.deg2rad(90 * turns + tilt)
-    lit = _placed_and_lit(small, canvas, angle, rng)
+    lit = _placed_and_lit(sheet, turns, long_side, tilt, rng)
     noise_level = rng.uniform(2, 6)
     if condition == "warm_dim":
         # Warm (less blue, more red) and dim: the camera's gain is noise.
         lit *= np.asarray((0.7, 0.9, 1.05), np.float32) * rng.uniform(0.4, 0.6)
         noise_level = rng.uniform(4, 9)
     lit = cv2.GaussianBlur(lit, (0, 0), rng.uniform(0.3, 1.3))
-    lit += rng.standard_normal((h, w, 1), dtype=np.float32) * np.float32(noise_level)
+    noise = rng.standard_normal((*lit.shape[:2], 1), dtype=np.float32)
+    lit += noise * np.float32(noise_level)
     quality = 40 if condition == "jpeg40" else int(rng.integers(55, 93))
     return _jpeg(lit, quality)
 
