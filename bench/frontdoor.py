@@ -537,7 +537,11 @@ def big_png() -> bytes:
     return out.getvalue()
 
 
-def _multipart(data: bytes, filename: str, fields: dict[str, str]) -> tuple[str, bytes]:
+def multipart_photo(
+    data: bytes, filename: str, fields: dict[str, str]
+) -> tuple[str, bytes]:
+    """A photo upload's body, as a phone's browser sends it: the form's
+    `fields`, then `data` as the file `photo`; its Content-Type and bytes."""
     boundary = f"----frontdoor{random.getrandbits(64):x}"
     parts = [
         f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"\r\n\r\n'
@@ -596,7 +600,7 @@ async def _uploads(
 
     async def uploader() -> None:
         while time.monotonic() < deadline:
-            content_type, body = _multipart(data, "foto.jpg", fields)
+            content_type, body = multipart_photo(data, "foto.jpg", fields)
             statuses[
                 str(await _post(found.port, path, body, content_type, cookie))
             ] += 1

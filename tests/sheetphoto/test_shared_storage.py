@@ -5,11 +5,11 @@ through the other."""
 
 import json
 import re
-import uuid
 from pathlib import Path
 
 import pytest
 
+from bench.frontdoor import multipart_photo
 from tests.support import servers as support
 
 pytestmark = pytest.mark.slow
@@ -44,17 +44,8 @@ def seed() -> None:
 
 
 def _upload(port: int, photo: bytes, csrf: str, cookies: str) -> str:
-    boundary = f"grenze{uuid.uuid4().hex}"
-    body = (
-        (
-            f"--{boundary}\r\n"
-            'Content-Disposition: form-data; name="csrfmiddlewaretoken"\r\n\r\n'
-            f"{csrf}\r\n--{boundary}\r\n"
-            'Content-Disposition: form-data; name="photo"; filename="bogen.jpg"\r\n'
-            "Content-Type: image/jpeg\r\n\r\n"
-        ).encode()
-        + photo
-        + f"\r\n--{boundary}--\r\n".encode()
+    content_type, body = multipart_photo(
+        photo, "bogen.jpg", {"csrfmiddlewaretoken": csrf}
     )
     status, headers, page = support.request(
         port,
@@ -63,7 +54,7 @@ def _upload(port: int, photo: bytes, csrf: str, cookies: str) -> str:
         body,
         {
             "Cookie": cookies,
-            "Content-Type": f"multipart/form-data; boundary={boundary}",
+            "Content-Type": content_type,
         },
         timeout=60,
     )

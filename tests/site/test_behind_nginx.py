@@ -20,6 +20,7 @@ import urllib.parse
 
 import pytest
 
+from bench.frontdoor import multipart_photo
 from tests.support import servers as support
 from tests.support.threads import in_own_thread
 
@@ -176,18 +177,9 @@ def test_a_websocket_is_upgraded_through_it(behind_nginx):
 def test_a_20_mb_photo_reaches_the_site(behind_nginx):
     port, _ = behind_nginx
     csrf, cookies = _sign_in(port)
-    boundary = "----grenze"
     photo = b"\xff\xd8\xff\xe0" + b"\0" * (20 * 1024 * 1024)
-    body = (
-        (
-            f"--{boundary}\r\n"
-            'Content-Disposition: form-data; name="csrfmiddlewaretoken"\r\n\r\n'
-            f"{csrf}\r\n--{boundary}\r\n"
-            'Content-Disposition: form-data; name="photo"; filename="bogen.jpg"\r\n'
-            "Content-Type: image/jpeg\r\n\r\n"
-        ).encode()
-        + photo
-        + f"\r\n--{boundary}--\r\n".encode()
+    content_type, body = multipart_photo(
+        photo, "bogen.jpg", {"csrfmiddlewaretoken": csrf}
     )
     status, headers, page = support.request(
         port,
@@ -197,7 +189,7 @@ def test_a_20_mb_photo_reaches_the_site(behind_nginx):
         {
             **_host(port),
             "Cookie": cookies,
-            "Content-Type": f"multipart/form-data; boundary={boundary}",
+            "Content-Type": content_type,
         },
         timeout=60,
     )
