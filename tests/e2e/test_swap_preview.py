@@ -5,11 +5,10 @@ warns before "Veröffentlichen"."""
 
 import pytest
 
+from tests.seating import swap_world
 from tests.support.browser import ARTIFACTS, sign_in
-from tests.support.factories import EntryFactory, make_series, make_user
+from tests.support.factories import make_user
 from tournament.models import Series, Tournament
-from tournament.seating import adapter
-from tournament.seating import services as seating_services
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -24,33 +23,12 @@ WIDE = (
 
 
 def second_series(tournament):
-    entries = {
-        n: EntryFactory(
-            tournament=tournament,
-            start_number=n,
-            checked_in=True,
-            player__first_name=f"Hildegard{n}",
-            player__last_name="Schäfer-Bungert",
-            player__club=f"Schrämclub {n}",
-        )
-        for n in range(1, 9)
-    }
-    seating_services.series_ensure(tournament=tournament)
-    first = make_series(tournament, entries=[entries[n] for n in range(1, 9)])
-    series = make_series(
+    return swap_world.second_series(
         tournament,
-        number=2,
-        status="seated",
-        entries=[entries[n] for n in (1, 2, 5, 6, 3, 4, 7, 8)],
+        first_name="Hildegard",
+        last_name="Schäfer-Bungert",
+        club="Schrämclub",
     )
-    series.mode = Series.Mode.LOT
-    series.seed = "c0ffee"
-    series.quality = adapter.seating_quality(
-        [adapter.stored_series(first), adapter.stored_series(series)],
-        list(entries.values()),
-    )
-    series.save()
-    return series
 
 
 @pytest.mark.parametrize("large", [False, True])

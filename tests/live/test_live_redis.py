@@ -19,17 +19,8 @@ from tests.support.threads import in_own_thread
 REDIS_URL = support.redis_url(support.SERVERS_DB)
 
 
-def _redis_answers() -> bool:
-    import redis
-
-    try:
-        return bool(redis.Redis.from_url(REDIS_URL, socket_timeout=0.5).ping())
-    except Exception:
-        return False
-
-
 pytestmark = pytest.mark.skipif(
-    not _redis_answers(),
+    not support.redis_answers(REDIS_URL),
     reason=f"Redis does not answer at {REDIS_URL}: the two-process test needs it "
     "(CI runs redis-server on 127.0.0.1:6379)",
 )

@@ -8,10 +8,10 @@ import re
 import pytest
 from django.urls import reverse
 
-from tests.support.factories import EntryFactory, make_series
+from tests.seating import swap_world
 from tournament.core.errors import UserError
 from tournament.models import AuditEvent, Entry, Series
-from tournament.seating import adapter, selectors
+from tournament.seating import selectors
 from tournament.seating import services as seating_services
 
 pytestmark = pytest.mark.django_db
@@ -32,33 +32,9 @@ def second(tournament):
     """Eight players: series 1 (released) at tables 1-4 and 5-8; series 2
     (seated by lot) at 1, 2, 5, 6 and 3, 4, 7, 8: four pairs meet again.
     Swapping 3 and 5 makes six."""
-    entries = {
-        n: EntryFactory(
-            tournament=tournament,
-            start_number=n,
-            checked_in=True,
-            player__first_name=f"V{n}",
-            player__last_name="N",
-            player__club=f"Club {n}",
-        )
-        for n in range(1, 9)
-    }
-    seating_services.series_ensure(tournament=tournament)
-    first = make_series(tournament, entries=[entries[n] for n in range(1, 9)])
-    series = make_series(
-        tournament,
-        number=2,
-        status="seated",
-        entries=[entries[n] for n in (1, 2, 5, 6, 3, 4, 7, 8)],
+    return swap_world.second_series(
+        tournament, first_name="V", last_name="N", club="Club"
     )
-    series.mode = Series.Mode.LOT
-    series.seed = "c0ffee"
-    series.quality = adapter.seating_quality(
-        [adapter.stored_series(first), adapter.stored_series(series)],
-        list(entries.values()),
-    )
-    series.save()
-    return series
 
 
 def swap(organizer, series, a, b):

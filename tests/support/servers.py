@@ -35,6 +35,16 @@ def redis_url(db: int) -> str:
     return urllib.parse.urlunsplit(url._replace(path=f"/{db}"))
 
 
+def redis_answers(url: str) -> bool:
+    """Whether a Redis answers at `url` (for a test's skip)."""
+    import redis
+
+    try:
+        return bool(redis.Redis.from_url(url, socket_timeout=0.5).ping())
+    except Exception:
+        return False
+
+
 def seed() -> None:
     """Run in a subprocess: migrate the temp database, then a tournament
     whose two tables have results entered and waiting for a second referee.
