@@ -305,7 +305,7 @@ STATIC_URL = "static/"
 STATIC_ROOT = VAR_DIR / "static"
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STORAGES = {
+STORAGES: dict[str, dict[str, Any]] = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     # Photos of score sheets: VAR_DIR/sheetphotos/, or the folder
     # SHEET_PHOTO_DIR names (one every worker of every machine reaches);
