@@ -1016,7 +1016,11 @@ async def measure(
         "viewers": args.viewers,
         "referees": args.referees,
         "workers": args.workers,
-        "database": "postgresql" if os.environ.get("DATABASE_URL") else "sqlite",
+        "database": (
+            "postgresql"
+            if os.environ.get("DATABASE_URL", "").startswith("postgres")
+            else "sqlite"
+        ),
         "redis": args.redis,
         "seconds": round(took, 1),
         "requests": stats.requests,

@@ -13,7 +13,6 @@ installs nginx).
 import asyncio
 import json
 import re
-import shutil
 import subprocess
 import time
 import urllib.parse
@@ -24,8 +23,7 @@ from bench.frontdoor import multipart_photo
 from tests.support import servers as support
 from tests.support.threads import in_own_thread
 
-NGINX = shutil.which("nginx") or shutil.which("/usr/sbin/nginx")
-SITE = support.ROOT / "deploy" / "nginx-site.conf"
+NGINX = support.NGINX
 # A Redis database of this module's own, emptied before the servers start:
 # the hall's settings keep the guards' counts there without a prefix, and a
 # count left by an earlier run would refuse this run's phone at once.
@@ -52,28 +50,6 @@ pytestmark = [
 MISSES = 5
 
 
-def _nginx_conf(folder, listen: int, upstream: int) -> str:
-    """nginx.conf for the test: the site file as shipped, with the test's
-    ports, inside a minimal http block of its own folder."""
-    site = SITE.read_text()
-    site = site.replace("listen 80;", f"listen 127.0.0.1:{listen};")
-    site = site.replace("server 127.0.0.1:8000;", f"server 127.0.0.1:{upstream};")
-    assert f":{listen};" in site and f":{upstream};" in site, (
-        "the site file changed shape"
-    )
-    (folder / "site.conf").write_text(site)
-    temp = " ".join(
-        f"{kind}_temp_path {folder / kind};"
-        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
-    )
-    return (
-        f"daemon off; user root; worker_processes 1; pid {folder / 'nginx.pid'};\n"
-        "error_log stderr warn;\n"
-        "events { worker_connections 512; }\n"
-        f"http {{ access_log off; {temp} include {folder / 'site.conf'}; }}\n"
-    )
-
-
 @pytest.fixture(scope="module")
 def behind_nginx(tmp_path_factory):
     folder = tmp_path_factory.mktemp("nginx")
@@ -90,12 +66,7 @@ def behind_nginx(tmp_path_factory):
         support.seed_database(env)
         upstream, front = support.free_port(), support.free_port()
         workers = support.start_server(env, upstream, "--workers", "2")
-        (folder / "nginx.conf").write_text(_nginx_conf(folder, front, upstream))
-        nginx = subprocess.Popen(
-            [NGINX, "-p", str(folder), "-c", str(folder / "nginx.conf")],
-            stderr=subprocess.PIPE,
-            text=True,
-        )
+        nginx = support.start_nginx(folder, front, upstream)
         try:
             support.wait_until_up(upstream, workers)
             support.wait_until_up(front, nginx)
@@ -267,11 +238,7 @@ def test_while_the_workers_are_down_nginx_says_so_in_german(tmp_path):
     words (not its own "502 Bad Gateway") and asks to come back soon."""
     nobody = support.free_port()  # no worker listens here
     front = support.free_port()
-    (tmp_path / "nginx.conf").write_text(_nginx_conf(tmp_path, front, nobody))
-    nginx = subprocess.Popen(
-        [NGINX, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")],
-        stderr=subprocess.DEVNULL,
-    )
+    nginx = support.start_nginx(tmp_path, front, nobody)
     try:
         for _ in range(100):  # nginx listens within a moment
             try:

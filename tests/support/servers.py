@@ -245,6 +245,39 @@ def private_postgres_database() -> Iterator[tuple[str, str]]:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+NGINX = shutil.which("nginx") or shutil.which("/usr/sbin/nginx")
+
+
+def start_nginx(folder: Path, listen: int, upstream: int) -> subprocess.Popen:
+    """Debian's nginx with deploy/nginx-site.conf as shipped, on 127.0.0.1:
+    `listen` in front of the server on `upstream`, in `folder` of its own;
+    its main settings as docs/OPERATING.md › Behind nginx asks of
+    /etc/nginx/nginx.conf (connections for a hall of phones)."""
+    site = (ROOT / "deploy" / "nginx-site.conf").read_text()
+    site = site.replace("listen 80;", f"listen 127.0.0.1:{listen};")
+    site = site.replace("server 127.0.0.1:8000;", f"server 127.0.0.1:{upstream};")
+    assert f":{listen};" in site and f":{upstream};" in site, (
+        "the site file changed shape"
+    )
+    (folder / "site.conf").write_text(site)
+    temp = " ".join(
+        f"{kind}_temp_path {folder / kind};"
+        for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+    )
+    (folder / "nginx.conf").write_text(
+        "daemon off; user root; worker_processes auto; "
+        f"worker_rlimit_nofile 16384; pid {folder / 'nginx.pid'};\n"
+        "error_log stderr warn;\n"
+        "events { worker_connections 8192; }\n"
+        f"http {{ access_log off; {temp} include {folder / 'site.conf'}; }}\n"
+    )
+    assert NGINX, "no nginx here"
+    return subprocess.Popen(
+        [NGINX, "-p", str(folder), "-c", str(folder / "nginx.conf")],
+        stderr=subprocess.DEVNULL,
+    )
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
