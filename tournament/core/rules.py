@@ -44,7 +44,7 @@ def seat_points(game: Mapping[str, int], seat: int, tournament: Tournament) -> i
 
 
 # What each preset a tournament may choose plays differently, in the words
-# of RULES.md §9 (shown on the tournament's page). A preset the engine has
+# of docs/RULES.md §9 (shown on the tournament's page). A preset the engine has
 # no rule set for is not offered.
 PRESET_NOTES: dict[str, Promise] = {
     Tournament.RulePreset.CHAMPIONSHIP: _(

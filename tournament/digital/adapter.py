@@ -1,9 +1,10 @@
 """The adapter between a digital table's row and `scoring`.
 
-A digital table stores one game record (FORMATS.md) per game started. This
-module turns them into game states, applies actions, deals, asks the bots,
-and gives each seat its view -- the only way a player sees anything of the
-game (STYLE.md item 4). It knows nothing of requests, sockets or users.
+A digital table stores one game record (docs/FORMATS.md § Game record) per
+game started. This module turns them into game states, applies actions,
+deals, asks the bots, and gives each seat its view -- the only way a player
+sees anything of the game (docs/CONTRIBUTING.md § Engines). It knows nothing
+of requests, sockets or users.
 """
 
 import datetime
@@ -100,7 +101,7 @@ _RESULTS: dict[tuple[int | None, datetime.datetime, int], dict[str, int]] = {}
 
 def start(table: DigitalTable) -> None:
     """Deal the first hand of the table's first game (the highest seat
-    deals, RULES.md §2)."""
+    deals, docs/RULES.md §2)."""
     game = GameState(table.size, rules_of(table), first_dealer=table.size)
     game.deal(_rng(table))
     table.games = [GameRecord.of(game).to_json()]
@@ -150,7 +151,7 @@ def apply(table: DigitalTable, act: Action) -> str | None:
     setattr(table, _REPLAYED, (table.games[-1], game))
     if ended == "game":
         assert outcome is not None
-        # The winner of a game deals the first hand of the next (RULES.md §2).
+        # The winner of a game deals the first hand of the next (docs/RULES.md §2).
         following = GameState(table.size, rules_of(table), outcome.winner)
         following.deal(_rng(table))
         table.games.append(GameRecord.of(following).to_json())

@@ -209,7 +209,7 @@ def table_result_data(
     out: list[dict[str, Any]] = []
     errors: list[GameError] = []
     # The highest seat deals the series' first hand; then the winner of each
-    # game deals the first hand of the next (RULES.md §2). None: unknown,
+    # game deals the first hand of the next (docs/RULES.md §2). None: unknown,
     # as the game before has a mistake.
     dealer: int | None = table_size
     for number, game in enumerate(games, 1):
