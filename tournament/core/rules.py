@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.rules import RuleSet, get_rules, points_for_game
 from tournament.models import Tournament
+from tournament.models.results import StoredGame
 
 
 @lru_cache(maxsize=64)
@@ -37,7 +38,7 @@ def game_points(marks: int, tournament: Tournament) -> int:
     return points_for_game(marks, tournament_rules(tournament))
 
 
-def seat_points(game: Mapping[str, int], seat: int, tournament: Tournament) -> int:
+def seat_points(game: StoredGame, seat: int, tournament: Tournament) -> int:
     """What a stored game (its `winner` seat and the `marks` he kept) gives
     the player at `seat`: the winner his game points, everybody else 0."""
     return game_points(game["marks"], tournament) if game["winner"] == seat else 0

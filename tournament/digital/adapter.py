@@ -25,6 +25,7 @@ from scoring.views import check_choosable
 from tournament.core.rules import rule_set
 from tournament.digital.faces import face
 from tournament.models import DigitalTable
+from tournament.models.results import StoredGame
 
 # The acts a player may send (scoring.actions.ACTS).
 ACTS = ("look", "knock", "hold", "fold", "play")
@@ -64,7 +65,7 @@ def current_game(table: DigitalTable) -> GameState | None:
     return game.clone()
 
 
-def finished_games(table: DigitalTable) -> list[dict[str, int]]:
+def finished_games(table: DigitalTable) -> list[StoredGame]:
     """Winner, marks and the winner's points of every finished game, in
     order (the points as the rules count them: the page shows them)."""
     out = []
@@ -75,14 +76,14 @@ def finished_games(table: DigitalTable) -> list[dict[str, int]]:
     return out
 
 
-def _game_result(table: DigitalTable, index: int) -> dict[str, int] | None:
+def _game_result(table: DigitalTable, index: int) -> StoredGame | None:
     key = (table.pk, table.created_at, index)
     if key in _RESULTS:
         return _RESULTS[key]
     outcome = GameRecord.from_json(table.games[index]).replay().outcome()
     if outcome is None:
         return None
-    result = {
+    result: StoredGame = {
         "winner": outcome.winner,
         "marks": outcome.marks[outcome.winner],
         "points": outcome.points[outcome.winner],
@@ -96,7 +97,7 @@ def _game_result(table: DigitalTable, index: int) -> dict[str, int] | None:
 
 
 # By (row id, its creation time, game index).
-_RESULTS: dict[tuple[int | None, datetime.datetime, int], dict[str, int]] = {}
+_RESULTS: dict[tuple[int | None, datetime.datetime, int], StoredGame] = {}
 
 
 def start(table: DigitalTable) -> None:
