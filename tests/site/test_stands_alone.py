@@ -71,7 +71,10 @@ def broken_citations() -> list[str]:
             if path is None:
                 broken.append(f"{where} (no such file)")
                 continue
-            after = text[match.end() : match.end() + 80]
+            # What follows, on one line: a citation may wrap, in a comment too.
+            after = " ".join(
+                re.sub(r"\n\s*#", "\n", text[match.end() : match.end() + 80]).split()
+            )
             titles = headings(path) if path.suffix == ".md" else []
             if number := NUMBERED.match(after):
                 section = number.group(1)
