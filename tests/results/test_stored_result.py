@@ -3,10 +3,13 @@ describes, whether entered quickly or as a sheet, and read
 back through its type: every game's keys are among those `StoredGame`
 declares, the required ones always there."""
 
+import json
+
 import pytest
 
 from tests.support.factories import TournamentFactory, make_series
 from tests.support.results import FIVE_PAIRS, enter, games
+from tests.support.servers import ROOT
 from tournament.models import ResultVersion, Table
 from tournament.models.results import StoredGame, StoredResult
 from tournament.results.services import GameInput, result_enter
@@ -61,3 +64,12 @@ def test_a_sheet_entry_keeps_its_lines_as_well(table, referee):
     assert [(g["winner"], g["marks"], g["hands"]) for g in version.games] == [
         (1, 7, [line])
     ] * 5
+
+
+def test_the_formats_page_shows_a_stored_result_of_this_shape():
+    page = (ROOT / "docs/FORMATS.md").read_text(encoding="utf-8")
+    section = page.split("## Stored games", 1)[1].split("\n## ", 1)[0]
+    example = json.loads(section.split("```json\n", 1)[1].split("```", 1)[0])
+    assert set(example) <= set(StoredResult.__annotations__)
+    for game in example["games"]:
+        assert REQUIRED <= set(game) <= DECLARED, game
