@@ -1,7 +1,7 @@
 """Rules engine of Siebenschräm (7-Schräm): pure Python, standard library only.
 
-Implements RULES.md (the championship and regional rule sets) and the JSON
-formats of FORMATS.md.  Nothing here imports Django or any other part of the
+Implements docs/RULES.md (the championship and regional rule sets) and the JSON
+formats of docs/FORMATS.md.  Nothing here imports Django or any other part of the
 project; ``tournament`` builds on this API.  Seats are numbered 1..n
 everywhere; cards are small ints (see ``scoring.cards``) written ``"10H"``.
 
@@ -52,11 +52,11 @@ Records (``scoring.records``), strict readers and canonical writers
     ``from_text``/``to_text``, ``replay``, ``of``), ``read_record(data)``
     (a hand or game record, by its ``format``); ``hand_result_json(hand)``
     and ``game_result_json(game, detail=False)`` give the outcome JSON of
-    FORMATS.md (nulls while still in progress).
+    docs/FORMATS.md (nulls while still in progress).
 
 Errors (``scoring.errors``), all ``ValueError``
     ``IllegalAction`` and ``SheetError`` carry ``.code`` (stable snake-case,
-    e.g. ``knock_twice_in_a_row``), ``.rule`` (``"RULES.md §4.2"``) and
+    e.g. ``knock_twice_in_a_row``), ``.rule`` (``"docs/RULES.md §4.2"``) and
     ``.message``; ``IllegalAction`` also ``.hand_index``/``.action_index``
     when replaying.  ``RULE_OF`` lists every code.  ``RecordError`` has
     ``.path`` into the JSON (``cards.2[3]``).

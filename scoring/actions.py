@@ -28,8 +28,8 @@ class Action:
     card: Card | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """Return the action as in FORMATS.md (``{"seat": 1, "act": "play",
-        "card": "10H"}``)."""
+        """Return the action as in docs/FORMATS.md § Hand record (``{"seat": 1,
+        "act": "play", "card": "10H"}``)."""
         if self.card is None:
             return {"seat": self.seat, "act": self.act}
         return {"seat": self.seat, "act": self.act, "card": card_str(self.card)}

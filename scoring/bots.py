@@ -10,10 +10,10 @@ due, view) -> Action | None``: it gets the seat's legal actions (a non-empty
 ``legal_actions(seat)``, which shows no other seat's cards), whether the hand
 waits for it, and ``view``, a function of no arguments returning
 ``view(seat)``, which it calls only if it needs more.  So hidden information
-still reaches a bot only as that seat's legal actions and view (STYLE.md
-item 4): it is never handed the hand.
+still reaches a bot only as that seat's legal actions and view (docs/CONTRIBUTING.md
+§ Engines): it is never handed the hand.
 
-A seat's view lists no card before the seat has looked (RULES.md §5), but
+A seat's view lists no card before the seat has looked (docs/RULES.md §5), but
 its legal actions do list its plays when it is due to play: the rules take
 a play as the look (§5: playing implies looking).  A bot that has not looked
 may so play at once (the random bot always could); a person must look

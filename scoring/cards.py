@@ -1,4 +1,4 @@
-"""Cards of the 32-card pack and their text notation (RULES.md §1).
+"""Cards of the 32-card pack and their text notation (docs/RULES.md §1).
 
 A card is a small int, ``suit * 8 + strength``: suits are clubs, spades,
 hearts, diamonds (0-3, no order between them) and strength runs from the

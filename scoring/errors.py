@@ -1,7 +1,7 @@
 """Errors the engine raises, with stable codes the web layer can translate.
 
 ``IllegalAction`` and ``SheetError`` break a rule: ``.code`` is a stable
-snake-case identifier and ``.rule`` the paragraph of RULES.md it breaks (both
+snake-case identifier and ``.rule`` the paragraph of docs/RULES.md it breaks (both
 are listed in ``RULE_OF``).  ``RecordError`` is a malformed document: ``.path``
 points into the JSON (``hands[2].cards.3[1]``).  All are ``ValueError``s.
 """
@@ -13,47 +13,47 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from .actions import Action
 
-#: Every rule code and the paragraph of RULES.md (or FORMATS.md) behind it.
+#: Every rule code and the paragraph of docs/RULES.md (or docs/FORMATS.md) behind it.
 RULE_OF: dict[str, str] = {
     # Any action
-    "hand_finished": "RULES.md §3",
-    "unknown_seat": "RULES.md §2",
-    "seat_out_of_game": "RULES.md §7",
-    "seat_folded": "RULES.md §4",
-    "hammer_must_knock": "RULES.md §6",
-    "bad_action": "FORMATS.md (actions)",
-    "no_hand_dealt": "RULES.md §2",
-    "hand_in_progress": "RULES.md §3",
-    "game_over": "RULES.md §7",
+    "hand_finished": "docs/RULES.md §3",
+    "unknown_seat": "docs/RULES.md §2",
+    "seat_out_of_game": "docs/RULES.md §7",
+    "seat_folded": "docs/RULES.md §4",
+    "hammer_must_knock": "docs/RULES.md §6",
+    "bad_action": "docs/FORMATS.md § Hand record",
+    "no_hand_dealt": "docs/RULES.md §2",
+    "hand_in_progress": "docs/RULES.md §3",
+    "game_over": "docs/RULES.md §7",
     # Look
-    "already_looked": "RULES.md §5",
+    "already_looked": "docs/RULES.md §5",
     # Knock
-    "knock_twice_in_a_row": "RULES.md §4.2",
-    "knock_above_max_value": "RULES.md §4.3",
-    "knock_above_marks": "RULES.md §4.4",
-    "knock_during_answers": "RULES.md §4.5",
-    "blind_knock_limit": "RULES.md §5",
+    "knock_twice_in_a_row": "docs/RULES.md §4.2",
+    "knock_above_max_value": "docs/RULES.md §4.3",
+    "knock_above_marks": "docs/RULES.md §4.4",
+    "knock_during_answers": "docs/RULES.md §4.5",
+    "blind_knock_limit": "docs/RULES.md §5",
     # Answers
-    "no_knock_to_answer": "RULES.md §4 (answers)",
-    "answer_out_of_turn": "RULES.md §4 (answers)",
+    "no_knock_to_answer": "docs/RULES.md §4 (answers)",
+    "answer_out_of_turn": "docs/RULES.md §4 (answers)",
     # Play
-    "look_first": "RULES.md §5",
-    "play_during_answers": "RULES.md §4 (answers)",
-    "play_out_of_turn": "RULES.md §3",
-    "card_not_in_hand": "RULES.md §3",
-    "must_follow_suit": "RULES.md §3",
+    "look_first": "docs/RULES.md §5",
+    "play_during_answers": "docs/RULES.md §4 (answers)",
+    "play_out_of_turn": "docs/RULES.md §3",
+    "card_not_in_hand": "docs/RULES.md §3",
+    "must_follow_suit": "docs/RULES.md §3",
     # Sheet lines
-    "sheet_unknown_seat": "FORMATS.md (sheet line)",
-    "sheet_seat_out": "RULES.md §7",
-    "sheet_value_range": "RULES.md §4.3",
-    "sheet_winner_folded": "RULES.md §4",
-    "sheet_winner_penalised": "RULES.md §8",
-    "sheet_fold_range": "RULES.md §4",
-    "sheet_penalty_range": "RULES.md §8",
-    "sheet_fold_and_penalty": "RULES.md §8",
-    "sheet_hammer_value": "RULES.md §6",
-    "sheet_everyone_folded": "RULES.md §4",
-    "sheet_no_knock_order": "RULES.md §4",
+    "sheet_unknown_seat": "docs/FORMATS.md § Sheet line",
+    "sheet_seat_out": "docs/RULES.md §7",
+    "sheet_value_range": "docs/RULES.md §4.3",
+    "sheet_winner_folded": "docs/RULES.md §4",
+    "sheet_winner_penalised": "docs/RULES.md §8",
+    "sheet_fold_range": "docs/RULES.md §4",
+    "sheet_penalty_range": "docs/RULES.md §8",
+    "sheet_fold_and_penalty": "docs/RULES.md §8",
+    "sheet_hammer_value": "docs/RULES.md §6",
+    "sheet_everyone_folded": "docs/RULES.md §4",
+    "sheet_no_knock_order": "docs/RULES.md §4",
 }
 
 

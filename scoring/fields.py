@@ -1,4 +1,4 @@
-"""Strict readers for the JSON values of FORMATS.md records.
+"""Strict readers for the JSON values of docs/FORMATS.md records.
 
 Each reader takes the value and its path in the document and returns engine
 values, or raises RecordError naming the path.  Unknown keys are errors,

@@ -24,7 +24,7 @@ from .sheet import SheetLine, settle_sheet_line
 class GameState:
     """One game at a table of ``seats`` players (seats 1..seats).
 
-    ``first_dealer`` defaults to the highest seat (RULES.md §2: seat 4 deals
+    ``first_dealer`` defaults to the highest seat (docs/RULES.md §2: seat 4 deals
     first; later games are dealt first by the previous game's winner).
     """
 

@@ -1,4 +1,4 @@
-"""One hand of 7-Schräm as a state machine (RULES.md §2-§7).
+"""One hand of 7-Schräm as a state machine (docs/RULES.md §2-§7).
 
 Verbs: ``legal_actions()``, ``apply(action)``, ``outcome()``, ``view(seat)``,
 ``clone()``.  Seats are 1-based in every public name; inside, the state works
@@ -273,7 +273,7 @@ class HandState:
 
     @property
     def blind_knocks(self) -> int:
-        """Knocks made so far by seats that had not looked (RULES.md §5; the
+        """Knocks made so far by seats that had not looked (docs/RULES.md §5; the
         hammer's if the rules count it)."""
         return self._blind_knocks
 

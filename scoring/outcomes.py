@@ -1,4 +1,4 @@
-"""Results of a hand and of a game, and their JSON form (FORMATS.md)."""
+"""Results of a hand and of a game, and their JSON form (docs/FORMATS.md)."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ class HandOutcome:
         return cls(winner, value, dict(loss), marks, out, winner)
 
     def to_json(self) -> dict[str, Any]:
-        """Return the hand outcome object of FORMATS.md."""
+        """Return the hand outcome of docs/FORMATS.md § Hand outcome."""
         return {
             "winner": self.winner,
             "value": self.value,
@@ -62,8 +62,8 @@ class GameOutcome:
         return cls(winner, dict(marks), points, len(detail), detail)
 
     def to_json(self, detail: bool = False) -> dict[str, Any]:
-        """Return the game outcome object of FORMATS.md (with ``detail``: the
-        per-hand outcomes too)."""
+        """Return the game outcome of docs/FORMATS.md § Game outcome (with
+        ``detail``: the per-hand outcomes too)."""
         data: dict[str, Any] = {
             "winner": self.winner,
             "marks": {str(s): v for s, v in self.marks.items()},

@@ -1,4 +1,4 @@
-"""Hand and game records: read strictly, write canonically (FORMATS.md).
+"""Hand and game records: read strictly, write canonically (docs/FORMATS.md).
 
 ``from_json`` rejects unknown keys, bad cards and impossible marks with a
 RecordError whose ``path`` points into the document; ``to_json`` writes the
@@ -241,8 +241,9 @@ def read_record(data: Any) -> HandRecord | GameRecord:
 
 
 def hand_result_json(hand: HandState) -> dict[str, Any]:
-    """The hand outcome of FORMATS.md; for a hand still in progress the same
-    keys with ``winner``/``next_dealer`` None and losses so far."""
+    """The hand outcome (docs/FORMATS.md § Hand outcome); for a hand still in
+    progress the same keys with ``winner``/``next_dealer`` None and losses so
+    far."""
     outcome = hand.outcome()
     if outcome is not None:
         return outcome.to_json()
@@ -259,8 +260,9 @@ def hand_result_json(hand: HandState) -> dict[str, Any]:
 
 
 def game_result_json(game: GameState, detail: bool = False) -> dict[str, Any]:
-    """The game outcome of FORMATS.md; for a game still in progress the same
-    keys with ``winner`` and ``points`` None and the marks so far."""
+    """The game outcome (docs/FORMATS.md § Game outcome); for a game still in
+    progress the same keys with ``winner`` and ``points`` None and the marks
+    so far."""
     outcome = game.outcome()
     if outcome is not None:
         return outcome.to_json(detail)

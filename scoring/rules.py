@@ -1,6 +1,6 @@
-"""Rule sets: one frozen dataclass, one documented field per rule (RULES.md §9).
+"""Rule sets: one frozen dataclass, one documented field per rule (docs/RULES.md §9).
 
-The championship (RULES.md §1-§8) is the default.  Regional variants change
+The championship (docs/RULES.md §1-§8) is the default.  Regional variants change
 only the fields listed in their preset; rules the engine does not model (the
 four-court exchange, who deals after a game) are noted on the preset.
 """
@@ -119,6 +119,6 @@ def points_for_game(marks_left: int, rules: RuleSet = CHAMPIONSHIP) -> int:
     """Return a player's game points: marks left + bonus for the winner, else 0.
 
     The winner is the only player still holding marks when a game ends, so
-    ``marks_left > 0`` identifies it (RULES.md §8: 8 to 14 in the championship).
+    ``marks_left > 0`` identifies it (docs/RULES.md §8: 8 to 14 in the championship).
     """
     return marks_left + rules.winner_bonus if marks_left > 0 else 0

@@ -1,8 +1,8 @@
-"""Sheet lines: a hand known only by its paper result (FORMATS.md).
+"""Sheet lines: a hand known only by its paper result (docs/FORMATS.md § Sheet line).
 
 A referee copies ``value``, who folded at what cost, any penalties and the
 winner from the score sheet.  ``settle_sheet_line`` checks that some legal
-hand (RULES.md §4-§7) ends that way and returns its outcome; it cannot check
+hand (docs/RULES.md §4-§7) ends that way and returns its outcome; it cannot check
 the cards, which the sheet does not record.
 """
 
@@ -33,8 +33,8 @@ class SheetLine:
     penalty: Mapping[int, int] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        """Return ``{"sheet": {...}}`` as in FORMATS.md (``penalty`` only when
-        there is one)."""
+        """Return ``{"sheet": {...}}`` as in docs/FORMATS.md § Sheet line
+        (``penalty`` only when there is one)."""
         sheet: dict[str, Any] = {
             "value": self.value,
             "folded": {str(s): v for s, v in sorted(self.folded.items())},

@@ -96,7 +96,8 @@ def _bot_actions(
     while (move := to_move()) is not None:
         due = move[0]
         # Each bot gets its own seat's legal actions and ``views[seat - 1]``,
-        # which builds that seat's view: never the hand (STYLE.md item 4).
+        # which builds that seat's view: never the hand (docs/CONTRIBUTING.md
+        # § Engines).
         legal = without_plays()  # the seats not due have no plays
         for seat in after[due]:
             acts = legal[seat]

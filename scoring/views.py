@@ -1,11 +1,11 @@
-"""What one seat may see of a hand (STYLE.md item 4).
+"""What one seat may see of a hand (docs/CONTRIBUTING.md § Engines).
 
 ``hand_view`` is the only place hidden information is turned into something
 a player gets.  Of the cards it reads only the viewer's own, and only once
 the viewer has looked (its unplayed cards, ``HandState.unplayed(seat)``, and
 its legal plays, ``legal_actions(seat)``), and the cards played face up
 (``tricks``, ``trick``); everything else it reads is public.  Before its
-look a seat's cards lie face down (RULES.md §5): its view names none of
+look a seat's cards lie face down (docs/RULES.md §5): its view names none of
 them, not even as a card it may play.  It uses ``HandState``'s public read
 API only (``HandReader``).  Keys of the returned dict:
 
@@ -25,7 +25,8 @@ API only (``HandReader``).  Keys of the returned dict:
   looked: a seat due to play that has not looked is offered the look
 - ``due``: whether the hand is waiting for the viewer (if not, any legal act
   is an interrupt: a knock or a look)
-- ``outcome``: the hand outcome of FORMATS.md once the hand is over, else None
+- ``outcome``: the hand outcome (docs/FORMATS.md § Hand outcome) once the
+  hand is over, else None
 
 Compact on purpose: it is serialised on every move of a digital table.
 
@@ -188,7 +189,7 @@ def check_choosable(hand: HandReader, action: Action) -> None:
     applied).
 
     A person chooses a card from the cards his view shows, and before his
-    look it shows none (RULES.md §5: playing implies looking, so he looks
+    look it shows none (docs/RULES.md §5: playing implies looking, so he looks
     first).  A play he could not have chosen is refused here, alike for
     every card: the rules' own refusals ("card_not_in_hand",
     "must_follow_suit") would tell him what he holds.  A play when the

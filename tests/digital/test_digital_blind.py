@@ -1,4 +1,4 @@
-"""A player's cards lie face down until he looks (RULES.md §5; issue 15):
+"""A player's cards lie face down until he looks (docs/RULES.md §5):
 nothing his page is sent names one of them before he has looked -- not the
 state over HTTP or the socket, not the page's initial data, not the last
 hand, the history or an error -- and he cannot play a card he has not seen."""

@@ -30,5 +30,5 @@ def test_no_text_teaches_the_old_notation():
 
 
 def test_the_handbook_teaches_the_sites_notation():
-    handbook = (ROOT / "docs" / "HANDBUCH.md").read_text(encoding="utf-8")
+    handbook = (ROOT / "docs/HANDBUCH.md").read_text(encoding="utf-8")
     assert "`3 G1 P2:1 P4:2`" in handbook

@@ -1,4 +1,4 @@
-"""A seat's cards lie face down until it looks (RULES.md §5): nothing a seat
+"""A seat's cards lie face down until it looks (docs/RULES.md §5): nothing a seat
 is shown names one of its cards before it has looked, not even the cards it
 may play (issue 15), and a play it could not have chosen from its view is
 refused without a word about the card."""
@@ -114,7 +114,7 @@ def test_a_seat_due_to_play_is_offered_the_look_and_no_card() -> None:
 
 
 def test_the_engine_still_takes_a_play_as_the_look() -> None:
-    # RULES.md §5: playing a card implies looking. Bots choose from the
+    # docs/RULES.md §5: playing a card implies looking. Bots choose from the
     # legal actions they are handed and may play at once.
     hand = deal(script="1 play 10H")
     assert act("2 play 8H") in hand.legal_actions(2)
@@ -131,7 +131,7 @@ def test_a_play_before_the_look_is_refused_the_same_for_every_card(card: str) ->
     with pytest.raises(IllegalAction) as refused:
         scoring_views.check_choosable(hand, act(f"2 play {card}"))
     assert refused.value.code == "look_first"
-    assert refused.value.rule == "RULES.md §5"
+    assert refused.value.rule == "docs/RULES.md §5"
     assert not card_names(str(refused.value)) - {card}
     assert hand.view_json(2) == before
 

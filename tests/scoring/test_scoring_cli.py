@@ -72,7 +72,10 @@ def test_replay_illegal_record_exits_1_naming_index_and_rule(tmp_path: Path) -> 
     assert result.returncode == 1
     assert result.stdout == ""
     assert "actions[4]" in result.stderr
-    assert "RULES.md §4.2" in result.stderr and "knock_twice_in_a_row" in result.stderr
+    assert (
+        "docs/RULES.md §4.2" in result.stderr
+        and "knock_twice_in_a_row" in result.stderr
+    )
 
 
 def test_replay_malformed_record_exits_1_naming_the_path(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""Every worked case of RULES.md §10, as a golden record under golden/."""
+"""Every worked case of docs/RULES.md §10, as a golden record under golden/."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def load(path: Path) -> dict[str, Any]:
 
 def test_every_worked_case_has_a_golden_record() -> None:
     cases = {load(path)["case"] for path in GOLDEN}
-    assert cases == {f"RULES.md §10.{i}" for i in range(1, 10)}
+    assert cases == {f"docs/RULES.md §10.{i}" for i in range(1, 10)}
 
 
 @pytest.mark.parametrize("path", GOLDEN, ids=lambda p: p.stem)

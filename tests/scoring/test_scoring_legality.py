@@ -89,7 +89,7 @@ def test_playing_a_card_counts_as_looking() -> None:
     rejects(deal(script="1 play 10H"), "1 look", "already_looked")
 
 
-# -- knock (RULES.md §4 rules 1-5, §5) --------------------------------------------
+# -- knock (docs/RULES.md §4 rules 1-5, §5) --------------------------------------------
 
 
 def test_no_knock_twice_in_a_row() -> None:
@@ -246,5 +246,6 @@ def test_game_over_refuses_more_hands() -> None:
 
 def test_every_rule_code_names_a_paragraph() -> None:
     assert all(
-        rule.startswith(("RULES.md §", "FORMATS.md")) for rule in RULE_OF.values()
+        rule.startswith(("docs/RULES.md §", "docs/FORMATS.md §"))
+        for rule in RULE_OF.values()
     )

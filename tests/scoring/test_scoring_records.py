@@ -1,4 +1,4 @@
-"""Reading and writing records (FORMATS.md): strict, canonical, replayable."""
+"""Reading and writing records (docs/FORMATS.md): strict, canonical, replayable."""
 
 from __future__ import annotations
 
@@ -170,7 +170,7 @@ def test_illegal_action_is_located_and_names_the_rule() -> None:
     err = caught.value
     assert err.code == "knock_twice_in_a_row"
     assert (err.hand_index, err.action_index) == (None, 5)
-    assert "actions[5]" in str(err) and "RULES.md §4.2" in str(err)
+    assert "actions[5]" in str(err) and "docs/RULES.md §4.2" in str(err)
 
 
 SHEET = {

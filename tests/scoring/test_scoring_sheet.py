@@ -1,4 +1,4 @@
-"""Sheet lines: a hand known only by its paper result (FORMATS.md)."""
+"""Sheet lines: a hand known only by its paper result (docs/FORMATS.md § Sheet line)."""
 
 from __future__ import annotations
 

@@ -63,7 +63,7 @@ from tournament.tableentry.services import result_enter_by_player
 from tournament.tournaments.forms import TournamentForm
 
 User = get_user_model()
-DOC = Path(__file__).resolve().parents[2] / "docs" / "PERMISSIONS.md"
+DOC = Path(__file__).resolve().parents[2] / "docs/PERMISSIONS.md"
 
 # --- Actors -----------------------------------------------------------------
 

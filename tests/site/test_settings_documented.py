@@ -20,7 +20,7 @@ def test_every_environment_variable_is_in_the_operating_table():
     } <= read  # the pattern finds them
     table = "\n".join(
         line
-        for line in (ROOT / "docs" / "OPERATING.md").read_text().splitlines()
+        for line in (ROOT / "docs/OPERATING.md").read_text().splitlines()
         if line.startswith("| `")
     )
     missing = sorted(name for name in read if f"`{name}`" not in table)

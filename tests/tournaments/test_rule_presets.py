@@ -1,4 +1,4 @@
-"""Each tournament plays one of the rule presets RULES.md names that the
+"""Each tournament plays one of the rule presets docs/RULES.md names that the
 rules module has: chosen in its settings, shown on its page, and used by
 result entry and digital tables alike; fixed once a result is entered."""
 

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.rules import RuleSet, get_rules, points_for_game
 from tournament.models import Tournament
+from tournament.models.results import StoredGame
 
 
 @lru_cache(maxsize=64)
@@ -37,14 +38,14 @@ def game_points(marks: int, tournament: Tournament) -> int:
     return points_for_game(marks, tournament_rules(tournament))
 
 
-def seat_points(game: Mapping[str, int], seat: int, tournament: Tournament) -> int:
+def seat_points(game: StoredGame, seat: int, tournament: Tournament) -> int:
     """What a stored game (its `winner` seat and the `marks` he kept) gives
     the player at `seat`: the winner his game points, everybody else 0."""
     return game_points(game["marks"], tournament) if game["winner"] == seat else 0
 
 
 # What each preset a tournament may choose plays differently, in the words
-# of RULES.md §9 (shown on the tournament's page). A preset the engine has
+# of docs/RULES.md §9 (shown on the tournament's page). A preset the engine has
 # no rule set for is not offered.
 PRESET_NOTES: dict[str, Promise] = {
     Tournament.RulePreset.CHAMPIONSHIP: _(

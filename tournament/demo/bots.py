@@ -15,7 +15,7 @@ def bot_games(
 ) -> list[dict[str, int]]:
     """A table's games played by rules-module bots (demo, practice): the
     winner's seat and marks per game. The highest seat deals first, then
-    each game's winner deals the next (RULES.md §2)."""
+    each game's winner deals the next (docs/RULES.md §2)."""
     rules = tournament_rules(tournament)
     bots = make_bots([bot], table_size, zlib.crc32(seed.encode()))
     rng = Random(f"{seed}:deal")

@@ -1,9 +1,10 @@
 """The adapter between a digital table's row and `scoring`.
 
-A digital table stores one game record (FORMATS.md) per game started. This
-module turns them into game states, applies actions, deals, asks the bots,
-and gives each seat its view -- the only way a player sees anything of the
-game (STYLE.md item 4). It knows nothing of requests, sockets or users.
+A digital table stores one game record (docs/FORMATS.md § Game record) per
+game started. This module turns them into game states, applies actions,
+deals, asks the bots, and gives each seat its view -- the only way a player
+sees anything of the game (docs/CONTRIBUTING.md § Engines). It knows nothing
+of requests, sockets or users.
 """
 
 import datetime
@@ -24,6 +25,7 @@ from scoring.views import check_choosable
 from tournament.core.rules import rule_set
 from tournament.digital.faces import face
 from tournament.models import DigitalTable
+from tournament.models.results import StoredGame
 
 # The acts a player may send (scoring.actions.ACTS).
 ACTS = ("look", "knock", "hold", "fold", "play")
@@ -63,7 +65,7 @@ def current_game(table: DigitalTable) -> GameState | None:
     return game.clone()
 
 
-def finished_games(table: DigitalTable) -> list[dict[str, int]]:
+def finished_games(table: DigitalTable) -> list[StoredGame]:
     """Winner, marks and the winner's points of every finished game, in
     order (the points as the rules count them: the page shows them)."""
     out = []
@@ -74,14 +76,14 @@ def finished_games(table: DigitalTable) -> list[dict[str, int]]:
     return out
 
 
-def _game_result(table: DigitalTable, index: int) -> dict[str, int] | None:
+def _game_result(table: DigitalTable, index: int) -> StoredGame | None:
     key = (table.pk, table.created_at, index)
     if key in _RESULTS:
         return _RESULTS[key]
     outcome = GameRecord.from_json(table.games[index]).replay().outcome()
     if outcome is None:
         return None
-    result = {
+    result: StoredGame = {
         "winner": outcome.winner,
         "marks": outcome.marks[outcome.winner],
         "points": outcome.points[outcome.winner],
@@ -95,12 +97,12 @@ def _game_result(table: DigitalTable, index: int) -> dict[str, int] | None:
 
 
 # By (row id, its creation time, game index).
-_RESULTS: dict[tuple[int | None, datetime.datetime, int], dict[str, int]] = {}
+_RESULTS: dict[tuple[int | None, datetime.datetime, int], StoredGame] = {}
 
 
 def start(table: DigitalTable) -> None:
     """Deal the first hand of the table's first game (the highest seat
-    deals, RULES.md §2)."""
+    deals, docs/RULES.md §2)."""
     game = GameState(table.size, rules_of(table), first_dealer=table.size)
     game.deal(_rng(table))
     table.games = [GameRecord.of(game).to_json()]
@@ -150,7 +152,7 @@ def apply(table: DigitalTable, act: Action) -> str | None:
     setattr(table, _REPLAYED, (table.games[-1], game))
     if ended == "game":
         assert outcome is not None
-        # The winner of a game deals the first hand of the next (RULES.md §2).
+        # The winner of a game deals the first hand of the next (docs/RULES.md §2).
         following = GameState(table.size, rules_of(table), outcome.winner)
         following.deal(_rng(table))
         table.games.append(GameRecord.of(following).to_json())

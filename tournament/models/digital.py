@@ -13,7 +13,7 @@ from tournament.models.seating import Table
 
 class DigitalTable(models.Model):
     """A table played in the browser: its games as game records
-    (FORMATS.md), advanced only through `scoring`. Practice tables belong to
+    (docs/FORMATS.md), advanced only through `scoring`. Practice tables belong to
     no tournament."""
 
     class Status(models.TextChoices):

@@ -1,7 +1,7 @@
 """Results: the versions of a table's result, the scores and totals the
 standings read, and recorded tie decisions."""
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, cast
 
 from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist
@@ -15,6 +15,29 @@ from tournament.models.seating import Series, Table
 
 if TYPE_CHECKING:
     from django.contrib.auth.base_user import AbstractBaseUser
+
+
+class StoredGame(TypedDict):
+    """One game of a stored result (docs/FORMATS.md § Stored games)."""
+
+    winner: int
+    """The winner's seat at the table (the table's numbering)."""
+    marks: int
+    """The marks the winner kept."""
+    points: NotRequired[int]
+    """The winner's game points; everyone else at the table scores 0. A
+    backup from before they were stored restores without them."""
+    hands: NotRequired[list[dict[str, Any]]]
+    """Entered as a sheet: its sheet lines (docs/FORMATS.md § Sheet line)."""
+
+
+class StoredResult(TypedDict):
+    """`ResultVersion.data`: a table's games (docs/FORMATS.md § Stored
+    games)."""
+
+    games: list[StoredGame]
+    records: NotRequired[list[dict[str, Any]]]
+    """A digital table: the game records its games were played by."""
 
 
 class ResultVersion(models.Model):
@@ -46,8 +69,7 @@ class ResultVersion(models.Model):
     mode = models.CharField(
         max_length=10, choices=Mode.choices, verbose_name=_("Eingabeart")
     )
-    # {"games": [{"winner": seat, "marks": n, "hands": [sheet lines]}, ...]}
-    # plus, for digital tables, the game records.
+    # A `StoredResult`; read it through `result` and `games`.
     data = models.JSONField(verbose_name=_("Spiele"))
     reason = models.CharField(_("Grund"), max_length=300, blank=True)
     entered_by = models.ForeignKey(
@@ -132,6 +154,17 @@ class ResultVersion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} v{self.number} ({self.status})"
+
+    @property
+    def result(self) -> StoredResult:
+        """`data` as the record it is: the result services write nothing
+        else into it."""
+        return cast(StoredResult, self.data)
+
+    @property
+    def games(self) -> list[StoredGame]:
+        """The table's games, in order."""
+        return self.result["games"]
 
     @property
     def at_table(self) -> bool:

@@ -148,7 +148,7 @@ class SeatQuerySet(models.QuerySet[_SeatT]):
 
 class Seat(models.Model):
     """A player at a table. Seat 1 leads the first hand; the highest seat
-    deals first and keeps the score sheet (RULES.md §2)."""
+    deals first and keeps the score sheet (docs/RULES.md §2)."""
 
     series = models.ForeignKey(
         Series, on_delete=models.CASCADE, related_name="seats", verbose_name=_("Serie")

@@ -2,6 +2,7 @@
 from, kept with the result version it became."""
 
 import uuid
+from typing import NotRequired, TypedDict, cast
 
 from django.conf import settings
 from django.db import models
@@ -11,6 +12,30 @@ from django.utils.translation import gettext_lazy as _
 from tournament.models.core import Entry
 from tournament.models.results import ResultVersion
 from tournament.models.seating import Table
+
+
+class ReadGame(TypedDict):
+    """One game as the reader read it (docs/FORMATS.md § Photo reading)."""
+
+    number: int
+    """The game's row on the sheet, from 1."""
+    winner_seat: int | None
+    """The only seat with marks left; None when no single one was read."""
+    marks_left: int | None
+    flagged: bool
+    """A person must look: the review leaves the game empty."""
+    confidence: float
+    """0 to 1: how far the least clear cell is from doubt."""
+    reason: NotRequired[str]
+    """Why it is flagged: "order", "faint" or ""; photos read before the
+    reader said why have none."""
+
+
+class StoredReading(TypedDict):
+    """`SheetPhoto.reading` (docs/FORMATS.md § Photo reading)."""
+
+    games: list[ReadGame]
+    milliseconds: int
 
 
 class SheetPhoto(models.Model):
@@ -36,8 +61,7 @@ class SheetPhoto(models.Model):
     sha256 = models.CharField(_("Prüfsumme (SHA-256)"), max_length=64)
     size = models.PositiveIntegerField(_("Größe (Bytes)"))
     file_name = models.CharField(_("Dateiname"), max_length=40)
-    # What the reader read: {"games": [{"number", "winner_seat",
-    # "marks_left", "flagged", "confidence"}], "milliseconds": …}.
+    # What the reader read: a `StoredReading`, read through `games_read`.
     reading = models.JSONField(verbose_name=_("Gelesen"))
     uploaded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -91,3 +115,8 @@ class SheetPhoto(models.Model):
     @property
     def has_image(self) -> bool:
         return self.deleted_at is None
+
+    @property
+    def games_read(self) -> list[ReadGame]:
+        """The games as read, in the sheet's order."""
+        return cast(StoredReading, self.reading)["games"]

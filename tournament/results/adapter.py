@@ -20,6 +20,7 @@ from scoring.sheet import SheetLine
 from tournament.core.errors import UserError
 from tournament.core.rules import game_points, tournament_rules
 from tournament.models import Tournament
+from tournament.models.results import StoredGame, StoredResult
 
 
 @dataclass(frozen=True)
@@ -116,7 +117,7 @@ def _quick_game(
     table_size: int,
     start_marks: int,
     present: Sequence[int],
-) -> dict[str, Any]:
+) -> StoredGame:
     winner, marks = game.winner, game.marks
     errors = []
     if winner is None:
@@ -168,7 +169,7 @@ def _quick_game(
                 code="too_many_marks",
             )
         )
-    if errors:
+    if errors or winner is None or marks is None:
         raise GameErrors(errors)
     return {"winner": winner, "marks": marks}
 
@@ -179,7 +180,7 @@ def table_result_data(
     table_size: int,
     tournament: Tournament,
     left: Mapping[int, int] | None = None,
-) -> dict[str, Any]:
+) -> StoredResult:
     """Validate a table's games (quick or sheet) and return the version data.
 
     `left`: the seats whose player withdrew during the series, each with the
@@ -206,10 +207,10 @@ def table_result_data(
             % {"n": expected, "k": len(games)},
             code="game_count",
         )
-    out: list[dict[str, Any]] = []
+    out: list[StoredGame] = []
     errors: list[GameError] = []
     # The highest seat deals the series' first hand; then the winner of each
-    # game deals the first hand of the next (RULES.md §2). None: unknown,
+    # game deals the first hand of the next (docs/RULES.md §2). None: unknown,
     # as the game before has a mistake.
     dealer: int | None = table_size
     for number, game in enumerate(games, 1):
@@ -362,7 +363,7 @@ def sheet_game(
     tournament: Tournament,
     first_dealer: int | None = None,
     present: Sequence[int] | None = None,
-) -> dict[str, Any]:
+) -> StoredGame:
     """Replay one game's sheet lines through the rules; return the game's
     winner and marks (and the lines), or raise GameErrors naming the hand
     and the rule.

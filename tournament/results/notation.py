@@ -8,7 +8,7 @@ for seat 3. Without a knock the value may be left out (``G2``).
 The letters were English once (W winner, F fold, P penalty). W and F are
 still read, as nobody could mean anything else by them; the old P is not:
 P is passt now. A penalty written the old way is read as a fold of the same
-amount, which costs the same marks (RULES.md §7: a folder and a penalised
+amount, which costs the same marks (docs/RULES.md §7: a folder and a penalised
 seat each pay what the line says), so a score never changes by it: the line
 is either refused (a fold pays less than the final value) or stored as a
 fold. The help beside the field says so.

@@ -164,7 +164,7 @@ def _players_points(
     """Points per player and game of `version`; None for a game he did not
     play (he withdrew before it, or his table, left too small, did not play
     it). A digital table still playing lists only its games so far."""
-    games = version.data["games"] if version else []
+    games = version.games if version else []
     count = tournament.games_per_series
     full = version is not None and version.complete
     players: list[PlayerPoints] = []
@@ -242,7 +242,7 @@ class TableReview:
 def _pairs(version: ResultVersion | None) -> list[tuple[int, int]]:
     if version is None:
         return []
-    return [(int(g["winner"]), int(g["marks"])) for g in version.data["games"]]
+    return [(g["winner"], g["marks"]) for g in version.games]
 
 
 def _diff(first: ResultVersion, second: ResultVersion | None) -> list[GameDiff]:

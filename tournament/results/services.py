@@ -33,6 +33,7 @@ from tournament.models import (
     Table,
     Tournament,
 )
+from tournament.models.results import StoredGame, StoredResult
 from tournament.results import adapter
 
 # The games the services take, defined next to their conversion (re-exported).
@@ -100,7 +101,7 @@ def version_add(
     *,
     table: Table,
     mode: str,
-    data: dict[str, Any],
+    data: StoredResult,
     reason: str = "",
     complete: bool = True,
     entered_by: "User | None" = None,
@@ -146,7 +147,7 @@ def rebuild_table_scores(table: Table, version: ResultVersion) -> None:
     left = table_left(table)
     GameScore.objects.filter(table=table).delete()
     rows = []
-    for game_number, game in enumerate(version.data["games"], 1):
+    for game_number, game in enumerate(version.games, 1):
         present = adapter.present_seats(table.size, left, game_number)
         for seat, entry_id in seats.items():
             if seat not in present:
@@ -252,7 +253,7 @@ def version_confirm(
 
 def result_check(
     *, games: Sequence[GameInput | None], table: Table, tournament: Tournament
-) -> dict[str, Any]:
+) -> StoredResult:
     """The result `result_enter` would store for these games, checked by the
     same rules, without writing anything (an import's preview; the form's
     check of the games it could read). Raises GameErrors with every mistake,
@@ -359,7 +360,7 @@ def result_enter(
 def result_enter_digital(
     *,
     table: Table,
-    games: Sequence[dict[str, int]],
+    games: Sequence[StoredGame],
     records: list[dict[str, Any]],
     complete: bool,
 ) -> ResultVersion:
@@ -369,7 +370,7 @@ def result_enter_digital(
     with transaction.atomic():
         table = table_lock(table=table, revision=None)
         tournament = table.series.tournament
-        data = {
+        data: StoredResult = {
             "games": [
                 {
                     "winner": g["winner"],
@@ -409,7 +410,7 @@ def _current_data(table: Table) -> dict[str, Any] | None:
     ).first()
     if current is None:
         return None
-    return {"version": current.number, "games": current.data["games"]}
+    return {"version": current.number, "games": current.games}
 
 
 def result_confirm(

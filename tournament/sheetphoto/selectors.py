@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournament.models import SheetPhoto, Table, Tournament
+from tournament.models.sheetphoto import ReadGame
 from tournament.sheetphoto.services import SHEET_FILE, game_file, photo_file_name
 from tournament.sheetphoto.storage import photo_storage
 
@@ -83,7 +84,7 @@ class PhotoReview:
         ) % {"games": games}
 
 
-def _unsure_text(game: dict[str, Any]) -> str:
+def _unsure_text(game: ReadGame) -> str:
     reason = game.get("reason", "")
     if reason == "order":
         return _(
@@ -115,8 +116,8 @@ def photo_review(
     initial: dict[str, Any] = {"revision": table.result_revision, "mode": "quick"}
     notes: dict[int, GameNote] = {}
     flagged: list[int] = []
-    for game in photo.reading.get("games", []):
-        number = int(game["number"])
+    for game in photo.games_read:
+        number = game["number"]
         alt = _("Spiel %(g)d auf dem Foto") % {"g": number}
         url = image_url(str(number)) if photo.has_image else ""
         if game["flagged"] or game["winner_seat"] is None:

@@ -1,4 +1,4 @@
-"""Standings (RULES.md §8): totals over all games, shared ranks for equal
+"""Standings (docs/RULES.md §8): totals over all games, shared ranks for equal
 totals, optional tie-break keys, recorded playoffs/lots, a ranking per
 category (`CATEGORIES`: ladies, seniors, youth) and teams.
 
