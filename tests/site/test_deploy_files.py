@@ -1,6 +1,7 @@
 """The systemd units in deploy/systemd are ones systemd takes: checked
 with `systemd-analyze verify` (where it exists) with the repository and its
-interpreter in place of /srv/siebenschraem."""
+interpreter in place of /srv/siebenschraem. deploy/manage gives manage.py
+the server's settings file."""
 
 import shutil
 import subprocess
@@ -40,3 +41,28 @@ def test_the_units_verify(tmp_path):
     ]
     assert checked.returncode == 0 or not complaints, checked.stderr
     assert not complaints, complaints
+
+
+@pytest.mark.skipif(
+    not (ROOT / ".venv" / "bin" / "python").exists(),
+    reason="deploy/manage runs the checkout's .venv, and there is none",
+)
+def test_deploy_manage_runs_manage_py_with_the_servers_settings(tmp_path):
+    env_file = tmp_path / "siebenschraem.env"
+    env_file.write_text(
+        "# as /etc/siebenschraem.env\n"
+        "SECRET_KEY=not-a-secret-only-for-this-test-0123456789abcdefghij\n"
+        f"DATABASE_URL=sqlite:///{tmp_path}/server.sqlite3\n"
+        f"VAR_DIR={tmp_path}/var\n"
+    )
+    ran = subprocess.run(
+        [str(ROOT / "deploy" / "manage"), "diffsettings"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={"PATH": "/usr/bin:/bin", "SIEBENSCHRAEM_ENV": str(env_file)},
+        timeout=120,
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert f"{tmp_path}/server.sqlite3" in ran.stdout
+    assert f"{tmp_path}/var/static" in ran.stdout
