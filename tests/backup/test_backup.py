@@ -164,3 +164,16 @@ def test_a_damaged_account_restores_nothing(tmp_path):
         call_command("restore", str(path), "--with-accounts", stdout=StringIO())
     assert not get_user_model().objects.filter(username="neu").exists()
     assert not Tournament.objects.filter(slug="konten").exists()
+
+
+@pytest.mark.django_db
+def test_a_backup_with_accounts_is_for_its_owner_only(tmp_path):
+    """It holds password hashes: readable by nobody else on the machine, from
+    its first byte on. Either way the command says what is not in it."""
+    TournamentFactory(slug="konten")
+    full = tmp_path / "mit-konten.json"
+    said = StringIO()
+    call_command("backup", "konten", "-o", str(full), "--with-accounts", stdout=said)
+    assert full.stat().st_mode & 0o777 == 0o600
+    assert "Only its owner may read this file" in said.getvalue()
+    assert "Season rankings, past champions" in said.getvalue()

@@ -5,6 +5,7 @@ JSON file; without a slug every tournament, each to its own file in DIR
 every series never overwrites the one before (`make backup`)."""
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -64,11 +65,25 @@ class Command(BaseCommand):
                 doc["accounts"] = accounts_backup()
             tmp = path.with_suffix(path.suffix + ".part")
             # Write aside, then rename: a crash never leaves half a backup.
-            tmp.write_text(json.dumps(doc, ensure_ascii=False, indent=1), "utf-8")
+            # Password hashes are for the file's owner only, from its first
+            # byte on.
+            tmp.unlink(missing_ok=True)
+            mode = 0o600 if options["with_accounts"] else 0o666
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                out.write(json.dumps(doc, ensure_ascii=False, indent=1))
             tmp.replace(path)
             self.stdout.write(f"Backup of {tournament.slug} written to {path}")
-        if not options["with_accounts"]:
+        if options["with_accounts"]:
             self.stdout.write(
-                "The accounts are not in it (--with-accounts carries them); "
-                "photos of score sheets never are."
+                "Only its owner may read this file: it holds the accounts' "
+                "password hashes. Keep every copy as safe as the database."
             )
+        else:
+            self.stdout.write(
+                "The accounts are not in it (--with-accounts carries them)."
+            )
+        self.stdout.write(
+            "Season rankings, past champions and photos of score sheets are in "
+            'no such backup (docs/OPERATING.md, "Backups").'
+        )
