@@ -255,6 +255,7 @@ def start_nginx(folder: Path, listen: int, upstream: int) -> subprocess.Popen:
     /etc/nginx/nginx.conf (connections for a hall of phones)."""
     site = (ROOT / "deploy" / "nginx-site.conf").read_text()
     site = site.replace("listen 80;", f"listen 127.0.0.1:{listen};")
+    site = site.replace("listen [::]:80;\n", "")
     site = site.replace("server 127.0.0.1:8000;", f"server 127.0.0.1:{upstream};")
     assert f":{listen};" in site and f":{upstream};" in site, (
         "the site file changed shape"
