@@ -32,7 +32,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from tournament.core.errors import UserError
-from tournament.core.idempotency import idempotent
+from tournament.core.idempotency import idempotent, outbox_answer
 from tournament.core.lookup import with_tournament
 from tournament.core.roles import (
     is_organizer,
@@ -48,6 +48,7 @@ from tournament.models import (
 from tournament.results import selectors as results_selectors
 from tournament.results.forms import (
     ResultForm,
+    initial_from_games,
     save_entered,
     saved_message,
     table_result_form,
@@ -109,11 +110,24 @@ def photo_upload_flow(
     context: dict[str, Any],
     read: Callable[[bytes], SheetPhoto],
     review_url: Callable[[SheetPhoto], str],
-) -> HttpResponse:
+) -> HttpResponseBase:
     """The photo page (GET), or the photo sent read (`read`, no transaction
     open while it is) and on to its review; a photo that cannot be read
     gives the page again with the sentence why (a 429 for a sender who
-    sent his share of photos, with when to try again)."""
+    sent his share of photos, with when to try again; a 503 while the
+    readers are busy). The same photo sent again leads to its review
+    (`services.photo_read`). The phone's outbox, which keeps a photo taken
+    without network until it is sent, gets the answer as for an entry
+    (`idempotency.outbox_answer`)."""
+    return outbox_answer(request, _upload_answer(request, context, read, review_url))
+
+
+def _upload_answer(
+    request: HttpRequest,
+    context: dict[str, Any],
+    read: Callable[[bytes], SheetPhoto],
+    review_url: Callable[[SheetPhoto], str],
+) -> HttpResponse:
     posted = request.method == "POST"
     form = PhotoForm(request.POST, request.FILES) if posted else PhotoForm()
     if posted and form.is_valid():
@@ -126,6 +140,10 @@ def photo_upload_flow(
             return response
         except UserError as error:
             form.add_error("photo", error.message)
+            if error.code == "busy":
+                response = _upload_page(request, context, form, status=503)
+                response["Retry-After"] = "5"
+                return response
         else:
             return redirect(review_url(photo))
     return _upload_page(request, context, form)
@@ -166,7 +184,7 @@ def _referee_context(table: Table) -> dict[str, Any]:
 @require_http_methods(["GET", "POST"])
 def photo_upload(
     request: HttpRequest, slug: str, series: int, table: int
-) -> HttpResponse:
+) -> HttpResponseBase:
     """The photo page of a table: the phone's camera opens, the photo is
     read, and the review follows."""
     table_obj = _table(request, slug, series, table)
@@ -238,7 +256,10 @@ def photo_review(
             return redirect("tournament:results", slug=slug)
     else:
         form = table_result_form(
-            table_obj, initial=review.initial, correction=correction, notes=review.notes
+            table_obj,
+            initial=initial_from_games(table_obj, review.games),
+            correction=correction,
+            notes=review.notes,
         )
     return render(
         request,
