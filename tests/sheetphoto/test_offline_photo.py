@@ -81,6 +81,10 @@ def test_a_photo_sent_again_by_the_outbox_is_one_photo(
         client.post(referee_url(photo_table), {"photo": upload})["Location"] == review
     )
     assert SheetPhoto.objects.count() == 1
+    # Sent while its page was closed: the photo page leads to its review.
+    page = client.get(referee_url(photo_table)).content.decode()
+    assert "Schon gesendet, noch nicht geprüft" in page
+    assert f'href="{review}"' in page
 
 
 @needs_pdftoppm

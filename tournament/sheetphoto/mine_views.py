@@ -136,6 +136,7 @@ def mine_photo_upload(
             "tournament:mine_photo_review",
             kwargs={**_player_kwargs(entry, table_obj), "photo": photo.pk},
         ),
+        lambda: selectors.unreviewed_photos(table_obj, player=entry),
     )
 
 

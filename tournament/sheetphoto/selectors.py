@@ -25,6 +25,25 @@ def table_photo(table: Table, photo_id: uuid.UUID) -> SheetPhoto | None:
     )
 
 
+def unreviewed_photos(
+    table: Table, *, user: Any = None, player: Any = None
+) -> list[SheetPhoto]:
+    """The photos of `table` a sender (a signed-in `user`, or a `player` of
+    the table) sent that no result was saved from yet, their images kept,
+    newest first: a photo sent by the phone's outbox while its page was
+    not open waits here for its review."""
+    photos = SheetPhoto.objects.filter(
+        table=table, version__isnull=True, deleted_at__isnull=True
+    )
+    if player is not None:
+        photos = photos.filter(uploaded_by_player=player)
+    elif user is not None and user.is_authenticated:
+        photos = photos.filter(uploaded_by=user, uploaded_by_player__isnull=True)
+    else:
+        return []
+    return list(photos.order_by("-uploaded_at"))
+
+
 def photo_file(photo: SheetPhoto, part: str) -> bytes | None:
     """A review image of the photo: "blatt" the whole sheet outlined, a
     game's number its rows. None if there is none (deleted, no such game)."""

@@ -95,12 +95,21 @@ def image_response(photo: SheetPhoto, part: str) -> HttpResponse:
 
 
 def _upload_page(
-    request: HttpRequest, context: dict[str, Any], form: PhotoForm, status: int = 200
+    request: HttpRequest,
+    context: dict[str, Any],
+    form: PhotoForm,
+    unreviewed: list[tuple[SheetPhoto, str]],
+    status: int = 200,
 ) -> HttpResponse:
     return render(
         request,
         "tournament/sheetphoto/upload.html",
-        {**context, "form": form, "max_mb": MAX_BYTES // 2**20},
+        {
+            **context,
+            "form": form,
+            "max_mb": MAX_BYTES // 2**20,
+            "unreviewed": unreviewed,
+        },
         status=status,
     )
 
@@ -110,6 +119,7 @@ def photo_upload_flow(
     context: dict[str, Any],
     read: Callable[[bytes], SheetPhoto],
     review_url: Callable[[SheetPhoto], str],
+    unreviewed: Callable[[], list[SheetPhoto]],
 ) -> HttpResponseBase:
     """The photo page (GET), or the photo sent read (`read`, no transaction
     open while it is) and on to its review; a photo that cannot be read
@@ -118,8 +128,11 @@ def photo_upload_flow(
     readers are busy). The same photo sent again leads to its review
     (`services.photo_read`). The phone's outbox, which keeps a photo taken
     without network until it is sent, gets the answer as for an entry
-    (`idempotency.outbox_answer`)."""
-    return outbox_answer(request, _upload_answer(request, context, read, review_url))
+    (`idempotency.outbox_answer`). The page lists the sender's photos of
+    the table not yet reviewed (`unreviewed`), each with its review."""
+    return outbox_answer(
+        request, _upload_answer(request, context, read, review_url, unreviewed)
+    )
 
 
 def _upload_answer(
@@ -127,7 +140,12 @@ def _upload_answer(
     context: dict[str, Any],
     read: Callable[[bytes], SheetPhoto],
     review_url: Callable[[SheetPhoto], str],
+    unreviewed: Callable[[], list[SheetPhoto]],
 ) -> HttpResponse:
+    def page(status: int = 200) -> HttpResponse:
+        sent = [(photo, review_url(photo)) for photo in unreviewed()]
+        return _upload_page(request, context, form, sent, status=status)
+
     posted = request.method == "POST"
     form = PhotoForm(request.POST, request.FILES) if posted else PhotoForm()
     if posted and form.is_valid():
@@ -135,18 +153,18 @@ def _upload_answer(
             photo = read(_photo_data(form))
         except services.TooManyPhotos as error:
             form.add_error("photo", error.message)
-            response = _upload_page(request, context, form, status=429)
+            response = page(status=429)
             response["Retry-After"] = str(error.retry_after)
             return response
         except UserError as error:
             form.add_error("photo", error.message)
             if error.code == "busy":
-                response = _upload_page(request, context, form, status=503)
+                response = page(status=503)
                 response["Retry-After"] = "5"
                 return response
         else:
             return redirect(review_url(photo))
-    return _upload_page(request, context, form)
+    return page()
 
 
 # --- Referees ---------------------------------------------------------------
@@ -198,6 +216,7 @@ def photo_upload(
             "tournament:photo_review",
             kwargs={**_table_kwargs(table_obj), "photo": photo.pk},
         ),
+        lambda: selectors.unreviewed_photos(table_obj, user=request.user),
     )
 
 
