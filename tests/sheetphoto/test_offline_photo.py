@@ -17,7 +17,6 @@ from django.urls import reverse
 from tests.sheetphoto.conftest import GAMES, UNSURE
 from tests.support.sheetphotos import needs_pdftoppm
 from tournament.models import SheetPhoto
-from tournament.results.forms import initial_from_games, result_initial
 from tournament.sheetphoto.services import PHOTOS_PER_PLAYER
 
 pytestmark = pytest.mark.django_db
@@ -203,6 +202,8 @@ def test_the_review_of_a_photo_read_without_its_cells_has_no_buttons(
 
 
 def test_the_forms_initial_values_come_from_one_place(photo_table):
+    from tournament.results.forms import initial_from_games, result_initial
+
     photo_table.result_revision = 2
     assert initial_from_games(photo_table, {1: (3, 2), 4: (1, 7)}) == {
         "revision": 2,
