@@ -197,6 +197,7 @@
     sheet.hidden = false;
     const figure = sheet.closest("figure");
     if (figure) {
+      figure.classList.add("tap-active");
       const whole = figure.querySelector("[data-whole-sheet]");
       if (whole) whole.hidden = true;
       for (const part of figure.querySelectorAll(".tap-legend, .tap-whole")) part.hidden = false;
