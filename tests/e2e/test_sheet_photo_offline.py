@@ -32,6 +32,16 @@ UNSURE = 3
 LEFT_STANDING = (2, 7)  # seat, mark
 
 
+# True once the phone's outbox (IndexedDB) holds nothing.
+EMPTY_OUTBOX = """() => new Promise((resolve) => {
+  const open = indexedDB.open("siebenschraem", 1);
+  open.onsuccess = () => {
+    const request = open.result.transaction("outbox").objectStore("outbox").count();
+    request.onsuccess = () => resolve(request.result === 0);
+  };
+})"""
+
+
 def fits(page, width: int) -> None:
     scroll = page.evaluate("document.documentElement.scrollWidth")
     assert scroll <= width, f"{page.url}: {scroll} px wide at {width} px"
@@ -182,4 +192,52 @@ def test_a_referees_photo_taken_offline_arrives_once(live_server, browser, var_d
     page.locator("[data-tap-sheet]").wait_for()
     assert SheetPhoto.objects.count() == 1
     assert "Alle Spiele klar gelesen" in page.locator(".photo-summary").inner_text()
+    context.close()
+
+
+def test_a_photo_that_arrives_while_the_phone_is_elsewhere_leads_to_its_review(
+    live_server, browser, var_dir
+):
+    """The player leaves the photo page while his photo waits for the
+    network: it is sent from the page he is on, and every page then says a
+    photo waits for his check, with the way to its review."""
+    tournament = TournamentFactory(slug=SLUG, name="Foto offline", table_entry="one")
+    series = make_series(tournament, sizes=(4, 4))
+    table = series.tables.get(number=1)
+    entry = table.seats.get(number=1).entry
+    photo = var_dir / "spielliste.jpg"
+    photo.write_bytes(sheet_photo(table, GAMES, seed=4))
+    base = live_server.url
+    mine = f"{base}/t/{SLUG}/mein/{entry.link_token}/"
+    upload = f"{mine}serie/1/tisch/1/foto/"
+
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(mine)
+    # Kept by the service worker, to be opened without network.
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.reload()
+    page.goto(upload)
+    context.set_offline(True)
+    page.set_input_files("input[type=file]", str(photo))
+    page.locator(".outbox-status").filter(
+        has_text="Das Foto wartet auf diesem Handy auf Netz"
+    ).wait_for(timeout=15_000)
+    page.goto(mine)  # the phone's copy
+    summary = page.locator("[data-outbox-summary]")
+    summary.filter(has_text="1 Eingabe wartet auf Netz").wait_for(timeout=15_000)
+    context.set_offline(False)
+    summary.filter(has_text="Ein Foto der Spielliste ist angekommen").wait_for(
+        timeout=20_000
+    )
+    assert SheetPhoto.objects.count() == 1
+    summary.get_by_role("link", name="Ansehen").click()
+    page.wait_for_url(re.compile(r"/foto/[0-9a-f-]{36}/$"))
+    page.locator("[data-tap-sheet]").wait_for()
+    # Its review seen: the other pages no longer speak of it.
+    page.wait_for_function(EMPTY_OUTBOX)
+    page.goto(mine)
+    page.get_by_text("Tisch 1").first.wait_for()
+    assert summary.is_hidden()
+    assert SheetPhoto.objects.count() == 1
     context.close()
