@@ -171,13 +171,14 @@ def photo_review(
         number = int(game["number"])
         alt = _("Spiel %(g)d auf dem Foto") % {"g": number}
         url = image_url(str(number)) if photo.has_image else ""
-        if game["flagged"] or game["winner_seat"] is None:
+        winner, marks = game["winner_seat"], game["marks_left"]
+        if game["flagged"] or winner is None or marks is None:
             flagged.append(number)
             notes[number] = GameNote(
                 text=_unsure_text(game), image_url=url, image_alt=alt, flagged=True
             )
             continue
-        games[number] = (int(game["winner_seat"]), int(game["marks_left"]))
+        games[number] = (winner, marks)
         notes[number] = GameNote(image_url=url, image_alt=alt)
     return PhotoReview(
         games=games, notes=notes, flagged=flagged, taps=_tap_sheet(photo, table)
