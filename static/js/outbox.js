@@ -17,6 +17,12 @@
 // on that form then goes where the answer leads (its buttons off meanwhile),
 // so a filled form is not saved twice.
 //
+// A form that sends a file (multipart: the photo of a score sheet) is kept
+// with its file, and sent as the browser would send it; its view applies it
+// once by its own means (a photo by its bytes). A form may name its own
+// words for "waiting" and "sent" (data-outbox-waiting, data-outbox-sent),
+// and hears of every state (the event "outbox:state" on the form).
+//
 // Without IndexedDB (or without script) the forms post as they always did,
 // with their hidden key. Words: templates/tournament/webapp/phone.html.
 "use strict";
@@ -89,19 +95,38 @@
     return new URL(url, window.location.href).pathname;
   }
 
+  function isMultipart(form) {
+    return (form.enctype || "").toLowerCase() === "multipart/form-data";
+  }
+
   function fieldsOf(form, submitter) {
     const data = new FormData(form);
     if (submitter && submitter.name && !data.has(submitter.name)) {
       data.append(submitter.name, submitter.value);
     }
+    const multipart = isMultipart(form);
     const fields = [];
     let token = "";
     for (const [name, value] of data.entries()) {
-      if (typeof value !== "string") continue; // no files in these forms
+      if (typeof value !== "string") {
+        // A file (IndexedDB keeps it as it is), with its name.
+        if (multipart && value.size > 0) fields.push([name, value, value.name || "foto.jpg"]);
+        continue;
+      }
       if (name === "csrfmiddlewaretoken") token = value;
       else if (name !== KEY_FIELD) fields.push([name, value]);
     }
-    return { fields, token };
+    return { fields, token, multipart };
+  }
+
+  function bodyOf(record) {
+    if (!record.multipart) return new URLSearchParams(record.fields);
+    const body = new FormData();
+    for (const [name, value, fileName] of record.fields) {
+      if (typeof value === "string") body.append(name, value);
+      else body.append(name, value, fileName);
+    }
+    return body;
   }
 
   // --- Words beside the forms -------------------------------------------------
@@ -134,12 +159,22 @@
     return status;
   }
 
+  // A form's own words for a state (its data-outbox-<state>), else `text`.
+  function wordsFor(form, state, text) {
+    if (state === "waiting" && text === texts.textWaiting && form.dataset.outboxWaiting) {
+      return form.dataset.outboxWaiting;
+    }
+    if (state === "sent" && form.dataset.outboxSent) return form.dataset.outboxSent;
+    return text;
+  }
+
   function show(record, state, text) {
     for (const form of formsFor(record)) {
       const status = statusOf(form);
       status.dataset.state = state;
       status.dataset.key = record.key;
-      status.textContent = text;
+      status.textContent = wordsFor(form, state, text);
+      form.dispatchEvent(new CustomEvent("outbox:state", { detail: { state } }));
       if (state === "refused") {
         const discard = document.createElement("button");
         discard.type = "button";
@@ -173,23 +208,32 @@
     }
     const waiting = records.filter((r) => r.state === "waiting");
     const refused = records.filter((r) => r.state === "refused");
+    // A photo that arrived while the phone was elsewhere, until its review
+    // (where the answer led) is opened.
+    const here = (r) => r.location === window.location.pathname;
+    for (const seen of records.filter((r) => r.state === "arrived" && here(r))) {
+      forget(seen.key).catch(() => undefined);
+    }
+    const arrived = records.filter((r) => r.state === "arrived" && !here(r));
     box.replaceChildren();
-    const line = (list, one, many) => {
+    const line = (list, one, many, where) => {
       if (list.length === 0) return;
       const p = document.createElement("p");
       p.textContent = list.length === 1 ? one : many.replace("{count}", String(list.length));
       // Not on its page: a link to it (where its form shows what happened).
-      const away = list.find((r) => r.page !== window.location.pathname);
+      const away = list.find((r) => where(r) !== window.location.pathname);
       if (away) {
         const link = document.createElement("a");
-        link.href = away.page;
+        link.href = where(away);
         link.textContent = texts.textShow;
         p.append(" ", link);
       }
       box.append(p);
     };
-    line(waiting, texts.textWaitingOne, texts.textWaitingMany);
-    line(refused, texts.textRefusedOne, texts.textRefusedMany);
+    const form = (r) => r.page;
+    line(waiting, texts.textWaitingOne, texts.textWaitingMany, form);
+    line(refused, texts.textRefusedOne, texts.textRefusedMany, form);
+    line(arrived, texts.textArrivedOne, texts.textArrivedMany, (r) => r.location);
     box.hidden = box.childElementCount === 0;
   }
 
@@ -221,7 +265,7 @@
     try {
       response = await fetch(record.url, {
         method: "POST",
-        body: new URLSearchParams(record.fields),
+        body: bodyOf(record),
         headers: {
           "Idempotency-Key": record.key,
           Accept: "application/json",
@@ -294,6 +338,18 @@
     setTimeout(() => window.location.assign(data.location), SENT_PAUSE_MS);
   }
 
+  async function arrivedElsewhere(record, data) {
+    // A photo sent while the phone is on another page: it is not a result
+    // yet, only its review makes one. Remembered (without its file) so
+    // every page says so, with the way to its review.
+    if (!record.multipart || !data.location || record.page === window.location.pathname) return;
+    try {
+      await put({ ...record, fields: [], state: "arrived", location: pathOf(data.location) });
+    } catch (error) {
+      // No room: the photo page lists it as well.
+    }
+  }
+
   async function deliver(record, { waited }) {
     if (sending.has(record.key)) return "sending";
     sending.add(record.key);
@@ -309,6 +365,7 @@
         const said = answerText(outcome.data || {});
         show(record, "sent", said ? `${texts.textSent} ${said}` : texts.textSent);
         leaveForm(record, outcome.data || {});
+        await arrivedElsewhere(record, outcome.data || {});
         return "sent";
       }
       // Refused while the person waits: the server's page says why (the
@@ -349,6 +406,7 @@
     try {
       const records = (await all()).filter((r) => r.owner === owner);
       for (const record of records) {
+        if (record.state === "arrived") continue;
         if (record.state === "refused") {
           show(record, "refused", record.text);
           continue;
@@ -387,21 +445,24 @@
 
   async function submit(form, submitter) {
     const field = keyField(form);
-    const { fields, token } = fieldsOf(form, submitter);
+    const { fields, token, multipart } = fieldsOf(form, submitter);
     const record = {
       key: (field && field.value) || newKey(),
       owner,
       url: pathOf(form.action),
       page: window.location.pathname,
       fields,
+      multipart,
       token,
       state: "waiting",
       created: Date.now(),
     };
     try {
       // Saved again while it waits for the network: the same submission.
+      // (A file taken again is another one: a retake.)
       const same = (await all()).find(
         (r) =>
+          !multipart &&
           r.owner === owner &&
           r.url === record.url &&
           r.state === "waiting" &&

@@ -318,6 +318,19 @@ def _for_client(
     return response
 
 
+def outbox_answer(request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
+    """The answer of a view that applies a submission at most once by its
+    own means, not by its key (a photo of a score sheet: by its bytes, so
+    no transaction waits while it is read), as a keyed view's answer: for
+    the outbox a redirect or a page as the envelope. A 503 stays one, so
+    the outbox sends it again later."""
+    answer = _for_client(request, response, [], replayed=False)
+    if answer is not response and response.status_code == 503:
+        answer.status_code = 503
+        answer["Retry-After"] = response.get("Retry-After", "5")
+    return answer
+
+
 def _refusal(request: HttpRequest, status: int, text: str) -> HttpResponseBase:
     if wants_json(request):
         return JsonResponse(

@@ -31,10 +31,23 @@ class ReadGame(TypedDict):
     reader said why have none."""
 
 
+class ReadingFrame(TypedDict):
+    """Where the review's sheet image stands on the printed page, in mm."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+
+
 class StoredReading(TypedDict):
     """`SheetPhoto.reading` (docs/FORMATS.md § Photo reading)."""
 
     games: list[ReadGame]
+    cells: NotRequired[list[tuple[int, int, int, str]]]
+    """Every stroke cell as read: game, seat, mark, state; the review's
+    buttons over the picture. Photos read before it have none."""
+    frame: NotRequired[ReadingFrame]
     milliseconds: int
 
 

@@ -323,20 +323,48 @@ class ResultForm(forms.Form):
         ) % {"n": count}
 
 
+def initial_from_games(
+    table: Table,
+    games: Mapping[int, tuple[int, int]],
+    *,
+    hands: Mapping[int, str] | None = None,
+    mode: str = ResultVersion.Mode.QUICK,
+) -> dict[str, Any]:
+    """A ResultForm's initial values at the table's current revision: per
+    game number its winner's seat and the marks he kept, and its hands as
+    sheet lines (`hands`); a game not named stays empty. The one place
+    outside the form that knows its fields' names (an entry to correct, a
+    photographed sheet's review)."""
+    initial: dict[str, Any] = {"revision": table.result_revision, "mode": mode}
+    for g, (winner, marks) in games.items():
+        initial[f"g{g}_winner"] = str(winner)
+        initial[f"g{g}_marks"] = str(marks)
+    for g, text in (hands or {}).items():
+        if text:
+            initial[f"g{g}_hands"] = text
+    return initial
+
+
 def result_initial(table: Table, version: ResultVersion | None) -> dict[str, Any]:
     """A ResultForm's initial values: `version`'s games to correct or check
     (quick or sheet, as it was entered), else empty; at the table's current
     revision."""
-    initial: dict[str, Any] = {"revision": table.result_revision, "mode": "quick"}
     if version is None:
-        return initial
-    initial["mode"] = version.mode if version.mode == "sheet" else "quick"
-    for g, game in enumerate(version.data["games"], 1):
-        initial[f"g{g}_winner"] = str(game["winner"])
-        initial[f"g{g}_marks"] = str(game["marks"])
-        if game.get("hands"):
-            initial[f"g{g}_hands"] = "\n".join(hand_text(h) for h in game["hands"])
-    return initial
+        return initial_from_games(table, {})
+    games = dict(enumerate(version.data["games"], 1))
+    return initial_from_games(
+        table,
+        {g: (game["winner"], game["marks"]) for g, game in games.items()},
+        hands={
+            g: "\n".join(hand_text(h) for h in game.get("hands") or ())
+            for g, game in games.items()
+        },
+        mode=(
+            ResultVersion.Mode.SHEET
+            if version.mode == ResultVersion.Mode.SHEET
+            else ResultVersion.Mode.QUICK
+        ),
+    )
 
 
 def table_result_form(

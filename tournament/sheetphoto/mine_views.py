@@ -29,7 +29,7 @@ from tournament.core.ratelimit import (
 )
 from tournament.models import Entry, SheetPhoto, Table
 from tournament.registration.selectors import entry_by_link, mine_url
-from tournament.results.forms import table_result_form
+from tournament.results.forms import initial_from_games, table_result_form
 from tournament.sheetphoto import selectors, services
 from tournament.sheetphoto.views import (
     image_response,
@@ -136,6 +136,7 @@ def mine_photo_upload(
             "tournament:mine_photo_review",
             kwargs={**_player_kwargs(entry, table_obj), "photo": photo.pk},
         ),
+        lambda: selectors.unreviewed_photos(table_obj, player=entry),
     )
 
 
@@ -191,7 +192,11 @@ def mine_photo_review(
             )
             return redirect(mine_url(entry))
     else:
-        form = table_result_form(table_obj, initial=review.initial, notes=review.notes)
+        form = table_result_form(
+            table_obj,
+            initial=initial_from_games(table_obj, review.games),
+            notes=review.notes,
+        )
     return render(
         request,
         "tournament/sheetphoto/review.html",

@@ -12,6 +12,7 @@ from django.utils.translation import ngettext
 
 from tournament.models import SheetPhoto, Table, Tournament
 from tournament.models.sheetphoto import ReadGame
+from tournament.sheetphoto.reader.layout import sheet_layout
 from tournament.sheetphoto.services import SHEET_FILE, game_file, photo_file_name
 from tournament.sheetphoto.storage import photo_storage
 
@@ -23,6 +24,25 @@ def table_photo(table: Table, photo_id: uuid.UUID) -> SheetPhoto | None:
         .filter(pk=photo_id, table=table)
         .first()
     )
+
+
+def unreviewed_photos(
+    table: Table, *, user: Any = None, player: Any = None
+) -> list[SheetPhoto]:
+    """The photos of `table` a sender (a signed-in `user`, or a `player` of
+    the table) sent that no result was saved from yet, their images kept,
+    newest first: a photo sent by the phone's outbox while its page was
+    not open waits here for its review."""
+    photos = SheetPhoto.objects.filter(
+        table=table, version__isnull=True, deleted_at__isnull=True
+    )
+    if player is not None:
+        photos = photos.filter(uploaded_by_player=player)
+    elif user is not None and user.is_authenticated:
+        photos = photos.filter(uploaded_by=user, uploaded_by_player__isnull=True)
+    else:
+        return []
+    return list(photos.order_by("-uploaded_at"))
 
 
 def photo_file(photo: SheetPhoto, part: str) -> bytes | None:
@@ -58,14 +78,46 @@ class GameNote:
 
 
 @dataclass(frozen=True)
-class PhotoReview:
-    """What the review of a photo shows: the form's pre-filled values, a
-    note per game (its picture, and for a game read unsure what to do),
-    and the games read unsure."""
+class TapRow:
+    """A player's row of strokes on the sheet: his seat and name, each
+    mark's state as read ("struck", "standing" or "doubtful")."""
 
-    initial: dict[str, Any]
+    seat: int
+    name: str
+    cells: list[tuple[int, str]]
+
+
+@dataclass(frozen=True)
+class TapGame:
+    number: int
+    rows: list[TapRow]
+
+
+@dataclass(frozen=True)
+class TapSheet:
+    """The strokes of the outlined sheet to tap on, game by game: the
+    part of the sheet's image that holds them, in percent of the image
+    (`left`, `top`, `width`, `height`), and the games' rows."""
+
+    left: float
+    top: float
+    width: float
+    height: float
+    games: list[TapGame]
+
+
+@dataclass(frozen=True)
+class PhotoReview:
+    """What the review of a photo shows: the games read clearly (number:
+    winner's seat and marks kept) that pre-fill the form, a note per game
+    (its picture, and for a game read unsure what to do), the games read
+    unsure, and the strokes to correct on the picture (None: a photo read
+    before its cells were kept, or its image deleted)."""
+
+    games: dict[int, tuple[int, int]]
     notes: dict[int, GameNote]
     flagged: list[int]
+    taps: TapSheet | None = None
 
     @property
     def summary(self) -> str:
@@ -109,27 +161,78 @@ def _unsure_text(game: ReadGame) -> str:
 def photo_review(
     photo: SheetPhoto, table: Table, *, image_url: Callable[[str], str]
 ) -> PhotoReview:
-    """The form as the photo fills it, at the table's current revision: per
-    game read clearly its winner and marks (quick entry); a game read
-    unsure stays empty with a note, never filled by a guess. `image_url`:
-    the address of a part of the photo's review images (`photo_file`)."""
-    initial: dict[str, Any] = {"revision": table.result_revision, "mode": "quick"}
+    """What the photo fills the form with: per game read clearly its winner
+    and marks (quick entry); a game read unsure stays empty with a note,
+    never filled by a guess. `image_url`: the address of a part of the
+    photo's review images (`photo_file`)."""
+    games: dict[int, tuple[int, int]] = {}
     notes: dict[int, GameNote] = {}
     flagged: list[int] = []
     for game in photo.games_read:
         number = game["number"]
         alt = _("Spiel %(g)d auf dem Foto") % {"g": number}
         url = image_url(str(number)) if photo.has_image else ""
-        if game["flagged"] or game["winner_seat"] is None:
+        winner, marks = game["winner_seat"], game["marks_left"]
+        if game["flagged"] or winner is None or marks is None:
             flagged.append(number)
             notes[number] = GameNote(
                 text=_unsure_text(game), image_url=url, image_alt=alt, flagged=True
             )
             continue
-        initial[f"g{number}_winner"] = str(game["winner_seat"])
-        initial[f"g{number}_marks"] = str(game["marks_left"])
+        games[number] = (winner, marks)
         notes[number] = GameNote(image_url=url, image_alt=alt)
-    return PhotoReview(initial=initial, notes=notes, flagged=flagged)
+    return PhotoReview(
+        games=games, notes=notes, flagged=flagged, taps=_tap_sheet(photo, table)
+    )
+
+
+def _tap_sheet(photo: SheetPhoto, table: Table) -> TapSheet | None:
+    """The strokes of the photo's outlined sheet, where they stand on its
+    image: the printed layout of the table's sheet (the same the reader
+    read by) within the image's frame on the page, both in mm."""
+    frame = photo.reading.get("frame")
+    cells = photo.reading.get("cells")
+    if not photo.has_image or not frame or not cells or not frame.get("w"):
+        return None
+    tournament = table.series.tournament
+    layout = sheet_layout(
+        seats=table.size,
+        games=tournament.games_per_series,
+        marks=tournament.start_marks,
+    )
+    states = {(g, s, m): state for g, s, m, state in cells}
+    if len(states) != len(layout.cells):
+        return None  # read for another layout: nothing to lay over it
+    first, last = layout.cells[0].box, layout.cells[-1].box
+    names = {
+        seat.number: seat.entry.player.full_name
+        for seat in table.seats.select_related("entry__player")
+    }
+    games = [
+        TapGame(
+            number=g,
+            rows=[
+                TapRow(
+                    seat=s,
+                    name=names.get(s, ""),
+                    cells=[
+                        (m, states.get((g, s, m), "doubtful"))
+                        for m in range(1, layout.marks + 1)
+                    ],
+                )
+                for s in range(1, layout.seats + 1)
+            ],
+        )
+        for g in range(1, layout.games + 1)
+    ]
+    x, y, w, h = (float(frame[k]) for k in ("x", "y", "w", "h"))
+    return TapSheet(
+        left=round((first.x - x) / w * 100, 3),
+        top=round((first.y - y) / h * 100, 3),
+        width=round((last.x + last.w - first.x) / w * 100, 3),
+        height=round((last.y + last.h - first.y) / h * 100, 3),
+        games=games,
+    )
 
 
 @dataclass(frozen=True)

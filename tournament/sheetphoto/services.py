@@ -53,6 +53,7 @@ from tournament.sheetphoto.pool import Busy, read_bounded
 from tournament.sheetphoto.reader.overlay import ReviewImages
 from tournament.sheetphoto.reader.read import (
     MAX_BYTES,
+    PX,
     Expected,
     SheetReading,
     SheetRefused,
@@ -204,6 +205,39 @@ def _write_files(
         storage.save(photo_file_name(photo_id, name), ContentFile(content))
 
 
+def _sent_before(
+    table: Table, sha256: str, *, actor: Actor, player: Entry | None
+) -> SheetPhoto | None:
+    """The photo of these very bytes this sender already sent of `table`,
+    its image still kept (None: none)."""
+    photos = SheetPhoto.objects.filter(
+        table=table, sha256=sha256, deleted_at__isnull=True
+    )
+    if player is not None:
+        photos = photos.filter(uploaded_by_player=player)
+    else:
+        photos = photos.filter(
+            uploaded_by=acting_user(actor), uploaded_by_player__isnull=True
+        )
+    return photos.order_by("-uploaded_at").first()
+
+
+def _frame(reading: SheetReading) -> dict[str, float]:
+    """Where the review's sheet image stands on the page, in mm: its
+    top-left corner and its size (the image is the rectified grid, PX
+    pixels a millimetre), so a page can lay each cell's button over it."""
+    x0, y0 = reading.origin_mm
+    height, width = (
+        reading.rectified.shape[:2] if reading.rectified is not None else (0, 0)
+    )
+    return {
+        "x": round(x0, 3),
+        "y": round(y0, 3),
+        "w": round(width / PX, 3),
+        "h": round(height / PX, 3),
+    }
+
+
 def photo_read(
     *,
     table: Table,
@@ -213,44 +247,71 @@ def photo_read(
 ) -> SheetPhoto:
     """Read a photo of `table`'s score sheet and keep it for the review:
     who took it (a user, or a player of the table), its hash, what was
-    read. PhotoRefused (a UserError) says what to do about a photo that
-    cannot be read: not a photo, too large, not a sheet, another table's,
-    a moment's wait when others are being read; TooManyPhotos (one) when
-    the sender sent his share. The table's result does not change; who may
-    enter it the caller checked."""
+    read (each game, each cell's state and where the sheet's image stands
+    on the page). PhotoRefused (a UserError) says what to do about a photo
+    that cannot be read: not a photo, too large, not a sheet, another
+    table's, a moment's wait when others are being read; TooManyPhotos
+    (one) when the sender sent his share. The table's result does not
+    change; who may enter it the caller checked.
+
+    The same bytes sent again by the same sender (a phone's outbox sending
+    a photo taken without network once more, its first answer lost; a
+    double tap) are the photo already kept: it is returned, not read or
+    counted again, never a second photo. So no transaction is held while
+    a photo is read, and a repeat is still answered as the first."""
     _expire_now_and_then()
+    # What is read, kept and hashed is the image, up to its end: bytes sent
+    # after it are no part of the photo and would fill the disk.
+    length = image_length(data) if len(data) <= MAX_BYTES else None
+    if length is not None:
+        data = data[:length]
+        before = _sent_before(
+            table, hashlib.sha256(data).hexdigest(), actor=actor, player=player
+        )
+        if before is not None:
+            return before
     _count_photo(actor=actor, player=player)
     if len(data) > MAX_BYTES:
         raise PhotoRefused(refusal_message(SheetRefused("too_large")), code="too_large")
-    # What is read, kept and hashed is the image, up to its end: bytes sent
-    # after it are no part of the photo and would fill the disk.
-    length = image_length(data)
     if length is None:
         raise PhotoRefused(refusal_message(SheetRefused("not_image")), code="not_image")
-    data = data[:length]
+    sha256 = hashlib.sha256(data).hexdigest()
     reading, images = _read(data, table)
     photo_id = uuid.uuid4()
     suffix = _suffix(data)
     _write_files(photo_id, data, suffix, images)
     try:
         with transaction.atomic():
-            _make_room(table)
-            return SheetPhoto.objects.create(
-                id=photo_id,
-                table=table,
-                sha256=hashlib.sha256(data).hexdigest(),
-                size=len(data),
-                file_name=f"photo{suffix}",
-                reading={
-                    "games": reading.as_dict()["games"],
-                    "milliseconds": round(reading.milliseconds),
-                },
-                uploaded_by=acting_user(actor),
-                uploaded_by_player=player,
-            )
+            # The table locked: of two sends of one photo at the same
+            # moment (both read meanwhile), the second finds the first's.
+            Table.objects.select_for_update().filter(pk=table.pk).first()
+            before = _sent_before(table, sha256, actor=actor, player=player)
+            if before is None:
+                _make_room(table)
+                read = reading.as_dict()
+                return SheetPhoto.objects.create(
+                    id=photo_id,
+                    table=table,
+                    sha256=sha256,
+                    size=len(data),
+                    file_name=f"photo{suffix}",
+                    reading={
+                        "games": read["games"],
+                        "cells": [
+                            [c["game"], c["seat"], c["mark"], c["state"]]
+                            for c in read["cells"]
+                        ],
+                        "frame": _frame(reading),
+                        "milliseconds": round(reading.milliseconds),
+                    },
+                    uploaded_by=acting_user(actor),
+                    uploaded_by_player=player,
+                )
     except BaseException:
         _remove_files([photo_id])
         raise
+    _remove_files([photo_id])
+    return before
 
 
 def _make_room(table: Table) -> None:

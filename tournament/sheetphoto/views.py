@@ -32,7 +32,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from tournament.core.errors import UserError
-from tournament.core.idempotency import idempotent
+from tournament.core.idempotency import idempotent, outbox_answer
 from tournament.core.lookup import with_tournament
 from tournament.core.roles import (
     is_organizer,
@@ -48,6 +48,7 @@ from tournament.models import (
 from tournament.results import selectors as results_selectors
 from tournament.results.forms import (
     ResultForm,
+    initial_from_games,
     save_entered,
     saved_message,
     table_result_form,
@@ -94,12 +95,21 @@ def image_response(photo: SheetPhoto, part: str) -> HttpResponse:
 
 
 def _upload_page(
-    request: HttpRequest, context: dict[str, Any], form: PhotoForm, status: int = 200
+    request: HttpRequest,
+    context: dict[str, Any],
+    form: PhotoForm,
+    unreviewed: list[tuple[SheetPhoto, str]],
+    status: int = 200,
 ) -> HttpResponse:
     return render(
         request,
         "tournament/sheetphoto/upload.html",
-        {**context, "form": form, "max_mb": MAX_BYTES // 2**20},
+        {
+            **context,
+            "form": form,
+            "max_mb": MAX_BYTES // 2**20,
+            "unreviewed": unreviewed,
+        },
         status=status,
     )
 
@@ -109,11 +119,33 @@ def photo_upload_flow(
     context: dict[str, Any],
     read: Callable[[bytes], SheetPhoto],
     review_url: Callable[[SheetPhoto], str],
-) -> HttpResponse:
+    unreviewed: Callable[[], list[SheetPhoto]],
+) -> HttpResponseBase:
     """The photo page (GET), or the photo sent read (`read`, no transaction
     open while it is) and on to its review; a photo that cannot be read
     gives the page again with the sentence why (a 429 for a sender who
-    sent his share of photos, with when to try again)."""
+    sent his share of photos, with when to try again; a 503 while the
+    readers are busy). The same photo sent again leads to its review
+    (`services.photo_read`). The phone's outbox, which keeps a photo taken
+    without network until it is sent, gets the answer as for an entry
+    (`idempotency.outbox_answer`). The page lists the sender's photos of
+    the table not yet reviewed (`unreviewed`), each with its review."""
+    return outbox_answer(
+        request, _upload_answer(request, context, read, review_url, unreviewed)
+    )
+
+
+def _upload_answer(
+    request: HttpRequest,
+    context: dict[str, Any],
+    read: Callable[[bytes], SheetPhoto],
+    review_url: Callable[[SheetPhoto], str],
+    unreviewed: Callable[[], list[SheetPhoto]],
+) -> HttpResponse:
+    def page(status: int = 200) -> HttpResponse:
+        sent = [(photo, review_url(photo)) for photo in unreviewed()]
+        return _upload_page(request, context, form, sent, status=status)
+
     posted = request.method == "POST"
     form = PhotoForm(request.POST, request.FILES) if posted else PhotoForm()
     if posted and form.is_valid():
@@ -121,14 +153,18 @@ def photo_upload_flow(
             photo = read(_photo_data(form))
         except services.TooManyPhotos as error:
             form.add_error("photo", error.message)
-            response = _upload_page(request, context, form, status=429)
+            response = page(status=429)
             response["Retry-After"] = str(error.retry_after)
             return response
         except UserError as error:
             form.add_error("photo", error.message)
+            if error.code == "busy":
+                response = page(status=503)
+                response["Retry-After"] = "5"
+                return response
         else:
             return redirect(review_url(photo))
-    return _upload_page(request, context, form)
+    return page()
 
 
 # --- Referees ---------------------------------------------------------------
@@ -166,7 +202,7 @@ def _referee_context(table: Table) -> dict[str, Any]:
 @require_http_methods(["GET", "POST"])
 def photo_upload(
     request: HttpRequest, slug: str, series: int, table: int
-) -> HttpResponse:
+) -> HttpResponseBase:
     """The photo page of a table: the phone's camera opens, the photo is
     read, and the review follows."""
     table_obj = _table(request, slug, series, table)
@@ -180,6 +216,7 @@ def photo_upload(
             "tournament:photo_review",
             kwargs={**_table_kwargs(table_obj), "photo": photo.pk},
         ),
+        lambda: selectors.unreviewed_photos(table_obj, user=request.user),
     )
 
 
@@ -238,7 +275,10 @@ def photo_review(
             return redirect("tournament:results", slug=slug)
     else:
         form = table_result_form(
-            table_obj, initial=review.initial, correction=correction, notes=review.notes
+            table_obj,
+            initial=initial_from_games(table_obj, review.games),
+            correction=correction,
+            notes=review.notes,
         )
     return render(
         request,
