@@ -32,6 +32,7 @@ that woke them (and no alarm is set: tests wake the table themselves).
 import logging
 import threading
 import time
+from concurrent.futures import Future
 from datetime import timedelta
 
 from django.conf import settings
@@ -65,10 +66,20 @@ def wake(table_id: int) -> None:
     # The runner claims the table itself: if another has it, it goes on to
     # the line, and a failing query cannot keep its place counted.
     try:
-        _pool().submit(_serve, table_id)
+        _pool().submit(_serve, table_id).add_done_callback(_count_out_if_cancelled)
     except background.Full:  # the process is shutting down
-        with _line_lock:
-            _runners -= 1
+        _count_out()
+
+
+def _count_out_if_cancelled(future: "Future[None]") -> None:
+    if future.cancelled():  # the process shut down before it started
+        _count_out()
+
+
+def _count_out() -> None:
+    global _runners
+    with _line_lock:
+        _runners -= 1
 
 
 def _pool() -> background.Pool:
