@@ -18,8 +18,8 @@ quick: they hand any real work to a pool.
 
 `shutdown()` ends it all at the end of the process: on the server's ASGI
 lifespan shutdown (`Lifespan`), else when Python exits (before Python
-joins the pools' threads). `stopping` is set, so that long work ends early
-(a bot runner gives its table back), calls still waiting are cancelled,
+joins the pools' threads). Calls still waiting are cancelled, `stopping`
+is set so that long work ends early (a bot runner gives its table back),
 the timer stops, and every pool's threads are joined.
 """
 
