@@ -65,6 +65,8 @@ def test_serve_runs_the_housekeeping_on_the_processs_timer(monkeypatch):
 
     ran = []
     monkeypatch.setattr(serve.uvicorn, "run", lambda *a, **k: ran.append(k))
+    monkeypatch.setattr(serve, "give_memory_back", lambda: None)
+    monkeypatch.setattr(serve, "raise_open_files", lambda: 65536)
     background.shutdown()
     try:
         call_command("serve", "--housekeeping", "600")
