@@ -40,7 +40,7 @@ LOCAL_HOSTS := localhost,127.0.0.1,[::1]
 run: $(VENV)/.run-stamp secret-key
 	$(SERVE_ENV) $(BIN)/python manage.py prepare --static \
 	  "migrate --noinput -v0" \
-	  "sheetphotos -v0 expire" \
+	  "housekeeping -v0" \
 	  "demo --slug rm-2025 --date 2025-12-06 --complete 5" \
 	  "demo --complete 3"
 	@echo ""
@@ -96,7 +96,7 @@ TLS_ON := $(filter 1 yes true on,$(TLS))
 serve: $(VENV)/.run-stamp secret-key
 	$(SERVE_ENV) $(BIN)/python manage.py prepare --static \
 	  "migrate --noinput -v0" \
-	  "sheetphotos -v0 expire"
+	  "housekeeping -v0"
 	$(if $(TLS_ON),$(SERVE_ENV) $(BIN)/python manage.py hall certificate var/tls)
 	@echo ""
 	@echo "  Adresse für die Handys: $$($(SERVE_ENV) $(BIN)/python manage.py hall address --port $(PORT) $(if $(TLS_ON),--tls) 2>/dev/null || echo '(kein Netzwerk)')"

@@ -21,6 +21,7 @@ django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
+from tournament.core.background import Lifespan  # noqa: E402
 from tournament.core.health import Health  # noqa: E402
 from tournament.core.limits import (  # noqa: E402
     BodyLimits,
@@ -47,5 +48,8 @@ application = ProtocolTypeRouter(
         "websocket": SocketBudget(
             SameOriginValidator(URLRouter(websocket_urlpatterns))
         ),
+        # The server's start and end: at the end, the process's background
+        # work is stopped and joined (tournament/core/background.py).
+        "lifespan": Lifespan(),
     }
 )

@@ -168,6 +168,59 @@ def test_old_jobs_and_their_files_are_pruned(tournament, organizer):
     assert not Job.objects.exists()
 
 
+def test_starting_a_job_leaves_old_jobs_to_the_housekeeping(tournament, organizer):
+    """Old jobs go by `manage.py housekeeping` (tests/site/test_housekeeping.py),
+    not when somebody starts one."""
+    other = TournamentFactory()
+    old = Job.objects.create(tournament=other, kind="pdf", label="x")
+    Job.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(days=3))
+    jobs.job_start(
+        actor=organizer,
+        tournament=tournament,
+        kind="pdf",
+        label="Tischkarten",
+        params={"document": "cards"},
+    )
+    assert Job.objects.filter(pk=old.pk).exists()
+
+
+def test_jobs_beyond_the_waiting_places_fail_at_once_with_a_message(
+    tournament, organizer, monkeypatch, django_capture_on_commit_callbacks
+):
+    """One job runs, `WAITING` wait; a further one is not queued without
+    end (nor a thread started for it): it fails, saying to try again."""
+    from tournament.core import background
+
+    release = threading.Event()
+    monkeypatch.setattr(jobs, "BOUND", background.Bound(workers=1, queued=1))
+    monkeypatch.setattr(jobs, "job_run", lambda job_id: release.wait(60))
+    started = []
+    try:
+        for number in range(3):
+            with django_capture_on_commit_callbacks(execute=True):
+                started.append(
+                    jobs.job_start(
+                        actor=organizer,
+                        tournament=tournament,
+                        kind="pdf",
+                        label=f"Tischkarten {number}",
+                        params={"document": "cards"},
+                    )
+                )
+    finally:
+        release.set()
+        background.shutdown()
+    statuses = [Job.objects.get(pk=job.pk) for job in started]
+    assert [job.status for job in statuses] == [
+        Job.Status.QUEUED,
+        Job.Status.QUEUED,
+        Job.Status.FAILED,
+    ]
+    assert statuses[2].message == (
+        "Gerade warten zu viele Aufträge. Bitte gleich noch einmal."
+    )
+
+
 def test_jobs_belong_to_their_tournament(organizer_client, tournament, organizer):
     other = TournamentFactory()
     job = Job.objects.create(tournament=other, kind="pdf", label="x")

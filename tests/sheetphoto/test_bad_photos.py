@@ -17,6 +17,7 @@ from PIL import Image
 
 from tests.sheetphoto.conftest import GAMES
 from tests.support.sheetphotos import blank_png, needs_pdftoppm, sheet_photo
+from tournament.core import background
 from tournament.models import AuditEvent, ResultVersion, SheetPhoto
 from tournament.sheetphoto import pool
 from tournament.sheetphoto.reader.read import MAX_BYTES
@@ -137,19 +138,21 @@ def test_another_series_sheet(upload, photo_table, tournament):
     assert "Spielliste von Tisch 1 (Serie 2" in page
 
 
-def test_a_burst_of_photos_gets_a_moment(upload, monkeypatch):
+def test_a_burst_of_photos_gets_a_moment(upload, settings):
     """While every place of the pool is taken, a photo is not queued
     without end: the person is asked to wait a moment."""
-    monkeypatch.setattr(pool, "_places", threading.BoundedSemaphore(1))
-    monkeypatch.setattr(pool, "_executor", pool.ThreadPoolExecutor(max_workers=1))
-    assert pool._places.acquire(blocking=False)  # another photo is read
+    settings.SHEET_PHOTO_WORKERS = 1
+    settings.SHEET_PHOTO_WAITING = 0
+    other = threading.Event()
+    pool.photo_pool().submit(other.wait, 10)  # another photo is read
     photo = io.BytesIO()
     Image.new("L", (800, 600), 255).save(photo, "JPEG")
     try:
         # 503: a phone's outbox sends it again in a moment by itself.
         page = upload(photo.getvalue(), status=503)
     finally:
-        pool._places.release()
+        other.set()
+        background.shutdown()
     assert "Bitte einen Moment, es werden gerade andere Fotos gelesen" in page
 
 

@@ -401,6 +401,34 @@ def test_the_organizer_deletes_a_tournaments_photos(
     assert "Gespeichert sind 0 Fotos" in client.get(url).content.decode()
 
 
+def test_an_upload_leaves_other_tournaments_photos_to_the_housekeeping(
+    client, referee, photo_table, photo, django_capture_on_commit_callbacks
+):
+    """Photos expire by `manage.py housekeeping` (tests/site/test_housekeeping.py),
+    never as a side effect of another tournament's upload."""
+    import datetime
+
+    from django.utils import timezone
+
+    from tests.support.factories import TournamentFactory, make_series
+    from tournament.models import Table
+
+    other = TournamentFactory(slug="anderes")
+    table = Table.objects.get(series=make_series(other, sizes=(4,)), number=1)
+    expired = SheetPhoto.objects.create(
+        table=table, sha256="0" * 64, size=1, file_name="photo.jpg", reading={}
+    )
+    SheetPhoto.objects.filter(pk=expired.pk).update(
+        uploaded_at=timezone.now() - datetime.timedelta(days=400)
+    )
+    client.force_login(referee)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert send(client, upload_url(photo_table), photo).status_code == 302
+    expired.refresh_from_db()
+    assert expired.deleted_at is None
+    assert not AuditEvent.objects.filter(action="sheetphoto.expire").exists()
+
+
 def test_photos_expire_after_the_retention_and_unsaved_ones_after_a_day(
     client,
     referee,

@@ -7,6 +7,7 @@ import threading
 
 import pytest
 
+from tournament.core import background
 from tournament.sheetphoto import pool
 from tournament.sheetphoto.reader.read import SheetRefused
 
@@ -31,10 +32,8 @@ def slow_pool(settings, monkeypatch):
     lets it end (`release`), then refuses its photo."""
     settings.SHEET_PHOTO_WORKERS = 1
     settings.SHEET_PHOTO_WAITING = 1
-    executor = pool.ThreadPoolExecutor(max_workers=1)
     places = Places(2)
-    monkeypatch.setattr(pool, "_executor", executor)
-    monkeypatch.setattr(pool, "_places", places)
+    monkeypatch.setattr(pool.photo_pool(), "_places", places)
     release = threading.Event()
 
     def reading(data, expected):
@@ -44,7 +43,7 @@ def slow_pool(settings, monkeypatch):
     monkeypatch.setattr(pool, "_read", reading)
     yield places, release
     release.set()
-    executor.shutdown(wait=True)
+    background.shutdown()
 
 
 def _read_in_thread(outcomes: list) -> threading.Thread:

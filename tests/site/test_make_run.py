@@ -261,10 +261,10 @@ def test_make_dev_keeps_the_development_server():
     assert "--host 0.0.0.0 --port 9999" in run.stdout
 
 
-def test_the_hall_lets_expired_photos_go_at_every_start():
+def test_the_hall_does_its_housekeeping_at_every_start():
     """A laptop that sees no photo after the championship day still lets
-    its score sheets' photos go once their time is up: make run and make
-    serve expire them before they serve."""
+    its score sheets' photos (and old submission keys) go once their time
+    is up: make run and make serve run the housekeeping before they serve."""
     for target in ("run", "serve"):
         done = subprocess.run(
             ["make", "-n", "-o", ".venv/.run-stamp", "-o", "secret-key", target],
@@ -274,6 +274,6 @@ def test_the_hall_lets_expired_photos_go_at_every_start():
             check=True,
         )
         lines = done.stdout.splitlines()
-        expire = [n for n, line in enumerate(lines) if "sheetphotos -v0 expire" in line]
+        expire = [n for n, line in enumerate(lines) if "housekeeping -v0" in line]
         served = [n for n, line in enumerate(lines) if "manage.py serve" in line]
         assert expire and served and expire[0] < served[0], (target, done.stdout)

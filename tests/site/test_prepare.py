@@ -53,7 +53,7 @@ def test_make_run_prepares_every_step_in_its_order():
     ).stdout
     steps = [
         '"migrate --noinput -v0"',
-        '"sheetphotos -v0 expire"',
+        '"housekeeping -v0"',
         '"demo --slug rm-2025 --date 2025-12-06 --complete 5"',
         '"demo --complete 3"',
         "manage.py serve --check",

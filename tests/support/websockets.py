@@ -17,7 +17,7 @@ def layer_release() -> None:
     from tournament.live import consumers as live_consumers
 
     run_async(get_channel_layer().flush)
-    live_consumers._executor.submit(connections.close_all).result()
+    live_consumers.live_pool().submit(connections.close_all).result()
 
 
 # A page of the test server opens its sockets on its own host, and the

@@ -28,13 +28,13 @@ For the outbox, which asks for JSON, an answer that is a redirect or a page
 comes as an envelope: ``{"ok", "status", "location", "messages", "html",
 "replayed"}`` (`ok`: redirected without an error message). A view that
 answers JSON itself is passed through. Keys are forgotten after
-IDEMPOTENCY_KEY_DAYS days.
+IDEMPOTENCY_KEY_DAYS days (`submission_keys_expire`, by `manage.py
+housekeeping`, never by a request).
 """
 
 import hashlib
 import json
 import threading
-import time
 import uuid
 from collections.abc import Callable
 from datetime import timedelta
@@ -60,14 +60,12 @@ REPLAYED_HEADER = "Idempotency-Replayed"
 _NOT_CONTENT = frozenset({"csrfmiddlewaretoken", FIELD})
 _FORMS = ("application/x-www-form-urlencoded", "multipart/form-data")
 _PATH_MAX = 255
-_PURGE_EVERY = 3600.0  # seconds between expiries, per process
 # SQLite has one writer, and a keyed submission holds the write lock for its
 # whole view. A burst of them (a hundred tables at once, bench/selfentry.py)
 # waiting on SQLite's busy timeout fails some after 5 s ("database is
 # locked", a 500); queued here, in the process, they wait their turn.
 _SQLITE_WRITER = threading.Lock()
 _SQLITE_QUEUE_SECONDS = 30.0
-_last_purge: float | None = None
 
 View = TypeVar("View", bound=Callable[..., HttpResponseBase])
 Scope = Callable[[HttpRequest], str]
@@ -181,7 +179,6 @@ def _applied(
             transaction.set_rollback(True)
             return _for_client(request, response, added, replayed=False)
         _keep(record, response, added)
-    _purge_now_and_then()
     return _for_client(request, response, added, replayed=False)
 
 
@@ -351,13 +348,3 @@ def submission_keys_expire(*, now: Any = None) -> int:
     cutoff = (now or timezone.now()) - timedelta(days=days)
     deleted, _by_model = SubmissionKey.objects.filter(created_at__lt=cutoff).delete()
     return deleted
-
-
-def _purge_now_and_then() -> None:
-    """Expire old keys on a write, at most once an hour per process."""
-    global _last_purge
-    now = time.monotonic()
-    if _last_purge is not None and now - _last_purge < _PURGE_EVERY:
-        return
-    _last_purge = now
-    submission_keys_expire()

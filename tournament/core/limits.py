@@ -51,6 +51,7 @@ from django.utils import translation
 from django.utils.html import escape
 from django.utils.translation import gettext as _
 
+from tournament.core import background
 from tournament.core.front import budget
 from tournament.core.handler import EXECUTOR_KEY
 from tournament.core.middleware import supported_language
@@ -146,10 +147,13 @@ def visitor(scope: Scope) -> Visitor:
     return found if isinstance(found, Visitor) else Visitor.ANONYMOUS
 
 
-# The session store is asked in one thread of its own: made-up cookies by
-# the thousand wait their turn there, and hold at most one database
-# connection (PostgreSQL's pool has 10 per worker, for the lanes' threads).
-_store_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="visitors")
+# The session store is asked in one thread of its own (the pool "visitors",
+# core.background): made-up cookies by the thousand wait their turn there,
+# and hold at most one database connection (PostgreSQL's pool has 10 per
+# worker, for the lanes' threads). Beyond the bound a cookie is not asked
+# about: its request goes in as one without a session would (the phones'
+# lane, the kept pages), and Django's own session middleware still reads it.
+STORE = background.Bound(workers=1, queued=1024)
 
 
 def _session_visitor(key: str) -> Visitor:
@@ -194,12 +198,17 @@ class Visitors:
         now = time.monotonic()
         answer = self._answers.get(key)
         if answer is None or now - answer[0] >= self.ANSWER_SECONDS:
-            ask = database_sync_to_async(
-                _session_visitor, thread_sensitive=False, executor=_store_thread
-            )
+            try:
+                store = background.pool("visitors", STORE)
+                ask = database_sync_to_async(
+                    _session_visitor, thread_sensitive=False, executor=store
+                )
+                asked = await ask(key)
+            except background.Full:
+                return Visitor.ANONYMOUS
             if len(self._answers) >= self.ANSWERS_KEPT:
                 self._answers.clear()
-            answer = self._answers[key] = (now, await ask(key))
+            answer = self._answers[key] = (now, asked)
         return answer[1]
 
     async def __call__(

@@ -10,16 +10,20 @@ its lease runs out. The runner makes one bot move per transaction, waiting
 `DIGITAL_BOT_DELAY` seconds before each so people can follow (looks need no
 wait; a table of bots only moves at `DIGITAL_BOT_DELAY_ALONE`).
 
-At most `DIGITAL_BOT_RUNNERS` runner threads run in a process at once (30
-practice tables opened in one second made 30 threads). A table woken while
-all are busy waits in line; a runner that finishes a table takes the next
-in line, and while tables wait, a runner hands its table back to the end
-of the line after each bot move, so that every table's bots move in turn.
+At most `DIGITAL_BOT_RUNNERS` runners run in a process at once, in its
+pool "bots" (`core.background`; 30 practice tables opened in one second
+would otherwise be 30 threads). A table woken while all are busy waits in
+line; a runner that finishes a table takes the next in line, and while
+tables wait, a runner hands its table back to the end of the line after
+each bot move, so that every table's bots move in turn. When the process
+shuts down, a runner gives its table back after the move it is making (a
+runner of another process takes it on).
 
 When the bots wait for a person, the runner asks `away` whether that
 person's phone is gone: then a bot takes the seat over and the bots play
-on; else an alarm of this process wakes the table again when it would be
-gone (`_alarm`), so a seat is taken over even if nothing else happens.
+on; else the process's timer (`core.background.later`) wakes the table
+again when it would be gone, so a seat is taken over even if nothing else
+happens.
 
 With `DIGITAL_BOTS_INLINE` (tests) the bots move at once, in the thread
 that woke them (and no alarm is set: tests wake the table themselves).
@@ -28,6 +32,7 @@ that woke them (and no alarm is set: tests wake the table themselves).
 import logging
 import threading
 import time
+from concurrent.futures import Future
 from datetime import timedelta
 
 from django.conf import settings
@@ -35,6 +40,7 @@ from django.db import OperationalError, close_old_connections, connection, trans
 from django.db.models import Q
 from django.utils import timezone
 
+from tournament.core import background
 from tournament.digital import adapter, away, moves
 from tournament.models import DigitalTable
 
@@ -59,9 +65,29 @@ def wake(table_id: int) -> None:
         _runners += 1
     # The runner claims the table itself: if another has it, it goes on to
     # the line, and a failing query cannot keep its place counted.
-    threading.Thread(
-        target=_serve, args=(table_id,), name=f"bots-{table_id}", daemon=True
-    ).start()
+    try:
+        _pool().submit(_serve, table_id).add_done_callback(_count_out_if_cancelled)
+    except background.Full:  # the process is shutting down
+        _count_out()
+
+
+def _count_out_if_cancelled(future: "Future[None]") -> None:
+    if future.cancelled():  # the process shut down before it started
+        _count_out()
+
+
+def _count_out() -> None:
+    global _runners
+    with _line_lock:
+        _runners -= 1
+
+
+def _pool() -> background.Pool:
+    # The runners counted here are at most the pool's workers; one that just
+    # counted itself out may still hold its thread a moment, so as many
+    # may wait for one.
+    runners = int(settings.DIGITAL_BOT_RUNNERS)
+    return background.pool("bots", background.Bound(workers=runners, queued=runners))
 
 
 # The runner threads of this process, and the tables waiting for one, in
@@ -214,7 +240,9 @@ def _play(table_id: int) -> bool:
             if wait is not None:
                 _alarm(table_id, wait)
             break
-        time.sleep(_delay(table_id, kind))
+        if background.stopping.wait(_delay(table_id, kind)):
+            _release(table_id)  # the process ends: another's runner goes on
+            return False
         DigitalTable.objects.filter(pk=table_id).update(
             runner_until=timezone.now() + LEASE
         )
@@ -234,43 +262,12 @@ def _play(table_id: int) -> bool:
     return bot_next(table_id=table_id) is not None and _claim(table_id)
 
 
-# Alarms of this process: tables to wake at a time (monotonic), when the
-# person they wait for would count as gone. One thread sleeps until the
-# earliest; a table has one alarm, the earliest asked for.
-_alarm_lock = threading.Condition()
-_alarms: dict[int, float] = {}
-_alarm_thread: threading.Thread | None = None
 # Wake a little after the limit, so that the seat is gone by then.
 ALARM_SLACK = 0.25
 
 
 def _alarm(table_id: int, seconds: float) -> None:
-    global _alarm_thread
-    at = time.monotonic() + max(0.0, seconds) + ALARM_SLACK
-    with _alarm_lock:
-        if _alarms.get(table_id, at + 1) <= at:
-            return
-        _alarms[table_id] = at
-        if _alarm_thread is None:
-            _alarm_thread = threading.Thread(
-                target=_ring, name="bots-alarms", daemon=True
-            )
-            _alarm_thread.start()
-        _alarm_lock.notify()
-
-
-def _ring() -> None:
-    while True:
-        with _alarm_lock:
-            while not _alarms:
-                _alarm_lock.wait()
-            table_id, at = min(_alarms.items(), key=lambda item: item[1])
-            now = time.monotonic()
-            if at > now:
-                _alarm_lock.wait(at - now)
-                continue
-            del _alarms[table_id]
-        try:
-            wake(table_id)
-        except Exception:  # a failing wake must not end the alarms
-            logger.exception("alarm of digital table %s failed", table_id)
+    """Wake the table in `seconds` (the earliest of its alarms)."""
+    background.later(
+        seconds + ALARM_SLACK, lambda: wake(table_id), key=("bots", table_id)
+    )

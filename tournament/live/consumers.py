@@ -37,7 +37,6 @@ import gzip
 import json
 import logging
 from collections.abc import Awaitable, Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, NamedTuple, ParamSpec, TypeVar
 from urllib.parse import parse_qs
 
@@ -53,6 +52,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from tournament.core import background
 from tournament.core.middleware import supported_language
 from tournament.core.ratelimit import link_missed, personal_link_limited
 from tournament.core.roles import may_referee, signed_in_user
@@ -126,10 +126,18 @@ def _frame_sync(
     return Frame(current.etag, invalidation.etag(html), text, packed)
 
 
-# The consumers' database work runs in one thread of its own, not in the one
-# thread where Django serves sync views: a refresh storm of page loads never
-# delays a push, and the thread keeps one database connection.
-_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live")
+# The consumers' database work runs in one thread of its own (the pool
+# "live", core.background), not in the one thread where Django serves sync
+# views: a refresh storm of page loads never delays a push, and the thread
+# keeps one database connection. Each socket waits for one render at a time
+# and each room for one per region and language; beyond this many waiting,
+# a render is refused (`background.Full`): the socket ends, and its page
+# polls and connects again later (static/js/live.js).
+LIVE = background.Bound(workers=1, queued=4096)
+
+
+def live_pool() -> background.Pool:
+    return background.pool("live", LIVE)
 
 
 _P = ParamSpec("_P")
@@ -137,7 +145,11 @@ _R = TypeVar("_R")
 
 
 def _in_live_thread(func: Callable[_P, _R]) -> Callable[_P, Awaitable[_R]]:
-    return DatabaseSyncToAsync(func, thread_sensitive=False, executor=_executor)
+    async def run(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        call = DatabaseSyncToAsync(func, thread_sensitive=False, executor=live_pool())
+        return await call(*args, **kwargs)
+
+    return run
 
 
 def _layer() -> BaseChannelLayer:

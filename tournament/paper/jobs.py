@@ -1,17 +1,19 @@
-"""Long exports and imports outside the request: a Job row, a background
-thread, a file under VAR_DIR/jobs/, and a page that polls the progress.
+"""Long exports and imports outside the request: a Job row, the process's
+pool "jobs" (`core.background`), a file under VAR_DIR/jobs/, and a page that
+polls the progress.
 
-`job_start` records the job and, once the transaction has committed, starts
-a daemon thread that runs it. One job renders at a time per process (they
-are CPU-bound; requests keep being served meanwhile), further jobs wait
-queued. Progress goes to the cache as well as the row, so it shows even
+`job_start` records the job and, once the transaction has committed, hands
+it to the pool. One job renders at a time per process (they are CPU-bound;
+requests keep being served meanwhile), at most `WAITING` more wait their
+turn; a job beyond them fails at once with a message saying to try again
+shortly. Progress goes to the cache as well as the row, so it shows even
 while an import holds its transaction open. A job whose thread died with its
 process is marked failed the next time somebody looks at it; jobs and their
-files are pruned after two days. Works the same on SQLite and PostgreSQL.
+files are pruned after two days (`jobs_prune`, by `manage.py housekeeping`).
+Works the same on SQLite and PostgreSQL.
 """
 
 import logging
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
@@ -26,6 +28,7 @@ from django.db.models import QuerySet
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from tournament.core import background
 from tournament.core.audit import audit_record
 from tournament.core.errors import UserError
 from tournament.core.roles import Actor, acting_user
@@ -35,7 +38,11 @@ logger = logging.getLogger(__name__)
 
 STALE_AFTER = timedelta(minutes=10)
 KEEP_FOR = timedelta(days=2)
-_slot = threading.BoundedSemaphore(1)
+# One job at a time (CPU-bound, and WeasyPrint renders one at a time
+# anyway), and a few more waiting: several organizers at once, each with a
+# document or two.
+WAITING = 8
+BOUND = background.Bound(workers=1, queued=WAITING)
 
 Progress = Callable[[int], None]
 
@@ -138,7 +145,6 @@ def job_start(
     committed. The language of the request goes with it."""
     if kind not in RUNNERS:
         raise ValueError(f"unknown job kind {kind!r}")
-    jobs_prune()
     with transaction.atomic():
         job = Job.objects.create(
             tournament=tournament,
@@ -159,9 +165,15 @@ def job_start(
 
 
 def _spawn(job_id: UUID) -> None:
-    threading.Thread(
-        target=job_run, args=(job_id,), name=f"job-{job_id}", daemon=True
-    ).start()
+    try:
+        background.pool("jobs", BOUND).submit(job_run, job_id)
+    except background.Full:
+        _set(
+            job_id,
+            status=Job.Status.FAILED,
+            message=_("Gerade warten zu viele Aufträge. Bitte gleich noch einmal."),
+            finished_at=timezone.now(),
+        )
 
 
 def _set(job_id: UUID, **fields: Any) -> None:
@@ -169,15 +181,14 @@ def _set(job_id: UUID, **fields: Any) -> None:
 
 
 def job_run(job_id: UUID) -> None:
-    """Run one job to the end (the thread's body; tests call it directly).
+    """Run one job to the end (the pool's call; tests call it directly).
     Never raises: a failure is recorded on the job for the organizer."""
-    with _slot:
-        try:
-            _run(job_id)
-        finally:
-            if not connection.in_atomic_block:
-                close_old_connections()
-                connection.close()
+    try:
+        _run(job_id)
+    finally:
+        if not connection.in_atomic_block:
+            close_old_connections()
+            connection.close()
 
 
 def _run(job_id: UUID) -> None:

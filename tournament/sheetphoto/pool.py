@@ -4,24 +4,25 @@ A photo takes a few hundred milliseconds of CPU (OpenCV and zxing-cpp
 release the GIL while they work). At the end of a series many tables send
 their sheets at once: read all at once they would take every core from
 the pages the hall is waiting for. So each process reads at most
-SHEET_PHOTO_WORKERS photos at a time in its own threads and lets at most
-SHEET_PHOTO_WAITING more wait for a thread; any further photo is refused
-at once (`Busy`: "Bitte einen Moment …"), never queued without end.
+SHEET_PHOTO_WORKERS photos at a time in its pool "sheetphoto"
+(`core.background`) and lets at most SHEET_PHOTO_WAITING more wait for a
+thread; any further photo is refused at once (`Busy`: "Bitte einen
+Moment …"), never queued without end.
 
 The request's thread waits for its photo (under ASGI every request runs in
 a thread of its own, tournament/core/handler.py), so the person gets the
 pre-filled form in the answer; no transaction is open while it waits, nor
 does it hold its place in Django's lane (`core.limits.outside_lane`). A
 place is given back when the reading ends, not when the request stops
-waiting, so a reading that outlasts its request still counts.
+waiting, so a reading that outlasts its request still counts (the pool's
+rule).
 """
 
-import threading
-from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 
 from django.conf import settings
 
+from tournament.core import background
 from tournament.core.limits import outside_lane
 from tournament.sheetphoto.reader.overlay import ReviewImages, review_images
 from tournament.sheetphoto.reader.read import Expected, SheetReading, read_sheet
@@ -31,22 +32,15 @@ class Busy(Exception):
     """Every place for a photo is taken (or the reading took too long)."""
 
 
-_lock = threading.Lock()
-_executor: ThreadPoolExecutor | None = None
-_places: threading.BoundedSemaphore | None = None
-
-
-def _pool() -> tuple[ThreadPoolExecutor, threading.BoundedSemaphore]:
-    global _executor, _places
-    with _lock:
-        if _executor is None or _places is None:
-            workers = max(1, int(settings.SHEET_PHOTO_WORKERS))
-            waiting = max(0, int(settings.SHEET_PHOTO_WAITING))
-            _executor = ThreadPoolExecutor(
-                max_workers=workers, thread_name_prefix="sheetphoto"
-            )
-            _places = threading.BoundedSemaphore(workers + waiting)
-        return _executor, _places
+def photo_pool() -> background.Pool:
+    """The process's photo readers (core.background), as the settings say."""
+    return background.pool(
+        "sheetphoto",
+        background.Bound(
+            workers=int(settings.SHEET_PHOTO_WORKERS),
+            queued=int(settings.SHEET_PHOTO_WAITING),
+        ),
+    )
 
 
 def _read(data: bytes, expected: Expected | None) -> tuple[SheetReading, ReviewImages]:
@@ -60,17 +54,10 @@ def read_bounded(
     """The photo read (and its review images drawn) in the pool: raises the
     reader's SheetRefused, or Busy when no place is free or the reading
     takes longer than SHEET_PHOTO_SECONDS."""
-    executor, places = _pool()
-    if not places.acquire(blocking=False):
-        raise Busy
     try:
-        future: Future[tuple[SheetReading, ReviewImages]] = executor.submit(
-            _read, data, expected
-        )
-    except RuntimeError:  # the pool is shutting down with the process
-        places.release()
+        future = photo_pool().submit(_read, data, expected)
+    except background.Full:
         raise Busy from None
-    future.add_done_callback(lambda _done: places.release())
     try:
         # The pool bounds the readings: the request need not hold its place
         # in Django's lane meanwhile (a referee's photos would keep the other

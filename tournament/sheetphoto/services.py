@@ -13,14 +13,14 @@ to the version it became and its hash goes into the Protokoll.
 
 The image files live in the photos' storage under <id>/ (`storage`); `photos_delete`
 (the organizer, for a tournament) and `photos_expire` (after
-SHEET_PHOTO_RETENTION_DAYS) delete them and keep the rows with their
-hashes, so a version still says it came from a photo.
+SHEET_PHOTO_RETENTION_DAYS, by `manage.py housekeeping`) delete them and
+keep the rows with their hashes, so a version still says it came from a
+photo.
 """
 
 import contextlib
 import hashlib
 import math
-import time
 import uuid
 from collections import Counter
 from collections.abc import Sequence
@@ -81,11 +81,6 @@ UNSAVED_PER_TABLE = 3
 PHOTO_WINDOW = 300
 PHOTOS_PER_PLAYER = 6
 PHOTOS_PER_USER = 30
-# Expiry runs on a photo's upload too, at most this often per process, so
-# a laptop without a scheduled job still forgets old photos.
-_EXPIRE_EVERY = 3600.0
-_last_expiry: float | None = None
-
 SHEET_FILE = "sheet.jpg"
 PHOTO_SUFFIXES = {"JPEG": ".jpg", "PNG": ".png", "WEBP": ".webp"}
 
@@ -259,7 +254,6 @@ def photo_read(
     double tap) are the photo already kept: it is returned, not read or
     counted again, never a second photo. So no transaction is held while
     a photo is read, and a repeat is still answered as the first."""
-    _expire_now_and_then()
     # What is read, kept and hashed is the image, up to its end: bytes sent
     # after it are no part of the photo and would fill the disk.
     length = image_length(data) if len(data) <= MAX_BYTES else None
@@ -515,12 +509,3 @@ def _sweep_unknown(now: datetime) -> None:
         if any(storage.get_modified_time(f"{folder}/{n}") > cutoff for n in names):
             continue
         _remove_files([folder])
-
-
-def _expire_now_and_then() -> None:
-    global _last_expiry
-    now = time.monotonic()
-    if _last_expiry is not None and now - _last_expiry < _EXPIRE_EVERY:
-        return
-    _last_expiry = now
-    photos_expire()

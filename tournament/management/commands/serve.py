@@ -6,7 +6,10 @@
                            [--app module:attribute [--factory]] [--check]
 
 `make run` and `make serve` start the site this way, and so do the tests
-and benchmarks that need a real server. Every phone holds a connection or
+and benchmarks that need a real server. While it serves, `manage.py
+housekeeping` runs every `--housekeeping` seconds (an hour; 0: never), and
+at its end the background work stops (`core.background`, on the ASGI
+lifespan's shutdown). Every phone holds a connection or
 two and its live socket, and each is an open file: the usual laptop limit
 of 1,024 is met by a hall of 400 phones, so the command raises the soft
 limit to the hard one and says so if that stays low.
@@ -26,6 +29,7 @@ from tournament.core.front import (
     give_memory_back,
     raise_open_files,
 )
+from tournament.management.commands import housekeeping
 
 # Below this many open files, a hall of 400 phones may be turned away.
 ENOUGH_FILES = 4096
@@ -48,6 +52,12 @@ class Command(BaseCommand):
         parser.add_argument("--ws", default="auto", help="none: no websockets")
         parser.add_argument("--log-level", default="warning")
         parser.add_argument(
+            "--housekeeping",
+            type=float,
+            default=3600.0,
+            help="seconds between runs of `manage.py housekeeping` (0: none)",
+        )
+        parser.add_argument(
             "--check",
             action="store_true",
             help="Django's system checks first (the site's code is loaded then)",
@@ -69,6 +79,8 @@ class Command(BaseCommand):
                 "65536` eingeben (Handbuch: „Der Tag in der Halle“)."
             ) % {"files": files, "connections": connections}
             print(message, file=sys.stderr, flush=True)
+        if options["housekeeping"] > 0:
+            housekeeping.every(options["housekeeping"])
         uvicorn.run(
             options["app"],
             factory=options["factory"],
@@ -81,8 +93,9 @@ class Command(BaseCommand):
             # per socket.
             ws=options["ws"],
             ws_per_message_deflate=False,
-            # Channels' router takes no lifespan messages.
-            lifespan="off",
+            # The site's shutdown ends its background work
+            # (`core.background.Lifespan`); an app without it is served all the same.
+            lifespan="auto",
             # Each request's task starts with a context of its own. uvicorn
             # starts a pipelined request from within the previous one's
             # answer, and the new task took over that request's context:

@@ -4,9 +4,9 @@ saved as a result, after a day); `python manage.py sheetphotos delete
 SLUG`: delete a tournament's photos now, as the organizer's page does.
 The rows and their hashes stay (the Protokoll keeps them too).
 
-`make run` and `make serve` expire at every start, quietly (`sheetphotos
--v0 expire`): a laptop that sees no photo after the championship day still
-lets its photos go once the retention has passed."""
+`manage.py housekeeping` expires them with the rest of what has expired
+(at every start of `make run` and `make serve`, hourly while `manage.py
+serve` serves, and from the production timer)."""
 
 from typing import Any
 
