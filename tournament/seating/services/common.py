@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament.core.audit import audit_record
@@ -101,6 +102,18 @@ def _write_tables(series: Series, tables: adapter.EngineSeries) -> None:
         for table, players in zip(created, ordered, strict=True)
         for seat_number, entry_id in enumerate(players, 1)
     )
+
+
+def _write_seated(
+    series: Series, tables: adapter.EngineSeries, *, mode: str, seed: str
+) -> None:
+    """`series` seated at `tables` by `mode` from `seed` (not saved)."""
+    _write_tables(series, tables)
+    series.status = Series.Status.SEATED
+    series.mode = mode
+    series.seed = seed
+    series.seated_at = timezone.now()
+    series.version += 1
 
 
 def _canonical(tables: adapter.EngineSeries) -> list[tuple[int, ...]]:

@@ -12,6 +12,7 @@ from tournament.models import (
     Seat,
     Series,
     Table,
+    Tournament,
 )
 from tournament.seating import selectors
 from tournament.seating.services.common import _check_version, _lock
@@ -37,53 +38,8 @@ def series_seat_late(
     with transaction.atomic():
         series, tournament = _lock(series)
         _check_version(series, version)
-        if series.status not in LATE_JOINABLE:
-            raise UserError(
-                _(
-                    "Serie %(n)d wird nicht gerade gespielt: nur in einer "
-                    "veröffentlichten Serie nimmt ein Nachzügler einen freien Sitz."
-                )
-                % {"n": series.number},
-                code="not_running",
-            )
-        entry = Entry.objects.select_related("player").get(pk=entry.pk)
-        name = entry.player.full_name
-        if (
-            entry.tournament_id != tournament.pk
-            or not entry.checked_in
-            or entry.withdrawn_at is not None
-        ):
-            raise UserError(
-                _("%(name)s ist nicht als anwesend eingecheckt.") % {"name": name},
-                code="not_present",
-            )
-        if Seat.objects.filter(series=series, entry=entry).exists():
-            raise UserError(
-                _("%(name)s sitzt in Serie %(n)d schon an einem Tisch.")
-                % {"name": name, "n": series.number},
-                code="seated",
-            )
-        table = (
-            Table.objects.select_for_update()
-            .filter(series=series, number=table_number)
-            .first()
-        )
-        if table is None or table.size != 3:
-            raise UserError(
-                _("Serie %(n)d hat keinen Dreiertisch mit der Nummer %(t)d.")
-                % {"n": series.number, "t": table_number},
-                code="no_table_of_three",
-            )
-        if selectors.begun_tables([table]):
-            raise UserError(
-                _(
-                    "An Tisch %(t)d wird schon gespielt (ein Ergebnis ist "
-                    "eingegeben oder der Tisch spielt digital): %(name)s setzt "
-                    "Serie %(n)d aus, die nächste Auslosung setzt ihn."
-                )
-                % {"t": table.number, "name": name, "n": series.number},
-                code="table_begun",
-            )
+        entry = _late_arrival(series, tournament, entry)
+        table = _table_of_three(series, table_number, entry.player.full_name)
         before = list(
             table.seats.order_by("number").values_list("entry__start_number", flat=True)
         )
@@ -104,5 +60,64 @@ def series_seat_late(
             tournament=tournament,
             before={"at_table": [table.number, before]},
             after={"at_table": [table.number, [*before, entry.start_number]]},
+        )
+    return table
+
+
+def _late_arrival(series: Series, tournament: Tournament, entry: Entry) -> Entry:
+    """The late arrival, with his player; refused unless the series is
+    running and he is present and not seated in it."""
+    if series.status not in LATE_JOINABLE:
+        raise UserError(
+            _(
+                "Serie %(n)d wird nicht gerade gespielt: nur in einer "
+                "veröffentlichten Serie nimmt ein Nachzügler einen freien Sitz."
+            )
+            % {"n": series.number},
+            code="not_running",
+        )
+    entry = Entry.objects.select_related("player").get(pk=entry.pk)
+    name = entry.player.full_name
+    if (
+        entry.tournament_id != tournament.pk
+        or not entry.checked_in
+        or entry.withdrawn_at is not None
+    ):
+        raise UserError(
+            _("%(name)s ist nicht als anwesend eingecheckt.") % {"name": name},
+            code="not_present",
+        )
+    if Seat.objects.filter(series=series, entry=entry).exists():
+        raise UserError(
+            _("%(name)s sitzt in Serie %(n)d schon an einem Tisch.")
+            % {"name": name, "n": series.number},
+            code="seated",
+        )
+    return entry
+
+
+def _table_of_three(series: Series, table_number: int, name: str) -> Table:
+    """The table of three `name` joins, locked; refused unless it is one and
+    has not begun."""
+    table = (
+        Table.objects.select_for_update()
+        .filter(series=series, number=table_number)
+        .first()
+    )
+    if table is None or table.size != 3:
+        raise UserError(
+            _("Serie %(n)d hat keinen Dreiertisch mit der Nummer %(t)d.")
+            % {"n": series.number, "t": table_number},
+            code="no_table_of_three",
+        )
+    if selectors.begun_tables([table]):
+        raise UserError(
+            _(
+                "An Tisch %(t)d wird schon gespielt (ein Ergebnis ist "
+                "eingegeben oder der Tisch spielt digital): %(name)s setzt "
+                "Serie %(n)d aus, die nächste Auslosung setzt ihn."
+            )
+            % {"t": table.number, "name": name, "n": series.number},
+            code="table_begun",
         )
     return table

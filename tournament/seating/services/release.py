@@ -69,37 +69,9 @@ def series_release(
     with transaction.atomic():
         series, tournament = _lock(series)
         _check_version(series, version)
-        if series.status != Series.Status.SEATED:
-            raise UserError(
-                _(
-                    "Nur eine ausgeloste, noch nicht veröffentlichte Serie kann "
-                    "veröffentlicht werden."
-                ),
-                code="not_seated",
-            )
-        worse = swapped_worse(series)
-        if worse and not accept_worse:
-            raise UserError(
-                _(
-                    "Der Tausch von Hand hat Serie %(n)d verschlechtert "
-                    "(%(what)s). Bitte bestätigen, dass sie so veröffentlicht "
-                    "werden soll."
-                )
-                % {"n": series.number, "what": worse_text(*worse)},
-                code="swap_worse",
-            )
-        changes = selectors.field_changes(series)
-        changed = bool(changes["late"] or changes["gone"])
-        if changed and not reason:
-            raise UserError(
-                field_changed_message(series, changes)
-                + " "
-                + _(
-                    "Bitte neu auslosen oder einen Grund angeben und trotzdem "
-                    "veröffentlichen."
-                ),
-                code="field_changed",
-            )
+        worse, changes, changed = _release_check(
+            series, reason=reason, accept_worse=accept_worse
+        )
         series.status = Series.Status.RELEASED
         series.released_at = timezone.now()
         series.version += 1
@@ -109,24 +81,77 @@ def series_release(
             tournament.status = Tournament.Status.RUNNING
             tournament.save(update_fields=["status"])
         invalidation.seating_changed(tournament.pk)
-        after: dict[str, object] = {
-            "status": series.status,
-            "tournament_status": tournament.status,
-        }
-        if worse:
-            after["swapped_worse"] = {"drawn": worse[0], "now": worse[1]}
-        if changed:
-            after["released_anyway"] = {
-                "not_seated": [e.start_number for e in changes["late"]],
-                "seated_but_gone": [e.start_number for e in changes["gone"]],
-            }
         audit_record(
             actor=actor,
             action="series.release",
             obj=series,
             tournament=tournament,
             before={"status": Series.Status.SEATED, "tournament_status": status_before},
-            after=after,
+            after=_release_after(series, tournament, worse, changes),
             note=reason if changed else "",
         )
     return series
+
+
+def _release_check(
+    series: Series, *, reason: str, accept_worse: bool
+) -> tuple[tuple[dict[str, int], dict[str, int]] | None, selectors.FieldChanges, bool]:
+    """What swaps made worse, the field's changes since the draw and whether
+    there are any; refused unless the series is seated and not public, the
+    organizer accepted what swaps made worse, and gave a reason to release
+    a series the field has changed since."""
+    if series.status != Series.Status.SEATED:
+        raise UserError(
+            _(
+                "Nur eine ausgeloste, noch nicht veröffentlichte Serie kann "
+                "veröffentlicht werden."
+            ),
+            code="not_seated",
+        )
+    worse = swapped_worse(series)
+    if worse and not accept_worse:
+        raise UserError(
+            _(
+                "Der Tausch von Hand hat Serie %(n)d verschlechtert "
+                "(%(what)s). Bitte bestätigen, dass sie so veröffentlicht "
+                "werden soll."
+            )
+            % {"n": series.number, "what": worse_text(*worse)},
+            code="swap_worse",
+        )
+    changes = selectors.field_changes(series)
+    changed = bool(changes["late"] or changes["gone"])
+    if changed and not reason:
+        raise UserError(
+            field_changed_message(series, changes)
+            + " "
+            + _(
+                "Bitte neu auslosen oder einen Grund angeben und trotzdem "
+                "veröffentlichen."
+            ),
+            code="field_changed",
+        )
+    return worse, changes, changed
+
+
+def _release_after(
+    series: Series,
+    tournament: Tournament,
+    worse: tuple[dict[str, int], dict[str, int]] | None,
+    changes: selectors.FieldChanges,
+) -> dict[str, object]:
+    """The audit's "after" of a release: the statuses, and what the
+    organizer released anyway."""
+    changed = bool(changes["late"] or changes["gone"])
+    after: dict[str, object] = {
+        "status": series.status,
+        "tournament_status": tournament.status,
+    }
+    if worse:
+        after["swapped_worse"] = {"drawn": worse[0], "now": worse[1]}
+    if changed:
+        after["released_anyway"] = {
+            "not_seated": [e.start_number for e in changes["late"]],
+            "seated_but_gone": [e.start_number for e in changes["gone"]],
+        }
+    return after

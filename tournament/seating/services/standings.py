@@ -3,13 +3,13 @@
 import secrets
 
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournament.core.audit import audit_record
 from tournament.core.errors import UserError
 from tournament.core.roles import Actor
 from tournament.models import (
+    Entry,
     EntryTotal,
     ResultVersion,
     Series,
@@ -20,7 +20,7 @@ from tournament.seating import adapter, selectors
 from tournament.seating.services.common import (
     _lock_to_seat,
     _seat_inputs,
-    _write_tables,
+    _write_seated,
 )
 
 
@@ -67,28 +67,8 @@ def series_seat_by_standings(
     it follows must be the whole of them."""
     with transaction.atomic():
         series, tournament = _lock_to_seat(series, version)
-        if series.number == 1:
-            raise UserError(
-                _("Vor Serie 1 gibt es noch keine Tabelle: bitte auslosen."),
-                code="no_standings",
-            )
         entries, fixed = _seat_inputs(series, tournament)
-        missing = _unconfirmed(series)
-        if missing:
-            raise UserError(
-                _(
-                    "Nach Tabelle setzen geht erst, wenn jeder Tisch der Serien "
-                    "davor ein bestätigtes Ergebnis hat. Es fehlen: %(tables)s."
-                )
-                % {
-                    "tables": "; ".join(
-                        _("Serie %(s)d, Tisch %(t)s")
-                        % {"s": number, "t": ", ".join(map(str, tables))}
-                        for number, tables in missing.items()
-                    )
-                },
-                code="standings_incomplete",
-            )
+        _check_complete(series)
         totals = _totals_before(tournament, series.number)
         seed = secrets.token_hex(8)
         # The final series is the standings' own: nothing after it to keep
@@ -106,17 +86,7 @@ def series_seat_by_standings(
             "status": series.status,
             "seating": selectors.start_number_tables(series),
         }
-        _write_tables(series, tables)
-        series.status = Series.Status.SEATED
-        series.mode = Series.Mode.STANDINGS
-        series.seed = seed
-        series.seated_at = timezone.now()
-        series.version += 1
-        series.quality = {
-            **adapter.seating_quality([*fixed, tables], entries),
-            "standings": {**adapter.standings_fit(tables, totals), "final": final},
-        }
-        series.save()
+        _seated_by_standings(series, tables, seed, fixed, entries, totals, final)
         audit_record(
             actor=actor,
             action="series.seat_standings",
@@ -130,3 +100,49 @@ def series_seat_by_standings(
             },
         )
     return series
+
+
+def _check_complete(series: Series) -> None:
+    """Refused before series 2, and while a table of the series before
+    `series` has no confirmed result: the standings it is seated by must be
+    the whole of them."""
+    if series.number == 1:
+        raise UserError(
+            _("Vor Serie 1 gibt es noch keine Tabelle: bitte auslosen."),
+            code="no_standings",
+        )
+    missing = _unconfirmed(series)
+    if missing:
+        raise UserError(
+            _(
+                "Nach Tabelle setzen geht erst, wenn jeder Tisch der Serien "
+                "davor ein bestätigtes Ergebnis hat. Es fehlen: %(tables)s."
+            )
+            % {
+                "tables": "; ".join(
+                    _("Serie %(s)d, Tisch %(t)s")
+                    % {"s": number, "t": ", ".join(map(str, tables))}
+                    for number, tables in missing.items()
+                )
+            },
+            code="standings_incomplete",
+        )
+
+
+def _seated_by_standings(
+    series: Series,
+    tables: adapter.EngineSeries,
+    seed: str,
+    fixed: list[adapter.EngineSeries],
+    entries: list[Entry],
+    totals: dict[int, int],
+    final: bool,
+) -> None:
+    """`series` seated at `tables` by the standings `totals`, with its
+    quality report and how well the tables follow the standings."""
+    _write_seated(series, tables, mode=Series.Mode.STANDINGS, seed=seed)
+    series.quality = {
+        **adapter.seating_quality([*fixed, tables], entries),
+        "standings": {**adapter.standings_fit(tables, totals), "final": final},
+    }
+    series.save()
