@@ -122,7 +122,7 @@ def test_other_draws_are_offered_and_nothing_changes_without_a_choice(day, tourn
 def test_the_time_bound_stops_further_draws(day, organizer, monkeypatch):
     series, _ = day
     # At the draw: the draws it is chosen among.
-    monkeypatch.setattr(seating_services, "DRAW_OPTIONS_SECONDS", 0)
+    monkeypatch.setattr("tournament.seating.services.draws.DRAW_OPTIONS_SECONDS", 0)
     series = seating_services.series_seat(actor=organizer, series=series, new_lot=True)
     assert len(series.quality["options"]) <= 1
     # A series drawn without them (a draw chosen by hand): drawn on asking.

@@ -218,7 +218,7 @@ def test_later_series_come_from_the_tournament_plan(
 ):
     # The plan alone: which of the draws offered beside it is best depends
     # on how far each search got in its time (tests/seating/test_best_draw.py).
-    monkeypatch.setattr(seating_services, "DRAW_OPTIONS", 0)
+    monkeypatch.setattr("tournament.seating.services.draws.DRAW_OPTIONS", 0)
     first = seating_services.series_seat(actor=organizer, series=series(tournament, 1))
     seating_services.series_release(actor=organizer, series=first)
     plan = Tournament.objects.get(pk=tournament.pk).seating_plan

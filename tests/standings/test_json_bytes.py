@@ -12,7 +12,6 @@ from django.urls import reverse
 from tournament.demo import services as demo
 from tournament.models import Entry
 from tournament.registration.services import entry_withdraw
-from tournament.seating import services as seating_services
 
 pytestmark = pytest.mark.django_db
 
@@ -30,7 +29,7 @@ def played_demo(monkeypatch, organizer):
     """The demo with two series played and the third begun, drawn by a fixed
     seed, start number 7 withdrawn during series 3."""
     # The draw's seed is the only chance in the demo; the bots are seeded.
-    monkeypatch.setattr(seating_services.secrets, "token_hex", lambda n: "5eed" * n)
+    monkeypatch.setattr("secrets.token_hex", lambda n: "5eed" * n)
     demo.demo_accounts_ensure()
     tournament = demo.demo_tournament_create(slug="json-bytes")
     assert tournament is not None

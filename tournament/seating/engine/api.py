@@ -1,9 +1,73 @@
-"""``seat()``: check the request, draw the lot, search, order the seats."""
+"""``seat()``: check the request, draw the lot, search, order the seats.
+
+A first draw (nothing played) searches once from a design by lot
+(``designed``; a plain lottery where no design covers the field) within
+``BUDGET`` iterations. By the standings, the next series is laid down the
+standings and polished toward them.
+
+After a change (series played, drawn by lot) the first search runs with the
+short tenure ``CHANGED_TENURE``; then, while more repeats are left than the
+played series force or more sittings at tables of three than they hold
+(``_Change.done``, the bound: ``bounds.forced_repeats``), a pipeline:
+``FIRST_STEPS`` on the first search, then up to ``ATTEMPTS`` attempts. An
+attempt takes up to ``EASED`` starts, each the first of ``STARTS`` that
+applies and makes one, each improved by ``EASING``, until one is done or
+repeats; the last, unless done, is improved by ``SEARCHING``. The best
+seating wins, the first search's on a tie. docs/SEATING.md tells the
+algorithm and its history.
+
+The histories that needed a row kept a repeat another seed avoids until
+it was added: field size, then the history's number, as the tests in
+tests/seating/test_seating_after_change.py draw them (most are the
+benchmark's, ``bench/seating.py``).
+
+=======================  ====================================  ===================
+Start (``STARTS``)       When it applies                       Histories that
+                                                               needed it
+=======================  ====================================  ===================
+two played series        an attempt's first start on an even   a withdrawal after
+crossing in a design     turn, two or more series played       series 2
+(``aligned_two``)
+one played series,       even turns first; odd turns when      a late arrival: his
+ghosts on the points     ghosts chosen first fit nowhere       table keeps the
+it leaves (``aligned``)                                        ghosts
+one played series,       odd turns first; even turns when      a late arrival and
+ghosts first             the above fit nowhere                 a swap: 13 (4, 8,
+(``aligned``)                                                  27), 16 (13, 14,
+                                                               39), 20 (0, 6)
+a design by lot          no design holds a played series       the fallback
+(``designed``)
+=======================  ====================================  ===================
+
+=======================  ====================================  ===================
+Step                     When it applies                       Histories that
+                                                               needed it
+=======================  ====================================  ===================
+re-seat whole series     the first search, or an attempt's     19 (5, 7, 12, 15,
+exactly (``REPAIR``:     searched start, repeats more than     19), with relabel
+``Search.repair``)       forced
+re-seat the first start  the very first start repeats (a       20 (53, a
+exactly, else search     played series that does not fit the   withdrawal); 20,
+the design               design); if that leaves repeats, the  several changes
+                         search goes on from the design
+ease the tables of       a start that repeats nothing          18 (5, 7, 10, 15,
+three (``Search.ease``)                                        17): tables of three
+                                                               on those who sat at
+                                                               one before
+relabel the players      easing left the attempt short         19 (5, 7, 12, 15,
+(``Search.relabel``,                                           19), with repair
+``RELABEL``)
+search long              likewise                              19 (10, a late
+(``Search.run``,                                               arrival), 20 (3, 8,
+``ATTEMPT_BUDGET``,                                            withdrawals)
+``ATTEMPT_RESTARTS``)
+=======================  ====================================  ===================
+"""
 
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -11,7 +75,7 @@ from .bounds import forced_repeats
 from .errors import SeatingError
 from .plan import TablePlan, table_plan
 from .quality import quality
-from .search import Problem, Search
+from .search import Problem, Search, Tables
 from .seats import assign_seats
 from .starts import aligned, aligned_two, designed, fill, lottery
 
@@ -19,26 +83,7 @@ Table = list[int]
 Series = list[Table]
 Mode = Literal["lot", "standings"]
 MODES = ("lot", "standings")
-BUDGET = 3000  # search iterations of one attempt
-# After a change (played series fixed), further attempts from other starts
-# while repeats are left that the history does not force. With a history the
-# tight fields (17-20 players) need long searches with a short tabu tenure:
-# a few long attempts that restart from their best state many times find a
-# draw without repeats far more often than many short ones. An attempt
-# starts from a design laid around a played series, which repeats nothing
-# whoever sits where; its tables of three are first eased off those who sat
-# at one before (two series at a time seated anew, exactly - cheap, and
-# where it succeeds the attempt is over). Otherwise it relabels the players
-# over the design (who takes which point is all that is left to fix),
-# searches, and ends by re-seating whole series exactly where repeats
-# remain. The whole budget stays under two seconds for the tightest fields
-# on a slow machine.
-ATTEMPTS = 4
-RETRY_BUDGET = 8000  # search iterations of one further attempt
-RETRY_RESTARTS = 30  # its fruitless restarts from the best state
-EASED = 4  # starts eased per attempt before one is searched
-RELABEL = 60  # relabelling steps from a design laid around played series
-CHANGED_TENURE = (1, 2)  # tabu tenure of every search after a change
+BUDGET = 3000  # search iterations of the first search
 Note = Literal["", "field", "history", "search"]
 
 
@@ -352,123 +397,298 @@ def _search(
     if want is not None:
         return search.polish(BUDGET)
     if played:
-        played_repeats = sum(max(0, m - 1) for m in fixed_meet.values())
-        outcome.forced = played_repeats + forced_repeats(
-            n, todo, plan.threes, fixed_meet, fixed_three, problem.three_bound
-        )
-        found = _retry(plan, problem, search, played, index, rng, outcome.forced)
+        change = _Change.around(plan, problem, played, index, rng)
+        outcome.forced = change.forced
+        found = _after_change(change, _Attempt(search, start, None))
     for tables in found:
         rng.shuffle(tables)
     return found
 
 
-def _retry(
-    plan: TablePlan,
-    problem: Problem,
-    search: Search,
-    played: list[Series],
-    index: dict[int, int],
-    rng: random.Random,
-    forced: int,
-) -> list[list[list[int]]]:
-    """The best of further attempts while repeats are left that may not be
-    forced: each starts from a fresh design by lot, relabelled so that one
-    played series lies inside one of its series, or (every other attempt,
-    with two played) two played series inside two of them - then the
-    design's other series repeat none of their meetings. A start that
-    repeats nothing has its tables of three eased off those who sat at one
-    before (``Search.ease``); if some stay above the bound, a few more
-    starts are eased, and the last is searched: it relabels the players
-    over the design, searches from there and re-seats whole series where
-    repeats are left (``Search.relabel``, ``Search.run``, ``Search.repair``).
+# -- after a change: the pipeline ------------------------------------------
 
-    The first attempt's seating stays whenever it is as good as any, so
-    ties are broken as they are without a change.
-    """
-    current = [
-        [[index[p] for p in table if p in index] for table in tables]
-        for tables in played
-    ]
+# The tabu tenure of every search after a change. With a history the tight
+# fields need long searches that return to their best state many times; a
+# short tenure keeps them close to it.
+CHANGED_TENURE = (1, 2)
+
+
+@dataclass
+class _Change:
+    """What the starts and steps after a change share, all as indices."""
+
+    plan: TablePlan
+    problem: Problem
+    played: list[Series]  # the played series, players still in the field
+    rng: random.Random
+    forced: int  # repeated meetings the played series force, at least
     # Sittings at tables of three above the bound that the played series
     # alone already hold: no attempt removes them.
-    played_over = sum(
-        max(0, c - problem.three_bound) for c in problem.fixed_three or ()
+    played_over: int
+
+    @classmethod
+    def around(
+        cls,
+        plan: TablePlan,
+        problem: Problem,
+        played: list[Series],
+        index: dict[int, int],
+        rng: random.Random,
+    ) -> _Change:
+        """The change that left ``played`` (tables of player ids)."""
+        fixed_meet, fixed_three = problem.fixed_meet, problem.fixed_three or []
+        played_repeats = sum(max(0, m - 1) for m in fixed_meet.values())
+        todo = problem.series - len(played)
+        forced = played_repeats + forced_repeats(
+            plan.players,
+            todo,
+            plan.threes,
+            fixed_meet,
+            fixed_three,
+            problem.three_bound,
+        )
+        current = [
+            [[index[p] for p in table if p in index] for table in tables]
+            for tables in played
+        ]
+        played_over = sum(
+            max(0, c - problem.three_bound) for c in problem.fixed_three or ()
+        )
+        return cls(plan, problem, current, rng, forced, played_over)
+
+    @property
+    def todo(self) -> int:
+        return self.problem.series - len(self.played)
+
+    def searcher(self, start: list[Tables]) -> Search:
+        return Search(self.problem, start, self.rng, tenure=CHANGED_TENURE)
+
+    def repeats(self, search: Search) -> bool:
+        """Whether ``search`` repeats more than the history forces."""
+        return search.repeats() > self.forced
+
+    def done(self, search: Search) -> bool:
+        """Whether only what the played series force is left: the bound."""
+        return search.over_three() <= self.played_over and not self.repeats(search)
+
+
+@dataclass
+class _Attempt:
+    """One attempt's search, the start it began from, and its turn (which
+    start of the pipeline it is; ``None`` for the first search)."""
+
+    search: Search
+    start: list[Tables]
+    turn: int | None
+
+
+@dataclass(frozen=True)
+class Start:
+    """A way to lay the series still to play, for the steps to improve.
+
+    ``applies(change, turn, first)``: whether it is tried for start number
+    ``turn``, ``first`` when it is its attempt's first start. ``make``:
+    the start, or ``None`` when it finds none (the next one is tried).
+    """
+
+    name: str
+    applies: Callable[[_Change, int, bool], bool]
+    make: Callable[[_Change, int], list[Tables] | None]
+
+
+@dataclass(frozen=True)
+class Step:
+    """A way to improve an attempt, run where ``applies`` says so."""
+
+    name: str
+    applies: Callable[[_Change, _Attempt], bool]
+    run: Callable[[_Change, _Attempt], None]
+
+
+def _two_played(change: _Change, turn: int) -> list[Tables] | None:
+    first, second = change.rng.sample(change.played, 2)
+    return aligned_two(
+        change.plan, change.problem.series, first, second, change.todo, change.rng
     )
-    if search.repeats() > forced:
-        search.repair()
-    best = search
 
-    def done(search: Search) -> bool:
-        return search.over_three() <= played_over and search.repeats() <= forced
 
+def _one_played(change: _Change, *, ghosts_first: bool) -> list[Tables] | None:
+    problem = change.problem
+    return aligned(
+        change.plan,
+        problem.series,
+        change.rng.choice(change.played),
+        change.todo,
+        problem.fixed_three or [0] * change.plan.players,
+        problem.three_bound,
+        change.rng,
+        ghosts_first=ghosts_first,
+    )
+
+
+def _by_lot(change: _Change, turn: int) -> list[Tables] | None:
+    problem = change.problem
+    made = designed(change.plan, problem.series, problem.clubs or [], change.rng)
+    return None if made is None else made[0][: change.todo]
+
+
+# The starts after a change, in this order; the first that makes one is
+# searched. Even turns lay the ghosts among the points the played series
+# leaves first, odd turns choose them first, and each falls back on the
+# other choice.
+STARTS: tuple[Start, ...] = (
+    Start(
+        "two played series crossing in a design",
+        lambda change, turn, first: first and len(change.played) >= 2 and turn % 2 == 0,
+        _two_played,
+    ),
+    Start(
+        "one played series in a design, ghosts on the points it leaves",
+        lambda change, turn, first: turn % 2 == 0,
+        lambda change, turn: _one_played(change, ghosts_first=False),
+    ),
+    Start(
+        "one played series in a design, ghosts first",
+        lambda change, turn, first: True,
+        lambda change, turn: _one_played(change, ghosts_first=True),
+    ),
+    Start(
+        "one played series in a design, ghosts on the points it leaves",
+        lambda change, turn, first: turn % 2 == 1,
+        lambda change, turn: _one_played(change, ghosts_first=False),
+    ),
+    Start("a design by lot", lambda change, turn, first: True, _by_lot),
+)
+
+
+def _reseat_first(change: _Change, attempt: _Attempt) -> None:
+    attempt.search.repair()
+    if change.repeats(attempt.search):
+        # The search does better from the design itself.
+        attempt.search = change.searcher(attempt.start)
+
+
+def _repair(change: _Change, attempt: _Attempt) -> None:
+    attempt.search.repair()
+
+
+def _ease(change: _Change, attempt: _Attempt) -> None:
+    attempt.search.ease()
+
+
+# Relabelling steps over a design laid around a played series: who takes
+# which point is all that is left to fix there, and a few dozen exchanges of
+# the players in conflict settle it where it can be settled.
+RELABEL = 60
+
+
+def _relabel(change: _Change, attempt: _Attempt) -> None:
+    attempt.search.relabel(RELABEL)
+
+
+# One long search per attempt (search iterations) that restarts from its
+# best state many times (fruitless restarts): a few long searches find a
+# draw without repeats in the tight fields far more often than many short
+# ones, within the time one draw may take.
+ATTEMPT_BUDGET = 8000
+ATTEMPT_RESTARTS = 30
+
+
+def _search_long(change: _Change, attempt: _Attempt) -> None:
+    attempt.search.run(ATTEMPT_BUDGET, restarts=ATTEMPT_RESTARTS)
+
+
+REPAIR = Step(
+    "re-seat whole series exactly",
+    lambda change, attempt: change.repeats(attempt.search),
+    _repair,
+)
+# What improves the first search, from the first draw's start.
+FIRST_STEPS: tuple[Step, ...] = (REPAIR,)
+# What improves each start of an attempt before it is searched.
+EASING: tuple[Step, ...] = (
+    Step(
+        "re-seat the first start exactly, else search the design",
+        lambda change, attempt: attempt.turn == 0 and change.repeats(attempt.search),
+        _reseat_first,
+    ),
+    Step(
+        "ease the tables of three",
+        lambda change, attempt: not change.repeats(attempt.search),
+        _ease,
+    ),
+)
+# What improves an attempt's last start when easing left it short.
+SEARCHING: tuple[Step, ...] = (
+    Step("relabel the players over the design", lambda change, attempt: True, _relabel),
+    Step("search long", lambda change, attempt: True, _search_long),
+    REPAIR,
+)
+
+
+def _improve(change: _Change, attempt: _Attempt, steps: tuple[Step, ...]) -> None:
+    for step in steps:
+        if step.applies(change, attempt):
+            step.run(change, attempt)
+
+
+# Attempts after the first search while more is left than the bound: each
+# searches one start, so the draw's time grows with them; this many keep the
+# slowest draw of the tightest fields under two seconds.
+ATTEMPTS = 4
+
+
+def _after_change(change: _Change, first: _Attempt) -> list[list[list[int]]]:
+    """The best of the first search and further attempts while more is left
+    than the played series force: the pipeline of the module docstring.
+
+    The first search's seating stays whenever it is as good as any, so
+    ties are broken as they are without a change.
+    """
+    _improve(change, first, FIRST_STEPS)
+    best = first.search
     for round_ in range(ATTEMPTS):
-        if done(best):
+        if change.done(best):
             break
-        # A start that repeats nothing is first eased (``Search.ease``);
-        # if that leaves sittings above the bound, another start is eased,
-        # up to ``EASED``, and the last one searched as below. The very
-        # first start, should it repeat (a played series that does not fit
-        # the design), is re-seated exactly first: cheap, and often enough
-        # all it takes.
-        for k in range(EASED):
-            start = _start(plan, problem, current, rng, round_ + k, two=k == 0)
-            if start is None:
-                return [[list(t) for t in s] for s in best.tables]
-            attempt = Search(problem, start, rng, tenure=CHANGED_TENURE)
-            if attempt.repeats() > forced and not round_ + k:
-                attempt.repair()
-                if attempt.repeats() > forced:
-                    # The search below does better from the design itself.
-                    attempt = Search(problem, start, rng, tenure=CHANGED_TENURE)
-            if attempt.repeats() > forced:
-                break
-            attempt.ease()
-            if done(attempt):
-                break
-        if not done(attempt):
-            attempt.relabel(RELABEL)
-            attempt.run(RETRY_BUDGET, restarts=RETRY_RESTARTS)
-            if attempt.repeats() > forced:
-                attempt.repair()
-        if attempt.cost < best.cost:
-            best = attempt
+        attempt = _eased(change, round_)
+        if attempt is None:
+            break
+        if not change.done(attempt.search):
+            _improve(change, attempt, SEARCHING)
+        if attempt.search.cost < best.cost:
+            best = attempt.search
     return [[list(t) for t in s] for s in best.tables]
 
 
-def _start(
-    plan: TablePlan,
-    problem: Problem,
-    current: list[Series],
-    rng: random.Random,
-    round_: int,
-    *,
-    two: bool,
-) -> list[list[list[int]]] | None:
-    """A fresh start for attempt ``round_``: a design laid around two played
-    series (even rounds, when two are played and ``two``), or around one,
-    its ghosts chosen first (odd rounds) or among the points left (then the
-    other way if that fails); failing those, a design by lot. ``None`` when
-    no design covers the field."""
-    todo = problem.series - len(current)
-    start = None
-    if two and len(current) >= 2 and round_ % 2 == 0:
-        first, second = rng.sample(current, 2)
-        start = aligned_two(plan, problem.series, first, second, todo, rng)
-    for ghosts_first in (round_ % 2 == 1, round_ % 2 == 0):
+# Starts eased per attempt before the last of them is searched: easing is
+# cheap and, where it succeeds, ends the attempt; the start decides whether
+# it can, so another start is worth more than another pass.
+EASED = 4
+
+
+def _eased(change: _Change, round_: int) -> _Attempt | None:
+    """Attempt ``round_``'s starts, each improved by ``EASING``, until one
+    repeats (it goes to the search as it is), is done, or ``EASED`` were
+    tried: the last of them. ``None`` when no design covers the field."""
+    attempt = None
+    for k in range(EASED):
+        turn = round_ + k
+        start = _start(change, turn, first=k == 0)
         if start is None:
-            start = aligned(
-                plan,
-                problem.series,
-                rng.choice(current),
-                todo,
-                problem.fixed_three or [0] * plan.players,
-                problem.three_bound,
-                rng,
-                ghosts_first=ghosts_first,
-            )
-    if start is None:
-        made = designed(plan, problem.series, problem.clubs or [], rng)
-        if made is None:
             return None
-        start = made[0][:todo]
-    return start
+        attempt = _Attempt(change.searcher(start), start, turn)
+        _improve(change, attempt, EASING)
+        if change.repeats(attempt.search) or change.done(attempt.search):
+            break
+    return attempt
+
+
+def _start(change: _Change, turn: int, *, first: bool) -> list[Tables] | None:
+    """Start number ``turn``: the first of ``STARTS`` that applies and makes
+    one; ``None`` when none does (no design covers the field)."""
+    for strategy in STARTS:
+        if strategy.applies(change, turn, first):
+            start = strategy.make(change, turn)
+            if start is not None:
+                return start
+    return None

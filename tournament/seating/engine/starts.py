@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 from itertools import combinations, islice
 
-from .designs import base_design, bases, choose_ghosts
+from .designs import Base, base_design, bases, choose_ghosts
 from .plan import TablePlan
 from .small import small_field
 
@@ -151,7 +152,7 @@ def aligned(
     so as few as can be go above ``bound``. ``None`` if no ghosts fit.
     """
     m = (plan.players + plan.threes) // 4
-    designs = list(islice(bases(m, series), 3)) if m >= 4 else []
+    designs = _designs(plan, series)
     if not designs:
         return None
     base = rng.choice(designs)
@@ -198,11 +199,7 @@ def aligned(
         by_three = sorted(players, key=lambda p: -fixed_three[p])
         by_load = sorted(points, key=lambda x: load[x])
         point.update(zip(by_three, by_load, strict=True))
-    label = {x: p for p, x in point.items()}
-    return [
-        [[label[x] for x in table if x not in ghosts] for table in tables]
-        for tables in used
-    ]
+    return _labelled(used, point, ghosts)
 
 
 def _apart(
@@ -239,33 +236,93 @@ def aligned_two(
     Two series of a design are drawn; the tables of ``first`` are matched to
     the tables of one, those of ``second`` to the other, so that each player
     who played both lands on the one point where his two tables cross
-    (a small backtracking search, bounded by ``CROSS_STEPS``). Then nobody
-    who met in either played series meets again in the design's other
-    series. Players of one played series only take a free point of their
-    table; the rest, and the ghosts (no two meeting), take what is left.
-    ``None`` when no match is found.
+    (``_match_tables``, a small backtracking search bounded by
+    ``CROSS_STEPS``). Then nobody who met in either played series meets
+    again in the design's other series. Players of one played series only
+    take a free point of their table (``_place_alone``); the rest, and the
+    ghosts (no two meeting), take what is left (``_label_rest``). ``None``
+    when no match is found.
     """
     m = (plan.players + plan.threes) // 4
-    designs = list(islice(bases(m, series), 3)) if m >= 4 else []
+    designs = _designs(plan, series)
     if not designs or max(len(first), len(second)) > m:
         return None
     base = rng.choice(designs)
     one, two = rng.sample(range(series), 2)
-    row = {x: t for t, table in enumerate(base.series[one]) for x in table}
-    col = {x: t for t, table in enumerate(base.series[two]) for x in table}
-    cell = {(row[x], col[x]): x for x in range(4 * m)}
+    cross = _Crossing.of(base.series[one], base.series[two], m)
     at_first = {p: i for i, table in enumerate(first) for p in table}
     at_second = {p: j for j, table in enumerate(second) for p in table}
     both = [p for p in at_first if p in at_second]
-    # Variables: tables of the first series (r, i) and of the second (c, j);
-    # an edge per player of both. Matched in the order a walk meets them.
-    edges: dict[tuple[str, int], list[tuple[str, int]]] = {}
+    edges = _table_graph(both, at_first, at_second)
+    match = _match_tables(_walk(edges), edges, cross.cell, m, rng)
+    if match is None:
+        return None
+    point = {
+        p: cross.cell[match["r", at_first[p]], match["c", at_second[p]]] for p in both
+    }
+    if len(set(point.values())) < len(point):
+        return None
+    free = set(range(4 * m)) - set(point.values())
+    _place_alone(point, free, at_first, at_second, match, cross, rng)
+    others = [h for h in range(series) if h not in (one, two)]
+    rng.shuffle(others)
+    used = [base.series[h] for h in others[:todo]]
+    if len(used) < todo:
+        return None
+    return _label_rest(plan, used, point, free, rng)
+
+
+def _designs(plan: TablePlan, series: int) -> list[Base]:
+    """The first few designs for the field's next multiple of four, if any
+    (a design of fewer than four tables leaves nothing to lay around)."""
+    m = (plan.players + plan.threes) // 4
+    return list(islice(bases(m, series), 3)) if m >= 4 else []
+
+
+# A table of a played series matched onto a design: ("r", table of the first
+# played series), matched to a table of one design series (its rows), or
+# ("c", table of the second), matched to one of the other (its columns).
+Node = tuple[str, int]
+
+
+@dataclass(frozen=True)
+class _Crossing:
+    """Two series of a design as rows and columns: each point lies where its
+    table of the one (its row) crosses its table of the other (its column);
+    two tables cross at one point at most, as no pair meets twice."""
+
+    row: dict[int, int]
+    col: dict[int, int]
+    cell: dict[tuple[int, int], int]
+
+    @classmethod
+    def of(
+        cls, one: Sequence[Sequence[int]], two: Sequence[Sequence[int]], m: int
+    ) -> _Crossing:
+        row = {x: t for t, table in enumerate(one) for x in table}
+        col = {x: t for t, table in enumerate(two) for x in table}
+        cell = {(row[x], col[x]): x for x in range(4 * m)}
+        return cls(row, col, cell)
+
+
+def _table_graph(
+    both: list[int], at_first: dict[int, int], at_second: dict[int, int]
+) -> dict[Node, list[Node]]:
+    """The played tables as a graph: an edge per player of both series,
+    between his table of the first and his table of the second."""
+    edges: dict[Node, list[Node]] = {}
     for p in both:
         a, b = ("r", at_first[p]), ("c", at_second[p])
         edges.setdefault(a, []).append(b)
         edges.setdefault(b, []).append(a)
-    order: list[tuple[str, int]] = []
-    seen: set[tuple[str, int]] = set()
+    return edges
+
+
+def _walk(edges: dict[Node, list[Node]]) -> list[Node]:
+    """The tables in the order a walk meets them, breadth first from the
+    most connected, so each is matched next to those it must cross."""
+    order: list[Node] = []
+    seen: set[Node] = set()
     for root in sorted(edges, key=lambda v: -len(edges[v])):
         walk = [root]
         while walk:
@@ -274,11 +331,26 @@ def aligned_two(
                 seen.add(v)
                 order.append(v)
                 walk.extend(w for w in edges[v] if w not in seen)
-    match: dict[tuple[str, int], int] = {}
+    return order
+
+
+def _match_tables(
+    order: list[Node],
+    edges: dict[Node, list[Node]],
+    cell: dict[tuple[int, int], int],
+    m: int,
+    rng: random.Random,
+) -> dict[Node, int] | None:
+    """Each played table matched to a design table of its side, different
+    tables to different ones, so that every two played tables that share a
+    player are matched to two design tables that cross; backtracking in
+    ``order``, options by lot, within ``CROSS_STEPS`` tries. ``None`` when
+    none is found."""
+    match: dict[Node, int] = {}
     taken: dict[str, set[int]] = {"r": set(), "c": set()}
     steps = 0
 
-    def fits(v: tuple[str, int], t: int) -> bool:
+    def fits(v: Node, t: int) -> bool:
         for w in edges[v]:
             if w in match:
                 key = (t, match[w]) if v[0] == "r" else (match[w], t)
@@ -306,25 +378,43 @@ def aligned_two(
                 taken[v[0]].discard(t)
         return False
 
-    if not extend(0):
-        return None
-    point = {p: cell[match["r", at_first[p]], match["c", at_second[p]]] for p in both}
-    if len(set(point.values())) < len(point):
-        return None
-    free = set(range(4 * m)) - set(point.values())
-    # Players of one played series only: a free point of their table there.
-    alone = [(p, ("r", i), row) for p, i in at_first.items() if p not in at_second]
-    alone += [(p, ("c", j), col) for p, j in at_second.items() if p not in at_first]
+    return match if extend(0) else None
+
+
+def _place_alone(
+    point: dict[int, int],
+    free: set[int],
+    at_first: dict[int, int],
+    at_second: dict[int, int],
+    match: dict[Node, int],
+    cross: _Crossing,
+    rng: random.Random,
+) -> None:
+    """Players of one played series only take a free point of the design
+    table their played table is matched to, by lot, where one is left."""
+    alone = [
+        (p, ("r", i), cross.row) for p, i in at_first.items() if p not in at_second
+    ]
+    alone += [
+        (p, ("c", j), cross.col) for p, j in at_second.items() if p not in at_first
+    ]
     for p, table, lines in alone:
         room = sorted(x for x in free if table in match and lines[x] == match[table])
         if room:
             point[p] = rng.choice(room)
             free.discard(point[p])
-    others = [h for h in range(series) if h not in (one, two)]
-    rng.shuffle(others)
-    used = [base.series[h] for h in others[:todo]]
-    if len(used) < todo:
-        return None
+
+
+def _label_rest(
+    plan: TablePlan,
+    used: list[tuple[tuple[int, ...], ...]],
+    point: dict[int, int],
+    free: set[int],
+    rng: random.Random,
+) -> list[Tables] | None:
+    """The design's series ``used`` with the players placed so far, the
+    ghosts (no two meeting in ``used``) and everyone else by lot on the
+    points left. ``None`` when no ghosts fit or the points do not add up."""
     left = sorted(free)
     ghosts = _apart(used, left, plan.threes, rng)
     if ghosts is None:
@@ -335,6 +425,14 @@ def aligned_two(
     if len(late) != len(rest):
         return None
     point.update(zip(late, rest, strict=True))
+    return _labelled(used, point, ghosts)
+
+
+def _labelled(
+    used: Sequence[Sequence[Sequence[int]]], point: dict[int, int], ghosts: set[int]
+) -> list[Tables]:
+    """The series ``used`` of a design with every point replaced by the
+    player on it (``point``: player → point), the ghosts left out."""
     label = {x: p for p, x in point.items()}
     return [
         [[label[x] for x in table if x not in ghosts] for table in tables]
