@@ -1840,8 +1840,11 @@ def start_nginx(folder: Path, listen: int, upstream: int) -> subprocess.Popen[by
         for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
     )
     (folder / "nginx.conf").write_text(
-        f"daemon off; worker_processes 1; pid {folder / 'nginx.pid'};\n"
-        "error_log stderr warn;\n"
+        # As root, nginx's workers would be nobody, who may not write the
+        # upload buffers into the run's private folder.
+        f"daemon off; {'user root; ' if os.geteuid() == 0 else ''}"
+        f"worker_processes 1; pid {folder / 'nginx.pid'};\n"
+        f"error_log {folder / 'nginx.log'} warn;\n"
         "events { worker_connections 4096; }\n"
         f"http {{ access_log off; {temp} include {folder / 'site.conf'}; }}\n"
     )
