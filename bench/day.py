@@ -1165,21 +1165,26 @@ class Day:
                 await self.jobs.put(job)
                 await asyncio.sleep(0.2)
                 continue
-            if job.kind == "enter":
-                await asyncio.sleep(self.pause(60))  # reading the sheet, typing
-                if await self.enter(browser, job):
-                    await self.jobs.put(
-                        Job(
-                            "confirm", job.truth, job.games, not_by=index, done=job.done
-                        )
-                    )
-                else:
-                    job.done.set()
-            else:
-                await asyncio.sleep(self.pause(30))  # checking it against the sheet
-                await self.confirm(browser, job)
+            try:
+                await self.work(browser, index, job)
+            except Exception as broke:  # the bench's own fault: said, not hidden
+                self.stats.error(f"referee {index}: {type(broke).__name__} {broke}")
                 job.done.set()
         browser.close()
+
+    async def work(self, browser: Browser, index: int, job: Job) -> None:
+        if job.kind == "enter":
+            await asyncio.sleep(self.pause(60))  # reading the sheet, typing
+            if await self.enter(browser, job):
+                await self.jobs.put(
+                    Job("confirm", job.truth, job.games, not_by=index, done=job.done)
+                )
+            else:
+                job.done.set()
+        else:
+            await asyncio.sleep(self.pause(30))  # checking it against the sheet
+            await self.confirm(browser, job)
+            job.done.set()
 
     async def enter(self, browser: Browser, job: Job) -> bool:
         truth = job.truth
