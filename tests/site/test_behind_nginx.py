@@ -34,6 +34,7 @@ REDIS_URL = support.redis_url(12)
 
 pytestmark = [
     pytest.mark.slow,
+    pytest.mark.server,
     pytest.mark.skipif(
         NGINX is None,
         reason="no nginx here (Debian's nginx-light; .ci/run installs it)",
@@ -91,7 +92,7 @@ def behind_nginx(tmp_path_factory):
         upstream, front = support.free_port(), support.free_port()
         workers = support.start_server(env, upstream, "--workers", "2")
         (folder / "nginx.conf").write_text(_nginx_conf(folder, front, upstream))
-        nginx = subprocess.Popen(
+        nginx = support.spawn(
             [NGINX, "-p", str(folder), "-c", str(folder / "nginx.conf")],
             stderr=subprocess.PIPE,
             text=True,
@@ -268,7 +269,7 @@ def test_while_the_workers_are_down_nginx_says_so_in_german(tmp_path):
     nobody = support.free_port()  # no worker listens here
     front = support.free_port()
     (tmp_path / "nginx.conf").write_text(_nginx_conf(tmp_path, front, nobody))
-    nginx = subprocess.Popen(
+    nginx = support.spawn(
         [NGINX, "-p", str(tmp_path), "-c", str(tmp_path / "nginx.conf")],
         stderr=subprocess.DEVNULL,
     )
