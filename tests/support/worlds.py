@@ -4,14 +4,37 @@ field), not by a copy per file.
 
 Each takes the tournament and the organizer it is built for (the tests'
 own fixtures, or a browser test's tournament with a password) and returns
-what the tests look at."""
+what the tests look at.
 
+A world every test of a file reads (and changes only inside its own test)
+is built once for the file with `kept_for_the_fixture`: in a fixture of
+module scope, which pytest-django lets at the database through its
+`django_db_blocker`."""
+
+import contextlib
+from collections.abc import Iterator
+
+from django.db import transaction
 from django.utils import timezone
 
 from tests.support.factories import EntryFactory, make_series
 from tournament.models import Entry, Seat, Series, Tournament
 from tournament.seating import adapter
 from tournament.seating import services as seating_services
+
+
+@contextlib.contextmanager
+def kept_for_the_fixture(django_db_blocker) -> Iterator[None]:
+    """What is written inside stays for as long as the fixture around it
+    lives (module scope: every test of the file) and is gone after: it is
+    written in a transaction rolled back at the end. Each test runs in a
+    savepoint of its own inside (the `db` fixture's), so what a test
+    changes is gone before the next. Not for tests that commit
+    (`django_db(transaction=True)`): they empty the database."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield
+        transaction.set_rollback(True)
+
 
 # --- A late arrival ------------------------------------------------------------
 
