@@ -64,14 +64,23 @@ dev: $(VENV)/.run-stamp
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 ## test: create .venv, install dev requirements, the checks, the whole suite
-# (each test file on one worker: --dist loadfile in pyproject.toml)
+# (each test file on one worker: --dist loadfile in pyproject.toml), the
+# property tests with all their examples (the "thorough" profile,
+# tests/conftest.py)
 test: lint
-	$(BIN)/pytest -n auto $(PYTEST_ARGS)
+	HYPOTHESIS_PROFILE=thorough $(BIN)/pytest -n auto $(PYTEST_ARGS)
 
-## test-fast: the edit loop: the suite without the slow and the browser
-## tests, and without the checks (make lint runs those)
+## test-fast: the edit loop: the suite without the slow tests, the browser
+## tests and the tests that start servers, the property tests with a tenth
+## of their examples, and without the checks (make lint runs those)
 test-fast: $(VENV)/.dev-stamp
-	$(BIN)/pytest -n auto -m "not slow and not e2e" $(PYTEST_ARGS)
+	HYPOTHESIS_PROFILE=quick $(BIN)/pytest -n auto -m "not slow and not e2e and not server" $(PYTEST_ARGS)
+
+# The test runs keep compiled modules and pytest's rewritten test modules
+# (__pycache__, ignored by git) from one run to the next, also where the
+# environment says to write no bytecode: else every worker compiles the
+# site and rewrites every test module again at each start.
+test test-fast: export PYTHONDONTWRITEBYTECODE =
 
 ## lint: ruff, the architecture contracts (import-linter), mypy (strict;
 ## django-stubs for the app)

@@ -1,7 +1,21 @@
+import os
+
 import pytest
+from hypothesis import settings
+
+from tests.support import servers
+from tests.support.hostile import THOROUGH
 
 # The shared fixtures (users, a tournament, its entries) for every test folder.
 pytest_plugins = ["tests.support.fixtures"]
+
+# Property tests: "thorough" (hypothesis's own 100 examples per test, and
+# what a test asks beyond that) for `make test` and CI; "quick", a tenth of
+# that, for the edit loop (`make test-fast`). HYPOTHESIS_PROFILE chooses;
+# without it, thorough. A test's @example cases run in both.
+settings.register_profile("thorough", max_examples=THOROUGH)
+settings.register_profile("quick", max_examples=THOROUGH // 10)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "thorough"))
 
 
 @pytest.fixture(autouse=True)
@@ -16,6 +30,17 @@ def _fresh_cache(request):
     yield
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """The test being run, for tests/support/servers.py: a server process
+    or a browser it starts, also in a fixture, needs the test marked so."""
+    servers.running = item
+    try:
+        return (yield)
+    finally:
+        servers.running = None
+
+
 def pytest_collection_modifyitems(config, items):
     """The run against PostgreSQL and Redis (DATABASE_URL set) leaves out
     the tests that touch no database of the suite's: the engines, and the
@@ -23,8 +48,6 @@ def pytest_collection_modifyitems(config, items):
     REDIS_URL unless a test hands them on (and such a test uses `db`). They
     do the same on any database; the run on SQLite tests them. A test that
     starts a server on the lane's database asks for the `db` fixture."""
-    import os
-
     if not os.environ.get("DATABASE_URL"):
         return
     kept, left = [], []

@@ -8,17 +8,27 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.test import Client
 
+from tests.support.worlds import kept_for_the_fixture
 from tournament.backup.services import tournament_backup
 from tournament.models import AuditEvent, Entry, Player, Tournament
 
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(scope="module")
+def demo(django_db_setup, django_db_blocker):
+    """The demo with one series played, built once for the file, and its
+    backup as the file holds it."""
+    with kept_for_the_fixture(django_db_blocker):
+        call_command("demo", "--complete", "1", "--players", "16", stdout=StringIO())
+        doc = tournament_backup(tournament=Tournament.objects.get(slug="rm-2026"))
+        yield json.dumps(doc)
+
+
 @pytest.fixture
-def backup(tmp_path):
-    call_command("demo", "--complete", "1", "--players", "16", stdout=StringIO())
-    doc = tournament_backup(tournament=Tournament.objects.get(slug="rm-2026"))
-    return json.loads(json.dumps(doc))
+def backup(demo, db):
+    """The demo's backup, the test's own copy to change."""
+    return json.loads(demo)
 
 
 def restore(tmp_path, doc, *args):

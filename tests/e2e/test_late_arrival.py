@@ -7,10 +7,10 @@ nothing serious."""
 import pytest
 
 from tests.e2e.a11y import Audit
+from tests.support import worlds
 from tests.support.browser import ARTIFACTS, sign_in
-from tests.support.factories import EntryFactory, make_user
+from tests.support.factories import make_user
 from tournament.models import Seat, Tournament
-from tournament.seating import services as seating_services
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -32,26 +32,7 @@ def _field(*, release: bool):
     tournament = Tournament.objects.create(
         name="RM Spät", slug="rm-spaet", date="2026-12-05"
     )
-    for n in range(1, 15):
-        EntryFactory(
-            tournament=tournament,
-            start_number=n,
-            checked_in=True,
-            player__club=f"Club {n}",
-        )
-    EntryFactory(
-        tournament=tournament,
-        start_number=15,
-        player__first_name="Karl",
-        player__last_name="Klein",
-        player__club="Club 15",
-    )
-    seating_services.series_ensure(tournament=tournament, actor=organizer)
-    series = seating_services.series_seat(
-        actor=organizer, series=tournament.series.get(number=1)
-    )
-    if release:
-        seating_services.series_release(actor=organizer, series=series)
+    worlds.late_arrival(tournament, organizer, release=release)
     return tournament
 
 

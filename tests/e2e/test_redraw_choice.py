@@ -7,9 +7,9 @@ serious."""
 import pytest
 
 from tests.e2e.a11y import Audit
-from tests.seating.redraw_day import drawn_day
 from tests.support.browser import ARTIFACTS, sign_in
 from tests.support.factories import make_user
+from tests.support.worlds import redraw_day
 from tournament.models import AuditEvent, Series, Tournament
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -36,7 +36,7 @@ def test_the_organizer_compares_the_draws_and_takes_one(live_server, browser, si
     tournament = Tournament.objects.create(
         name="RM Neu", slug="rm-neu", date="2026-12-05"
     )
-    series, _ = drawn_day(tournament, organizer)
+    series, _ = redraw_day(tournament, organizer)
     base = live_server.url
     context = browser.new_context(viewport=SIZES[size])
     page = context.new_page()

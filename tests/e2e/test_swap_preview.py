@@ -5,7 +5,7 @@ warns before "Veröffentlichen"."""
 
 import pytest
 
-from tests.seating import swap_world
+from tests.support import worlds
 from tests.support.browser import ARTIFACTS, sign_in
 from tests.support.factories import make_user
 from tournament.models import Series, Tournament
@@ -23,7 +23,7 @@ WIDE = (
 
 
 def second_series(tournament):
-    return swap_world.second_series(
+    return worlds.swap_second_series(
         tournament,
         first_name="Hildegard",
         last_name="Schäfer-Bungert",

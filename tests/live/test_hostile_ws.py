@@ -13,7 +13,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tests.support.factories import make_series
-from tests.support.hostile import hostile
+from tests.support.hostile import examples, hostile
 from tests.support.threads import run_async
 from tests.support.websockets import ws_connect
 from tournament.live import consumers as live_consumers
@@ -252,7 +252,7 @@ def test_many_searches_do_not_pile_up_regions(live):
     assert len(keys) <= live_consumers.MAX_REGIONS
 
 
-@settings(HOSTILE, max_examples=15)
+@settings(HOSTILE, max_examples=examples(15))
 @given(
     slug=st.one_of(st.text(max_size=20), st.from_regex(r"\A[-a-zA-Z0-9_]{1,90}\Z")),
     query=st.text(max_size=40),

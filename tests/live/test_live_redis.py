@@ -19,11 +19,14 @@ from tests.support.threads import in_own_thread
 REDIS_URL = support.redis_url(support.SERVERS_DB)
 
 
-pytestmark = pytest.mark.skipif(
-    not support.redis_answers(REDIS_URL),
-    reason=f"Redis does not answer at {REDIS_URL}: the two-process test needs it "
-    "(CI runs redis-server on 127.0.0.1:6379)",
-)
+pytestmark = [
+    pytest.mark.server,
+    pytest.mark.skipif(
+        not support.redis_answers(REDIS_URL),
+        reason=f"Redis does not answer at {REDIS_URL}: the two-process test needs "
+        "it (CI runs redis-server on 127.0.0.1:6379)",
+    ),
+]
 
 
 @pytest.fixture

@@ -20,6 +20,7 @@ REDIS_SERVER = shutil.which("redis-server")
 
 pytestmark = [
     pytest.mark.slow,
+    pytest.mark.server,
     pytest.mark.skipif(
         REDIS_SERVER is None,
         reason="no redis-server here: the outage test starts its own "
@@ -38,7 +39,7 @@ class PrivateRedis:
         self.process: subprocess.Popen | None = None
 
     def start(self) -> None:
-        self.process = subprocess.Popen(
+        self.process = support.spawn(
             [
                 REDIS_SERVER,
                 "--port",

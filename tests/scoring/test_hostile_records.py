@@ -21,11 +21,12 @@ from scoring.bots import make_bots
 from scoring.errors import IllegalAction, RecordError, SheetError
 from scoring.records import GAME_FORMAT, HAND_FORMAT
 from scoring.simulate import play_game
+from tests.support.hostile import examples
 
 CLEAN = (RecordError, IllegalAction, SheetError)
 
 HOSTILE = settings(
-    max_examples=100,
+    max_examples=examples(100),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )

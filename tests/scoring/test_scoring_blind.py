@@ -15,9 +15,12 @@ from scoring_testkit import act, deal
 from scoring import PRESETS, GameState, HandState, IllegalAction, RuleSet, card_str
 from scoring import views as scoring_views
 from tests.support.cards import card_names
+from tests.support.hostile import examples
 
 FAST = settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=examples(150),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
 )
 RULE_SETS = sorted(PRESETS.values(), key=lambda r: r.name)
 
@@ -82,7 +85,7 @@ def test_no_view_names_a_card_of_a_seat_that_has_not_looked(
     assert_nothing_before_the_look(hand)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.sampled_from(RULE_SETS), st.integers(3, 4), st.integers())
 def test_no_game_view_names_a_card_of_a_seat_that_has_not_looked(
     rules: RuleSet, seats: int, seed: int

@@ -27,9 +27,12 @@ from scoring import (
 )
 from scoring.records import HandEntry
 from scoring.rules import CHAMPIONSHIP
+from tests.support.hostile import examples
 
 FAST = settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=examples(150),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
 )
 
 Setup = tuple[RuleSet, dict[int, int], int, int]
@@ -229,7 +232,7 @@ def test_view_ignores_other_seats_unplayed_cards(
 GAME_RULES = [CHAMPIONSHIP, PRESETS["siwwe_stroem"], PRESETS["marienheide"]]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     st.sampled_from(GAME_RULES),
     st.integers(3, 4),

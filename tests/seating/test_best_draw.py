@@ -9,10 +9,9 @@ import pytest
 from django.urls import reverse
 
 from tests.support.factories import EntryFactory
+from tests.support.worlds import redraw_day
 from tournament.models import Series
 from tournament.seating import services as seating_services
-
-from .redraw_day import drawn_day
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +34,7 @@ def not_beaten(current, options):
 
 
 def test_the_draw_taken_is_never_worse_than_one_offered(tournament, organizer):
-    series, _ = drawn_day(tournament, organizer)
+    series, _ = redraw_day(tournament, organizer)
     for _ in range(6):
         current, options = seating_services.draw_options(series=series)
         assert options

@@ -9,6 +9,7 @@ import re
 import pytest
 from django.urls import reverse
 
+from tests.support import worlds
 from tests.support.factories import EntryFactory
 from tests.support.pdf import needs_pdftotext, pdf_page_count, pdf_pages_text
 from tests.support.results import FIVE, confirm, enter, games
@@ -37,27 +38,7 @@ def text_of(response):
 def released(tournament, organizer):
     """14 players present, series 1 drawn and released: tables 1-2 of four,
     3-4 of three. Nr. 15 is registered but not here yet."""
-    for n in range(1, 15):
-        EntryFactory(
-            tournament=tournament,
-            start_number=n,
-            checked_in=True,
-            player__first_name=f"Vor{n}",
-            player__last_name=f"Name{n}",
-            player__club=f"Club {n}",
-        )
-    EntryFactory(
-        tournament=tournament,
-        start_number=15,
-        player__first_name="Karl",
-        player__last_name="Klein",
-        player__club="Club 15",
-    )
-    seating_services.series_ensure(tournament=tournament, actor=organizer)
-    series = seating_services.series_seat(
-        actor=organizer, series=tournament.series.get(number=1)
-    )
-    return seating_services.series_release(actor=organizer, series=series)
+    return worlds.late_arrival(tournament, organizer)
 
 
 def check_in(client, tournament, number=15, follow=False):

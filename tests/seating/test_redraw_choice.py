@@ -10,12 +10,11 @@ import pytest
 from django.urls import reverse
 
 from tests.support.factories import EntryFactory
+from tests.support.worlds import redraw_day
 from tournament.core.errors import ConflictError
 from tournament.models import AuditEvent, Entry, Seat, Series
 from tournament.seating import adapter, selectors
 from tournament.seating import services as seating_services
-
-from .redraw_day import drawn_day
 
 pytestmark = pytest.mark.django_db
 
@@ -42,7 +41,7 @@ def choose_url(tournament, number=2):
 
 @pytest.fixture
 def day(tournament, organizer):
-    return drawn_day(tournament, organizer)
+    return redraw_day(tournament, organizer)
 
 
 def test_the_reasons_name_the_late_arrival_the_swap_and_who_left(day):
@@ -80,7 +79,7 @@ def test_a_swap_undone_by_drawing_the_series_again_is_no_reason(tournament, orga
 def test_a_late_arrival_seated_at_a_table_of_three_is_named_with_it(
     tournament, organizer
 ):
-    series, _ = drawn_day(tournament, organizer)
+    series, _ = redraw_day(tournament, organizer)
     first = tournament.series.get(number=1)
     # Series 1 seated 15 players: three tables of four and one of three.
     table = first.tables.get(size=3)

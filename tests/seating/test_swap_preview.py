@@ -8,7 +8,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from tests.seating import swap_world
+from tests.support import worlds
 from tournament.core.errors import UserError
 from tournament.models import AuditEvent, Entry, Series
 from tournament.seating import selectors
@@ -32,7 +32,7 @@ def second(tournament):
     """Eight players: series 1 (released) at tables 1-4 and 5-8; series 2
     (seated by lot) at 1, 2, 5, 6 and 3, 4, 7, 8: four pairs meet again.
     Swapping 3 and 5 makes six."""
-    return swap_world.second_series(
+    return worlds.swap_second_series(
         tournament, first_name="V", last_name="N", club="Club"
     )
 

@@ -12,7 +12,7 @@ import pytest
 from bench.frontdoor import multipart_photo
 from tests.support import servers as support
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.server]
 
 SLUG = "foto-geteilt"
 PASSWORD = "foto-pruefen"

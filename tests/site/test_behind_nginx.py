@@ -32,6 +32,7 @@ REDIS_URL = support.redis_url(12)
 
 pytestmark = [
     pytest.mark.slow,
+    pytest.mark.server,
     pytest.mark.skipif(
         NGINX is None,
         reason="no nginx here (Debian's nginx-light; .ci/run installs it)",

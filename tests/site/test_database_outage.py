@@ -20,6 +20,7 @@ from tests.support import servers as support
 
 pytestmark = [
     pytest.mark.slow,
+    pytest.mark.server,
     pytest.mark.skipif(
         not support.postgres_answers(),
         reason=f"no PostgreSQL answers at {support.POSTGRES_URL}: the restart test "
@@ -89,6 +90,7 @@ class PrivatePostgres:
         )
 
     def start(self) -> None:
+        support.assert_marked(support.running)
         options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1"
         self._as_postgres(
             "pg_ctl", "-D", str(self.folder / "data"), "-o", options,

@@ -56,7 +56,7 @@ from tournament.results.services import (
     totals_refresh,
 )
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.server, pytest.mark.django_db(transaction=True)]
 
 SLUG = "stromausfall"
 PASSWORD = "pw"  # make_user's
@@ -281,7 +281,7 @@ class Launcher:
         )
         fd = self.report_to.fileno()
         with log.open("ab") as out:
-            self.process = subprocess.Popen(
+            self.process = support.spawn(
                 [sys.executable, "-m", "tests.site.fault_server"],
                 cwd=support.ROOT,
                 env={**env, "FAULT_REPORT_FD": str(fd)},

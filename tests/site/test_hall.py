@@ -156,6 +156,7 @@ async def _open(url, origin, **options):
         await websocket.close()
 
 
+@pytest.mark.server
 @pytest.mark.parametrize("allowed", ["hall hosts", "*"])
 def test_a_socket_from_another_sites_page_is_refused(tmp_path, allowed):
     """A referee's browser on another site's page (the referee's cookie
@@ -202,6 +203,7 @@ def _cookies(headers):
     return found
 
 
+@pytest.mark.server
 def test_https_with_the_laptops_certificate_signs_a_referee_in(tmp_path):
     hosts = hall.allowed_hosts()
     cert_path, key_path, _ = hall.certificate_ensure(tmp_path / "tls")

@@ -55,6 +55,7 @@ def test_readyz_is_503_and_says_which_failed(settings, monkeypatch):
 
 
 @pytest.mark.slow
+@pytest.mark.server
 def test_a_running_server_answers_both_before_its_pages(tmp_path):
     env = support.server_env(tmp_path)
     port = support.free_port()

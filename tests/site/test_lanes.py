@@ -386,7 +386,8 @@ def still_open(sock):
     return False
 
 
-@pytest.mark.slow  # a real server: not in make test-fast
+@pytest.mark.slow
+@pytest.mark.server
 def test_slow_bodies_and_made_up_sessions_do_not_stop_entry_or_the_phones(server):
     """The save and the changed page are answered while every slow body
     still holds its connection (before the first 408, REQUEST_BODY_SECONDS

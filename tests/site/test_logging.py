@@ -9,7 +9,7 @@ import pytest
 
 from tests.support import servers as support
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.server]
 
 
 def _served_log(tmp_path, **env_extra: str) -> list[str]:

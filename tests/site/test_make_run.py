@@ -19,10 +19,11 @@ from urllib.parse import urldefrag, urljoin, urlsplit
 
 import pytest
 
+from tests.support import servers
 from tests.support.servers import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.server]
 
 CONNECTIONS = 4
 REQUESTS = 320
@@ -85,7 +86,7 @@ def make_run(tmp_path_factory):
     var_dir = tmp_path_factory.mktemp("make-run-var")
     log = var_dir / "make.log"
     with log.open("w") as out:
-        process = subprocess.Popen(
+        process = servers.spawn(
             ["make", "-o", ".venv/.run-stamp", "run", f"PORT={port}"],
             cwd=ROOT,
             env=make_env(var_dir),

@@ -322,7 +322,8 @@ def _bots_idle(port: int, token: str) -> dict:
                 return state
 
 
-@pytest.mark.slow  # a real server: not in make test-fast
+@pytest.mark.slow
+@pytest.mark.server
 def test_writers_at_once_on_sqlite_lose_nothing(server):
     port, database, log = server
     half = TABLES // 2

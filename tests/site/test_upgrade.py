@@ -22,7 +22,7 @@ import pytest
 
 from tests.support import servers as support
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.server]
 
 SLUG = "upgrade"
 MIGRATIONS = "tournament/migrations"

@@ -14,7 +14,8 @@ import pytest
 
 from tests.support import servers as support
 
-pytestmark = pytest.mark.slow  # a whole day, about five minutes: not in test-fast
+# A whole day, about five minutes, its servers started by bench/day.py.
+pytestmark = [pytest.mark.slow, pytest.mark.server]
 
 
 def test_a_short_day_ends_with_the_scripts_truth() -> None:

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import servers
+
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 
@@ -27,6 +29,7 @@ def chromium():
     browser is open: a test that also runs async code calls it in a thread
     of its own (`tests.support.threads.in_own_thread`) or in a fixture of
     module scope."""
+    servers.assert_marked(servers.running, ("e2e",))
     skip_without_chromium()
     from playwright.sync_api import sync_playwright
 

@@ -20,6 +20,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 SLUG = "zwei-prozesse"
 PASSWORD = "zweimal-pruefen"
@@ -27,6 +29,34 @@ PASSWORD = "zweimal-pruefen"
 # cache.clear() is a FLUSHDB of its database, whatever the key prefix).
 CHANNELS_DB = 1
 SERVERS_DB = 2
+
+
+# The markers of a test that may start a server process: `make test-fast`
+# leaves those tests out (seconds each to start and stop).
+SERVER_MARKERS = ("server", "e2e")
+# The test being run, set by tests/conftest.py (None outside pytest: a
+# benchmark starting servers through this module).
+running: pytest.Item | None = None
+
+
+def assert_marked(
+    item: pytest.Item | None, markers: tuple[str, ...] = SERVER_MARKERS
+) -> None:
+    """A test that starts a server process (or a browser) carries one of
+    `markers`; fails the test otherwise."""
+    if item is not None and not any(item.get_closest_marker(m) for m in markers):
+        pytest.fail(
+            f"{item.nodeid} starts a server process or a browser: mark it "
+            f"@pytest.mark.{markers[0]} (make test-fast leaves those out)",
+            pytrace=False,
+        )
+
+
+def spawn(command: list[str], **options: Any) -> subprocess.Popen:
+    """A server process (`manage.py serve`, nginx, Redis, PostgreSQL...)
+    for the running test, which must be marked so (`assert_marked`)."""
+    assert_marked(running)
+    return subprocess.Popen(command, **options)
 
 
 def redis_url(db: int) -> str:
@@ -273,7 +303,7 @@ def start_nginx(folder: Path, listen: int, upstream: int) -> subprocess.Popen:
         f"http {{ access_log off; {temp} include {folder / 'site.conf'}; }}\n"
     )
     assert NGINX, "no nginx here"
-    return subprocess.Popen(
+    return spawn(
         [NGINX, "-p", str(folder), "-c", str(folder / "nginx.conf")],
         stderr=subprocess.DEVNULL,
     )
@@ -310,7 +340,7 @@ def start_server(
     `preexec_fn` runs in the child before the command (a test's limit on
     open files)."""
     with listening_socket(port) as sock:
-        return subprocess.Popen(
+        return spawn(
             [
                 sys.executable,
                 "manage.py",
