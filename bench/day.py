@@ -1590,7 +1590,8 @@ def sheet_photo(pdf: bytes, truth: TableTruth, seed: int) -> bytes | None:
 def db_check(script: Script, stats: Stats, win_bonus: int) -> dict[str, int]:
     """What the database holds, against the script and what the clients
     were told."""
-    from tournament.models import AuditEvent, ResultAnswer, ResultVersion, Table
+    from bench.selfentry import repeats
+    from tournament.models import ResultVersion, Table
 
     versions = list(
         ResultVersion.objects.filter(
@@ -1618,25 +1619,7 @@ def db_check(script: Script, stats: Stats, win_bonus: int) -> dict[str, int]:
         want = [{"winner": w, "points": m + win_bonus} for w, m in truth.games]
         have = [{"winner": g["winner"], "points": g["points"]} for g in games]
         once += have == want
-    answers = Counter(
-        (a.version_id, a.entry_id)
-        for a in ResultAnswer.objects.filter(
-            version__table__series__tournament__slug=SLUG
-        )
-    )
-    audit = Counter(
-        (e.action, e.object_id)
-        for e in AuditEvent.objects.filter(
-            tournament__slug=SLUG,
-            action__in=[
-                "result.table_enter",
-                "result.table_confirm",
-                "result.table_agree",
-            ],
-        )
-    )
-    duplicated += sum(n - 1 for n in answers.values() if n > 1)
-    duplicated += sum(n - 1 for n in audit.values() if n > 1)
+    duplicated += repeats(SLUG)
     tables = Table.objects.filter(series__tournament__slug=SLUG).count()
     return {
         "tables": tables,

@@ -391,7 +391,7 @@ def check(stats: Stats, tables: int) -> dict[str, int]:
     """What the database holds, against what the phones were told."""
     from collections import Counter
 
-    from tournament.models import AuditEvent, ResultAnswer, ResultVersion
+    from tournament.models import ResultVersion
 
     versions = ResultVersion.objects.filter(
         table__series__tournament__slug=SLUG
@@ -406,16 +406,31 @@ def check(stats: Stats, tables: int) -> dict[str, int]:
         == expected_points
     }
     entered = {number for number in per_table}
+    duplicated = sum(n - 1 for n in per_table.values() if n > 1) + repeats(SLUG)
+    lost = len(stats.unanswered)
+    for kind, number in stats.told_saved:
+        saved = number in confirmed if kind == "confirm" else number in entered
+        lost += not saved
+    return {"confirmed": len(confirmed), "lost": lost, "duplicated": duplicated}
+
+
+def repeats(slug: str) -> int:
+    """Players' answers and audited entries, confirmations and agreements
+    of the tournament `slug` stored more than once: each one too many."""
+    from collections import Counter
+
+    from tournament.models import AuditEvent, ResultAnswer
+
     answers = Counter(
         (a.version_id, a.entry_id)
         for a in ResultAnswer.objects.filter(
-            version__table__series__tournament__slug=SLUG
+            version__table__series__tournament__slug=slug
         )
     )
     audit = Counter(
         (e.action, e.object_id)
         for e in AuditEvent.objects.filter(
-            tournament__slug=SLUG,
+            tournament__slug=slug,
             action__in=[
                 "result.table_enter",
                 "result.table_confirm",
@@ -423,16 +438,9 @@ def check(stats: Stats, tables: int) -> dict[str, int]:
             ],
         )
     )
-    duplicated = (
-        sum(n - 1 for n in per_table.values() if n > 1)
-        + sum(n - 1 for n in answers.values() if n > 1)
-        + sum(n - 1 for n in audit.values() if n > 1)
+    return sum(n - 1 for n in answers.values() if n > 1) + sum(
+        n - 1 for n in audit.values() if n > 1
     )
-    lost = len(stats.unanswered)
-    for kind, number in stats.told_saved:
-        saved = number in confirmed if kind == "confirm" else number in entered
-        lost += not saved
-    return {"confirmed": len(confirmed), "lost": lost, "duplicated": duplicated}
 
 
 # --- Running it ---------------------------------------------------------------------
