@@ -37,8 +37,9 @@ games, game_accuracy, flagged_games, wrong_unflagged_games, p50_ms, p95_ms
 (the printed strikes), hand_photos, hand_not_read,
 hand_not_read_whole_sheet (the QR code not cut off), hand_games,
 hand_flagged_games, hand_wrong_unflagged_games, hand_p50_ms, hand_p95_ms,
-and per pen <pen>_photos, _not_read, _games, _flagged_games,
-_wrong_unflagged_games.
+per pen <pen>_photos, _not_read, _games, _flagged_games,
+_wrong_unflagged_games, and per condition <condition>_games,
+_flagged_games, _wrong_unflagged_games.
 
 Measured (200 printed + 600 by hand, seed 27, this 2-core machine shared
 with other work), the reader before and after it read hand strikes:
@@ -913,6 +914,10 @@ def main() -> None:
         figures[f"{pen}_games"] = tally.games
         figures[f"{pen}_flagged_games"] = tally.flagged
         figures[f"{pen}_wrong_unflagged_games"] = tally.wrong_unflagged
+    for condition, tally in sorted(groups["condition"].items()):
+        figures[f"{condition}_games"] = tally.games
+        figures[f"{condition}_flagged_games"] = tally.flagged
+        figures[f"{condition}_wrong_unflagged_games"] = tally.wrong_unflagged
     print(json.dumps(figures))
 
 
