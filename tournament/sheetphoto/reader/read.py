@@ -24,9 +24,9 @@ clearly above the noise and near its row's level is struck, one within
 the noise stands, and one between, or outside the photo, is doubtful;
 one the masked view reads standing but whose lines stand out is
 doubtful too. The sheet prints "von links nach rechts": the struck marks
-of a row are its first ones, so a doubtful cell with a clearly struck
-mark to its right and no clearly standing one to its left is struck,
-and a row that breaks the rule is flagged with its cells. A game with a
+of a row are its first ones, so a doubtful cell in a row whose last mark
+is clearly struck and none clearly stands is struck, and a row that
+breaks the rule is flagged with its cells. A game with a
 doubtful cell, or without exactly one player with marks left, is flagged
 for a person: never guessed silently.
 
@@ -121,7 +121,7 @@ REGISTER_MM = 1.5
 # the noise of the sheet's standing marks (times NOISE_LOW and NOISE_HIGH
 # above them) nothing is sure.
 DOUBT_LOW = 0.03
-DOUBT_HIGH = 0.12
+DOUBT_HIGH = 0.2
 NOISE_LOW = 3.0
 NOISE_HIGH = 6.0
 NOISE_FLOOR = 0.00001
@@ -618,15 +618,14 @@ def _settled_by_order(
     struck: npt.NDArray[np.bool_], unsure: npt.NDArray[np.bool_]
 ) -> npt.NDArray[np.bool_]:
     """The unsure cells of a row (left to right) that "von links nach
-    rechts" settles as struck: a clearly struck mark to their right and no
-    clearly standing one to their left, so standing they would break it."""
-    clear_struck = struck & ~unsure
+    rechts" settles as struck: in a row whose last mark is clearly struck
+    and none clearly stands (a loser's), standing they would break it. In
+    a row with a mark standing, a doubtful one may end its strikes or
+    not: a person looks."""
     clear_standing = ~struck & ~unsure
-    right = np.flip(np.logical_or.accumulate(np.flip(clear_struck)))
-    left = np.logical_or.accumulate(clear_standing)
-    after = np.concatenate([right[1:], [False]])
-    before = np.concatenate([[False], left[:-1]])
-    return np.asarray(unsure & after & ~before, dtype=bool)
+    if struck[-1] and not unsure[-1] and not clear_standing.any():
+        return np.asarray(unsure, dtype=bool)
+    return np.zeros(len(unsure), dtype=bool)
 
 
 def _levels(
