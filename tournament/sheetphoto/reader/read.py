@@ -125,8 +125,8 @@ DOUBT_HIGH = 0.2
 NOISE_LOW = 3.0
 NOISE_HIGH = 6.0
 NOISE_FLOOR = 0.00001
-# A cell the masked view doubts takes the lines' verdict when it is this
-# many times its margin from their threshold.
+# A cell the masked view doubts is struck when its lines are this many
+# times their margin above their threshold.
 LINES_SURE = 3.0
 # A game with this many cells between the levels has strikes too faint to
 # read surely: the person is asked to strike more firmly.
@@ -704,14 +704,15 @@ def _either_view(
     ink is a line off the printed stroke or darker than it. One it reads
     standing is unsure if the lines see it struck: a strike along the
     printed stroke, masked away, no darker than the print. One it doubts
-    takes the lines' verdict when that is far from doubt (LINES_SURE)."""
+    is struck when the lines see it far above doubt (LINES_SURE); never
+    standing by the lines alone, whose printed ink hides a faint strike."""
     struck, unsure, distance = masked
     try:
         l_struck, l_unsure, l_distance, _ = _verdicts(lines, layout)
     except SheetRefused:
         return masked
     along = ~struck & ~unsure & l_struck & ~l_unsure
-    settled = unsure & (np.abs(l_distance) > LINES_SURE)
+    settled = unsure & (l_distance > LINES_SURE)
     return (
         np.where(settled, l_struck, struck),
         (unsure & ~settled) | along,
