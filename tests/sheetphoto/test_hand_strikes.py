@@ -152,3 +152,21 @@ def test_a_sheet_struck_faintly_is_asked_about_not_refused_as_empty(photo_table)
         for g in reading.games
     )
     assert any(g.flagged and g.reason == "faint" for g in reading.games)
+
+
+def test_a_pencil_strike_along_the_printed_stroke_is_struck(photo_table):
+    # Pencil is no darker than the printed grey: over the stroke only its
+    # added ink shows it, so masked away every game was in doubt.
+    data = photo(photo_table, Hand("pencil", "along", "phone", ()), seed=2)
+    assert games(data) == CLEAR
+
+
+def test_a_faint_pen_in_warm_dim_light_is_read(photo_table):
+    # The camera's noise in dim light is as dark as a faint line.
+    data = photo(photo_table, Hand("faint", "across", "warm_dim", ()), seed=2)
+    assert games(data) == CLEAR
+
+
+def test_a_sheet_in_warm_dim_light_is_read_not_refused_as_empty(photo_table):
+    data = photo(photo_table, Hand("ballpoint_blue", "oblique", "warm_dim", ()), seed=4)
+    assert games(data) == CLEAR

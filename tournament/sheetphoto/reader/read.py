@@ -6,10 +6,13 @@ from its header, before a pixel is decoded: an image bomb, or an image
 that would cost more to decode than a photo of a sheet, is refused),
 turn it upright (EXIF), find the four corner markers, read the QR code
 (whose sheet, which layout), rectify the grid to millimetres, divide out
-the light, re-register each row on its printed rules, and score each
-stroke cell by the lines drawn in it: outside its printed stroke any
-line, over the stroke what is darker than the sheet prints it (a strike
-nearly along the stroke lies on it). A smudge or a shadow is no line.
+the light (and smooth a dim photo's noise), re-register each row on its
+printed rules, and score each stroke cell by the lines drawn in it, two
+ways: outside its printed stroke any line and, over the stroke, what is
+darker than the sheet prints it (the masked view); and all its lines,
+the printed stroke's included (a pencil or faint strike nearly along the
+stroke lies on it, no darker than the print, but adds to its ink). A
+smudge or a shadow is no line.
 
 Whether a cell is struck is decided against the sheet itself, not a fixed
 level: every game has exactly one winner, who keeps 1 to all marks, and
@@ -18,11 +21,14 @@ last marks is a printed stroke alone (the standing level, and its noise),
 and most of a game, and of a loser's row, is struck (the level of that
 writer and pen: a sheet may be struck in pencil and ballpoint). A cell
 clearly above the noise and near its row's level is struck, one within
-the noise stands, and one between, or outside the photo, is doubtful.
-The sheet prints "von links nach rechts": the struck marks of a row are
-its first ones, so a row that breaks it is flagged with its cells. A
-game with a doubtful cell, or without exactly one player with marks
-left, is flagged for a person: never guessed silently.
+the noise stands, and one between, or outside the photo, is doubtful;
+one the masked view reads standing but whose lines stand out is
+doubtful too. The sheet prints "von links nach rechts": the struck marks
+of a row are its first ones, so a doubtful cell in a row whose last mark
+is clearly struck and none clearly stands is struck, and a row that
+breaks the rule is flagged with its cells. A game with a
+doubtful cell, or without exactly one player with marks left, is flagged
+for a person: never guessed silently.
 
 Refusals are `SheetRefused` with a stable code and its parameters; the
 caller words them (tournament/sheetphoto/refusals.py).
@@ -95,6 +101,10 @@ STROKE_MASK_MM = 1.0
 INK_FLOOR = 0.07
 INK_FLOOR_MIN = 0.035
 GRAIN_TIMES = 4.0
+# A photo whose typical line darkness (the paper's grain and the camera's
+# noise) is above NOISY_GRAIN is smoothed over NOISY_SMOOTH_MM first.
+NOISY_GRAIN = 0.025
+NOISY_SMOOTH_MM = 0.14
 # Lines are what is darker than its surroundings within this width (a
 # pen's line is at most 1 mm wide; a smudge or a shadow is broader).
 LINE_MM = 1.6
@@ -110,11 +120,14 @@ REGISTER_MM = 1.5
 # level to its row's struck level, and surely struck above DOUBT_HIGH; in
 # the noise of the sheet's standing marks (times NOISE_LOW and NOISE_HIGH
 # above them) nothing is sure.
-DOUBT_LOW = 0.05
+DOUBT_LOW = 0.03
 DOUBT_HIGH = 0.2
 NOISE_LOW = 3.0
 NOISE_HIGH = 6.0
 NOISE_FLOOR = 0.00001
+# A cell the masked view doubts is struck when its lines are this many
+# times their margin above their threshold.
+LINES_SURE = 3.0
 # A game with this many cells between the levels has strikes too faint to
 # read surely: the person is asked to strike more firmly.
 FAINT_CELLS = 3
@@ -126,6 +139,9 @@ FAINT_SHEET_SHARE = 0.2
 ROW_LEVEL_SHARE = 0.2
 # Less of a gap than this between the levels: nothing is struck.
 MIN_GAP = 0.0003
+# A game's own standing level may lie this share of its gap above the
+# sheet's.
+LOCAL_SHARE = 0.35
 # Markers further than this from where the layout puts them (mm, after
 # the fit): not one flat sheet.
 MAX_MARKER_ERROR_MM = 3.0
@@ -478,22 +494,39 @@ def _stroke_points(
     return np.asarray((a[:, None] + (b - a)[:, None] * t) * PX, np.float32)
 
 
+@dataclass(frozen=True)
+class CellInk:
+    """Each cell's ink (layout order), seen two ways: `masked`, the lines
+    drawn in it outside its printed stroke and, over the stroke, what is
+    darker than the sheet prints it (blind to a strike along the stroke in
+    a pen no darker than the print); `lines`, all its lines, the printed
+    stroke's included (such a strike is more ink than a stroke alone, but
+    the print's own ink varies with light and focus). `whole`: the cell was
+    seen whole (the rectified photo's own pixels, not its border)."""
+
+    masked: npt.NDArray[np.float64]
+    lines: npt.NDArray[np.float64]
+    whole: npt.NDArray[np.bool_]
+
+
 def cell_scores(
     dark: Floats, layout: SheetLayout, x0: float, y0: float, seen: Gray | None = None
-) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]]:
-    """Each cell's ink (layout order): the lines drawn in it outside its
-    printed stroke, and over the printed stroke what is darker than the
-    sheet prints it; and whether the cell was seen whole (`seen`: the
-    rectified photo's own pixels, not its border)."""
+) -> CellInk:
+    """Each cell's ink (see `CellInk`)."""
     offsets = _rule_offsets(dark, layout, x0, y0)
     shifts = _row_shifts(offsets, layout.games * layout.seats)
     # Lines, not patches: what is darker than its surroundings within a
     # line's width. A smudge or a shadow is broader and drops out; a
     # strike in any pen stays.
     size = max(3, round(LINE_MM * PX) | 1)
-    lines = cv2.morphologyEx(
-        dark, cv2.MORPH_TOPHAT, cv2.getStructuringElement(cv2.MORPH_RECT, (size, size))
-    )
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (size, size))
+    lines = cv2.morphologyEx(dark, cv2.MORPH_TOPHAT, kernel)
+    if float(np.median(lines)) > NOISY_GRAIN:
+        # A dim photo's noise is as dark as a faint line: averaged over a
+        # little less than a line's width, a line keeps most of its ink
+        # and the noise loses most of its.
+        smooth = cv2.GaussianBlur(dark, (0, 0), NOISY_SMOOTH_MM * PX)
+        lines = cv2.morphologyEx(smooth, cv2.MORPH_TOPHAT, kernel)
     # The printed stroke's own darkness: along the middle of each stroke
     # (the brightest of a pixel's neighbours, for a pixel's misregistration);
     # every game has a standing mark, so each game's least is a printed
@@ -520,11 +553,13 @@ def cell_scores(
         a = (round((sx0 - x0) * PX), round((sy0 + dy - y0) * PX))
         b = (round((sx1 - x0) * PX), round((sy1 + dy - y0) * PX))
         cv2.line(band, a, b, 1, max(1, round(STROKE_MASK_MM * PX)))
+    lines_sum = cv2.integral(ink)
     ink = np.where(band > 0, over, ink)
     ink_sum = cv2.integral(ink)
     seen_sum = cv2.integral(seen if seen is not None else np.ones(dark.shape, np.uint8))
     inset_y = min(CELL_INSET_Y, layout.row_mm * 0.15)
     scores = np.zeros(len(layout.cells))
+    all_lines = np.zeros(len(layout.cells))
     whole = np.ones(len(layout.cells), dtype=bool)
     for i, cell in enumerate(layout.cells):
         row = (cell.game - 1) * layout.seats + cell.seat - 1
@@ -548,8 +583,19 @@ def cell_scores(
             + seen_sum[top, left]
         )
         scores[i] = total / area if area > 0 else 0.0
+        all_lines[i] = (
+            float(
+                lines_sum[bottom, right]
+                - lines_sum[top, right]
+                - lines_sum[bottom, left]
+                + lines_sum[top, left]
+            )
+            / area
+            if area > 0
+            else 0.0
+        )
         whole[i] = area > 0 and visible >= SEEN_SHARE * area
-    return scores, whole
+    return CellInk(scores, all_lines, whole)
 
 
 # --- Deciding ---------------------------------------------------------------
@@ -568,47 +614,66 @@ def _left_to_right(struck: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
     return wrong
 
 
+def _settled_by_order(
+    struck: npt.NDArray[np.bool_], unsure: npt.NDArray[np.bool_]
+) -> npt.NDArray[np.bool_]:
+    """The unsure cells of a row (left to right) that "von links nach
+    rechts" settles as struck: in a row whose last mark is clearly struck
+    and none clearly stands (a loser's), standing they would break it. In
+    a row with a mark standing, a doubtful one may end its strikes or
+    not: a person looks."""
+    clear_standing = ~struck & ~unsure
+    if struck[-1] and not unsure[-1] and not clear_standing.any():
+        return np.asarray(unsure, dtype=bool)
+    return np.zeros(len(unsure), dtype=bool)
+
+
 def _levels(
     scores: npt.NDArray[np.float64], layout: SheetLayout
-) -> tuple[float, float, npt.NDArray[np.float64]]:
-    """The sheet's standing level (a printed stroke alone), its noise, and
-    the struck level of each row's writer and pen.
+) -> tuple[npt.NDArray[np.float64], float, npt.NDArray[np.float64]]:
+    """Each game's standing level (a printed stroke alone), the sheet's
+    noise, and the struck level of each row's writer and pen.
 
     Every game has a standing mark (the winner's last), so the least of a
-    game's last marks is a stroke alone. Most of a game is struck, so its
-    median is its writer's struck level; a row's own level (the median of
-    its three strongest marks) is its pen's when another struck it, but
-    only when it is clearly ink: a row that keeps all its marks has no
-    level of its own."""
+    game's last marks is a stroke alone: the sheet's standing level is
+    their median, and a game's own least, a little above it, its local
+    level (the light over a photo is not even). Most of a game is struck,
+    so its median is its writer's struck level; a row's own level (the
+    median of its three strongest marks) is its pen's when another struck
+    it, but only when it is clearly ink: a row that keeps all its marks
+    has no level of its own."""
     rows = scores.reshape(layout.games * layout.seats, layout.marks)
     last = rows[:, -1].reshape(layout.games, layout.seats)
-    standing = float(np.median(last.min(axis=1)))
+    least = last.min(axis=1)
+    standing = float(np.median(least))
     below = scores[scores <= standing] - standing
     noise = max(float(np.sqrt(np.mean(below**2))) if len(below) else 0.0, NOISE_FLOOR)
     game_levels = np.median(scores.reshape(layout.games, -1), axis=1)
+    local = np.clip(
+        least, standing, standing + LOCAL_SHARE * np.maximum(game_levels - standing, 0)
+    )
     strongest = np.sort(rows, axis=1)[:, -3:]
     own = np.median(strongest, axis=1)
     game_of_row = np.repeat(game_levels, layout.seats)
-    credible = (own - standing) >= ROW_LEVEL_SHARE * (game_of_row - standing)
+    standing_of_row = np.repeat(local, layout.seats)
+    credible = (own - standing_of_row) >= ROW_LEVEL_SHARE * (
+        game_of_row - standing_of_row
+    )
     levels = np.where(credible, own, game_of_row)
-    return standing, noise, levels
+    return local, noise, levels
 
 
-def decide(
-    scores: npt.NDArray[np.float64],
-    layout: SheetLayout,
-    whole: npt.NDArray[np.bool_] | None = None,
-) -> tuple[tuple[GameReading, ...], tuple[CellReading, ...], float]:
-    """Cells struck or standing against the sheet's own levels (each row
-    its writer's and pen's), and each game read by its rules: exactly one
-    player keeps marks, and the struck marks of a row are its first ones
-    ("von links nach rechts"). A cell between the levels, one not in the
-    photo, and every cell of a row that breaks the rule is doubtful."""
-    if whole is None:
-        whole = np.ones(len(scores), dtype=bool)
-    per_game = layout.seats * layout.marks
-    standing, noise, levels = _levels(scores, layout)
-    gaps = np.repeat(levels - standing, layout.marks)
+def _verdicts(
+    scores: npt.NDArray[np.float64], layout: SheetLayout
+) -> tuple[
+    npt.NDArray[np.bool_], npt.NDArray[np.bool_], npt.NDArray[np.float64], float
+]:
+    """Each cell struck or not against its game's and row's levels, whether
+    it is unsure (between them), its distance from doubt, and the median
+    threshold."""
+    local, noise, levels = _levels(scores, layout)
+    standing = np.repeat(local, layout.seats * layout.marks)
+    gaps = np.repeat(levels, layout.marks) - standing
     faint_sheet = False
     if float(np.max(gaps)) < NOISE_HIGH * noise or float(np.max(gaps)) < MIN_GAP:
         # Nothing struck clearly. Ink in many cells is a faint pen: asked
@@ -625,6 +690,69 @@ def decide(
     distance = (scores - threshold) / ((high - low) / 2)
     struck = distance > 0
     unsure = (np.abs(distance) < 1) | faint_sheet
+    return struck, unsure, distance, float(np.median(threshold))
+
+
+Verdicts = tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_], npt.NDArray[np.float64]]
+
+
+def _either_view(
+    masked: Verdicts, lines: npt.NDArray[np.float64], layout: SheetLayout
+) -> Verdicts:
+    """The masked view's verdicts (struck, unsure, distance) checked by the
+    lines' (`CellInk`). A cell the masked view reads struck is struck: its
+    ink is a line off the printed stroke or darker than it. One it reads
+    standing is unsure if the lines see it struck: a strike along the
+    printed stroke, masked away, no darker than the print. One it doubts
+    is struck when the lines see it far above doubt (LINES_SURE); never
+    standing by the lines alone, whose printed ink hides a faint strike."""
+    struck, unsure, distance = masked
+    try:
+        l_struck, l_unsure, l_distance, _ = _verdicts(lines, layout)
+    except SheetRefused:
+        return masked
+    along = ~struck & ~unsure & l_struck & ~l_unsure
+    settled = unsure & (l_distance > LINES_SURE)
+    return (
+        np.where(settled, l_struck, struck),
+        (unsure & ~settled) | along,
+        np.where(settled, l_distance, np.where(along, 0.0, distance)),
+    )
+
+
+def decide(
+    scores: npt.NDArray[np.float64],
+    layout: SheetLayout,
+    whole: npt.NDArray[np.bool_] | None = None,
+    lines: npt.NDArray[np.float64] | None = None,
+) -> tuple[tuple[GameReading, ...], tuple[CellReading, ...], float]:
+    """Cells struck or standing against the sheet's own levels (each row
+    its writer's and pen's), and each game read by its rules: exactly one
+    player keeps marks, and the struck marks of a row are its first ones
+    ("von links nach rechts"). A cell between the levels, one not in the
+    photo, and every cell of a row that breaks the rule is doubtful."""
+    if whole is None:
+        whole = np.ones(len(scores), dtype=bool)
+    per_game = layout.seats * layout.marks
+    try:
+        struck, unsure, distance, threshold = _verdicts(scores, layout)
+    except SheetRefused:
+        # Nothing seen outside the printed strokes: strikes along them
+        # may still stand out of the lines (or the sheet is blank).
+        if lines is None:
+            raise
+        struck, unsure, distance, threshold = _verdicts(lines, layout)
+        lines = None
+    if lines is not None:
+        struck, unsure, distance = _either_view(
+            (struck, unsure, distance), lines, layout
+        )
+    for row in range(layout.games * layout.seats):
+        span = slice(row * layout.marks, (row + 1) * layout.marks)
+        settled = _settled_by_order(struck[span], unsure[span]) & whole[span]
+        struck[span] |= settled
+        unsure[span] &= ~settled
+        distance[span] = np.where(settled, 1.0, distance[span])
     doubtful = unsure | ~whole
     disorder = np.zeros(len(scores), dtype=bool)
     for row in range(layout.games * layout.seats):
@@ -672,7 +800,7 @@ def decide(
             )
         else:
             games.append(GameReading(game, None, None, True, 0.0, reason))
-    return tuple(games), cells, float(np.median(threshold))
+    return tuple(games), cells, threshold
 
 
 # --- The whole --------------------------------------------------------------
@@ -724,8 +852,8 @@ def read_sheet(
     rectified = _warp(grey, to_mm, x0, y0, RIGHT - LEFT + 4, layout.grid.h + 4, PX)
     seen = _warp_seen(grey.shape, to_mm, x0, y0, RIGHT - LEFT + 4, layout.grid.h + 4)
     dark = darkness(rectified)
-    scores, whole = cell_scores(dark, layout, x0, y0, seen)
-    games, cells, threshold = decide(scores, layout, whole)
+    ink = cell_scores(dark, layout, x0, y0, seen)
+    games, cells, threshold = decide(ink.masked, layout, ink.whole, ink.lines)
     return SheetReading(
         sheet=sheet,
         games=games,

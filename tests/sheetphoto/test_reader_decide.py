@@ -1,0 +1,71 @@
+"""The reader's decision on a sheet's cell scores (no photo): the rule
+"von links nach rechts" settles a doubtful mark among clear strikes, and
+a mark whose ink lies only along its printed stroke is never read
+standing without a doubt."""
+
+import numpy as np
+
+from tournament.sheetphoto.reader.layout import sheet_layout
+from tournament.sheetphoto.reader.read import decide
+
+LAYOUT = sheet_layout(seats=4, games=5, marks=7)
+# Per game: winner seat, marks kept.
+RESULT = [(1, 5), (2, 3), (1, 7), (4, 1), (3, 2)]
+STANDING, STRUCK = 0.01, 0.05
+
+
+def scores(result=RESULT, level=STRUCK):
+    """Each cell's ink as a clean sheet kept with `result` shows it, a
+    little noise on each."""
+    rng = np.random.default_rng(3)
+    out = []
+    for winner, kept in result:
+        for seat in range(1, LAYOUT.seats + 1):
+            struck = LAYOUT.marks - kept if seat == winner else LAYOUT.marks
+            for mark in range(1, LAYOUT.marks + 1):
+                out.append(level if mark <= struck else STANDING)
+    return np.asarray(out) + rng.normal(0, 0.0002, len(out))
+
+
+def index(game, seat, mark):
+    return ((game - 1) * LAYOUT.seats + seat - 1) * LAYOUT.marks + mark - 1
+
+
+def read(values, lines=None):
+    if lines is None:
+        games, cells, _ = decide(values, LAYOUT)
+    else:
+        games, cells, _ = decide(values, LAYOUT, None, lines)
+    return games, {(c.game, c.seat, c.mark): c for c in cells}
+
+
+def test_a_weak_strike_among_clear_ones_is_struck_by_left_to_right():
+    # Game 2, seat 1 (a loser): mark 3 struck weakly, marks 4-7 clearly,
+    # so standing it would break the rule. Game 1, seat 1 (the winner,
+    # marks 1-2 struck): mark 3 as weak with nothing struck after it may
+    # be either, and a person must look.
+    values = scores()
+    weak = STANDING + 0.08 * (STRUCK - STANDING)
+    values[index(2, 1, 3)] = weak
+    values[index(1, 1, 3)] = weak
+    games, cells = read(values)
+    assert cells[(2, 1, 3)].state == "struck"
+    assert (games[1].winner_seat, games[1].marks_left, games[1].flagged) == (
+        2,
+        3,
+        False,
+    )
+    assert cells[(1, 1, 3)].state == "doubtful"
+    assert games[0].flagged
+
+
+def test_ink_along_the_printed_stroke_alone_puts_a_standing_mark_in_doubt():
+    # Game 1, seat 1, mark 3: nothing outside its printed stroke (the
+    # masked view reads it standing), but its lines hold a strike's ink.
+    masked = scores()
+    lines = scores(level=0.06) + 0.02
+    lines[index(1, 1, 3)] = lines[index(1, 1, 1)]
+    games, cells = read(masked, lines)
+    assert cells[(1, 1, 3)].state == "doubtful"
+    assert games[0].flagged
+    assert [g.flagged for g in games[1:]] == [False] * 4
