@@ -47,26 +47,27 @@ second round (5c8b7d4: each cell seen masked and with all its lines, each
 game's standing level, a dim photo smoothed, doubt bounds 3-12 %,
 left-to-right settling doubt), and after the third (0f24567: surely struck
 above 20 % of the gap again, left-to-right settling doubt only in a loser's
-row, the lines' view settling a doubtful mark only as struck):
+row, the lines' view settling a doubtful mark only as struck); "whole":
+photos with the sheet's whole code, refused as blank (those with the code
+cut off: 63 "old_sheet" before, 66 "no_code" since); times in ms:
 
-  |                              | before         | after          | 2nd round      | 3rd round      |
-  |------------------------------|----------------|----------------|----------------|----------------|
-  | printed: not read            | 0/200          | 0/200          | 0/200          | 0/200          |
-  | printed: cells right         | 1.0            | 1.0            | 1.0            | 1.0            |
-  | printed: games flagged/wrong | 1 / 0 of 1000  | 4 / 0 of 1000  | 0 / 0 of 1000  | 0 / 0 of 1000  |
-  | hand: not read, whole sheet  | 66/534 (blank) | 3/534 (blank)  | 2/534 (blank)  | 2/534 (blank)  |
-  | hand: code cut off           | 63 "old_sheet" | 66 "no_code"   | 66 "no_code"   | 66 "no_code"   |
-  | hand: games flagged          | 555/2340, 24 % | 427/2655, 16 % | 275/2660, 10 % | 327/2660, 12 % |
-  | hand: wrong, not flagged     | 63             | 3              | 7              | 2              |
-  | ballpoint black flagged      | 29.8 %         | 3.9 %          | 2.5 %          | 2.7 %          |
-  | ballpoint blue flagged/wrong | 22.1 % / 5     | 5.6 % / 0      | 3.7 % / 1      | 4.3 % / 0      |
-  | pencil flagged/wrong         | 17.7 % / 20    | 26.1 % / 0     | 13.2 % / 2     | 18.3 % / 0     |
-  | faint flagged/wrong          | 14.1 % / 22    | 31.0 % / 2     | 25.0 % / 2     | 26.9 % / 2     |
-  | mixed flagged/wrong          | 32.6 % / 16    | 17.5 % / 1     | 9.8 % / 1      | 12.2 % / 0     |
-  | along the stroke flagged     | 99.4 %         | 51.8 %         | 32.4 %         | 37.1 %         |
-  | warm dim light flagged/wrong |                | 26 %           | 12.3 % / 0     | 15.7 % / 0     |
-  | p50 / p95 (printed)          | 291 / 758 ms   | 215 / 445 ms   | 581 / 1088 ms  | 136 / 246 ms   |
-  | p50 / p95 (by hand)          |                |                | 469 / 1313 ms  | 139 / 480 ms   |
+|                          | before       | after        | 2nd round    | 3rd round    |
+|--------------------------|--------------|--------------|--------------|--------------|
+| printed: not read        | 0/200        | 0/200        | 0/200        | 0/200        |
+| printed: cells right     | 1.0          | 1.0          | 1.0          | 1.0          |
+| printed: flagged/wrong   | 1 / 0        | 4 / 0        | 0 / 0        | 0 / 0        |
+| hand: not read, whole    | 66/534       | 3/534        | 2/534        | 2/534        |
+| hand: games flagged      | 24 % of 2340 | 16 % of 2655 | 10 % of 2660 | 12 % of 2660 |
+| hand: wrong, not flagged | 63           | 3            | 7            | 2            |
+| ballpoint black flagged  | 29.8 %       | 3.9 %        | 2.5 %        | 2.7 %        |
+| ballpoint blue fl./wrong | 22.1 % / 5   | 5.6 % / 0    | 3.7 % / 1    | 4.3 % / 0    |
+| pencil fl./wrong         | 17.7 % / 20  | 26.1 % / 0   | 13.2 % / 2   | 18.3 % / 0   |
+| faint fl./wrong          | 14.1 % / 22  | 31.0 % / 2   | 25.0 % / 2   | 26.9 % / 2   |
+| mixed fl./wrong          | 32.6 % / 16  | 17.5 % / 1   | 9.8 % / 1    | 12.2 % / 0   |
+| along the stroke fl.     | 99.4 %       | 51.8 %       | 32.4 %       | 37.1 %       |
+| warm dim fl./wrong       |              | 26 %         | 12.3 % / 0   | 15.7 % / 0   |
+| p50 / p95 (printed)      | 291 / 758    | 215 / 445    | 581 / 1088   | 136 / 246    |
+| p50 / p95 (by hand)      |              |              | 469 / 1313   | 139 / 480    |
 
 The 3rd round's 2 wrong games are both a faint pen: a row line through a
 row under a finger, smudged and erased (game 3 read 2 marks left, was 3),
