@@ -119,7 +119,8 @@ def test_people_without_a_role_are_refused_by_the_service(open_one):
 
 
 def test_the_live_staff_regions_follow_the_list(referee, organizer, other, open_one):
-    is_staff = live_consumers._is_staff.func  # the socket's check, in this thread
+    # The socket's check, in this thread.
+    is_staff = live_consumers._is_staff.__wrapped__
     assert not is_staff(referee, other.pk)
     assert is_staff(other.referees.get(), other.pk)
     assert is_staff(organizer, other.pk)

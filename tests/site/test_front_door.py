@@ -23,7 +23,8 @@ from bench import frontdoor
 from tests.support.threads import in_own_thread
 from tournament.core.front import Budget
 
-pytestmark = pytest.mark.slow  # real servers under attack: not in test-fast
+# Real servers under attack: not in test-fast.
+pytestmark = [pytest.mark.slow, pytest.mark.server]
 
 DEADLINES = {
     "FRONT_HEAD_SECONDS": "3",

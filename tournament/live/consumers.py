@@ -33,6 +33,7 @@ gets the latest standings, never a backlog, and never holds up the others.
 
 import asyncio
 import contextlib
+import functools
 import gzip
 import json
 import logging
@@ -145,6 +146,7 @@ _R = TypeVar("_R")
 
 
 def _in_live_thread(func: Callable[_P, _R]) -> Callable[_P, Awaitable[_R]]:
+    @functools.wraps(func)
     async def run(*args: _P.args, **kwargs: _P.kwargs) -> _R:
         call = DatabaseSyncToAsync(func, thread_sensitive=False, executor=live_pool())
         return await call(*args, **kwargs)
