@@ -8,7 +8,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from tests.support.factories import EntryFactory
+from tests.support import worlds
 from tests.support.worlds import redraw_day
 from tournament.models import Series
 from tournament.seating import services as seating_services
@@ -48,15 +48,7 @@ def test_the_draw_taken_is_never_worse_than_one_offered(tournament, organizer):
 def one_club_of_six(tournament):
     """16 present players, six of them of Club A: in series 1 club mates
     share a table whatever the lot."""
-    for n in range(1, 17):
-        EntryFactory(
-            tournament=tournament,
-            start_number=n,
-            checked_in=True,
-            player__first_name=f"Vor{n}",
-            player__last_name=f"Name{n}",
-            player__club="Club A" if n <= 6 else f"Club {n}",
-        )
+    worlds.present(tournament, 16, club_a=6)
     seating_services.series_ensure(tournament=tournament)
     return Series.objects.get(tournament=tournament, number=1)
 

@@ -39,26 +39,37 @@ def kept_for_the_fixture(django_db_blocker) -> Iterator[None]:
 # --- A late arrival ------------------------------------------------------------
 
 
-def late_arrival(tournament: Tournament, organizer, *, release: bool = True) -> Series:
-    """14 players present (Vor1 Name1 … of "Club 1" …), series 1 drawn:
-    tables 1-2 of four, 3-4 of three; released unless `release` is False.
-    Karl Klein (Nr. 15, "Club 15") is registered but not here yet."""
-    for n in range(1, 15):
+def present(tournament: Tournament, count: int, *, club_a: int = 0) -> None:
+    """Players Nr. 1 … `count` checked in, called Vor<n> Name<n> of
+    "Club <n>" (the first `club_a` of them of "Club A")."""
+    for n in range(1, count + 1):
         EntryFactory(
             tournament=tournament,
             start_number=n,
             checked_in=True,
             player__first_name=f"Vor{n}",
             player__last_name=f"Name{n}",
-            player__club=f"Club {n}",
+            player__club="Club A" if n <= club_a else f"Club {n}",
         )
+
+
+def karl_klein(tournament: Tournament, number: int) -> None:
+    """Karl Klein (Nr. `number`, "Club <number>"), registered, not here yet."""
     EntryFactory(
         tournament=tournament,
-        start_number=15,
+        start_number=number,
         player__first_name="Karl",
         player__last_name="Klein",
-        player__club="Club 15",
+        player__club=f"Club {number}",
     )
+
+
+def late_arrival(tournament: Tournament, organizer, *, release: bool = True) -> Series:
+    """14 players present (Vor1 Name1 … of "Club 1" …), series 1 drawn:
+    tables 1-2 of four, 3-4 of three; released unless `release` is False.
+    Karl Klein (Nr. 15, "Club 15") is registered but not here yet."""
+    present(tournament, 14)
+    karl_klein(tournament, 15)
     seating_services.series_ensure(tournament=tournament, actor=organizer)
     series = seating_services.series_seat(
         actor=organizer, series=tournament.series.get(number=1)
@@ -118,22 +129,8 @@ def redraw_day(tournament: Tournament, organizer) -> tuple[Series, tuple[int, in
     at four tables: club mates share a table in every draw, so the series
     page always has a trade-off to show. Returns series 2 and the start
     numbers swapped in series 1."""
-    for n in range(1, 16):
-        EntryFactory(
-            tournament=tournament,
-            start_number=n,
-            checked_in=True,
-            player__first_name=f"Vor{n}",
-            player__last_name=f"Name{n}",
-            player__club="Club A" if n <= 6 else f"Club {n}",
-        )
-    EntryFactory(
-        tournament=tournament,
-        start_number=16,
-        player__first_name="Karl",
-        player__last_name="Klein",
-        player__club="Club 16",
-    )
+    present(tournament, 15, club_a=6)
+    karl_klein(tournament, 16)
     seating_services.series_ensure(tournament=tournament, actor=organizer)
     first = seating_services.series_seat(
         actor=organizer, series=tournament.series.get(number=1)
