@@ -5,7 +5,6 @@ wherever the history allows it, and says why when repeats are left."""
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 
@@ -36,14 +35,11 @@ def late_and_swap(n: int, case: int) -> tuple[list[int], list[list[list[int]]]]:
 )
 def test_a_late_arrival_and_a_swap_leave_no_repeat(n: int, case: int) -> None:
     players, fixed = late_and_swap(n, case)
-    started = time.process_time()
     result = seat(players, series=5, seed=case, fixed=fixed)
-    seconds = time.process_time() - started
     assert result.series[:1] == fixed
     f = verify(result.series, players, result.quality, played=1)
     assert f.repeats == 0
     assert result.repeats_note == ""
-    assert seconds < 2
 
 
 def test_every_history_of_twenty_players_reaches_zero() -> None:
@@ -117,14 +113,11 @@ def test_a_tight_field_reaches_zero_after_a_change(
         fixed, gone = [seat(n - 1, seed=f"first {case}").series[0]], []
     else:
         fixed, gone = seat(n + 1, seed=f"first {case}").series[:2], [n + 1]
-    started = time.process_time()
     result = seat(players, seed=case, fixed=fixed, withdrawn=gone)
-    seconds = time.process_time() - started
     assert result.series[: len(fixed)] == fixed
     f = verify(result.series, players, result.quality, played=len(fixed))
     assert f.repeats == 0
     assert result.repeats_note == ""
-    assert seconds < 2
     # Nobody sits at more tables of three than the played series allow.
     threes = table_plan(n).threes
     before = [sum(len(t) == 3 for s in fixed for t in s if p in t) for p in players]
@@ -180,14 +173,11 @@ def bench_history(n: int, case: int) -> tuple[list[int], list[list[list[int]]]]:
 )
 def test_the_tightest_fields_reach_zero_after_a_change(n: int, case: int) -> None:
     players, fixed = bench_history(n, case)
-    started = time.process_time()
     result = seat(players, seed=case, fixed=fixed)
-    seconds = time.process_time() - started
     assert result.series[: len(fixed)] == fixed
     f = verify(result.series, players, result.quality, played=len(fixed))
     assert f.repeats == 0
     assert result.repeats_note == ""
-    assert seconds < 2
     threes = table_plan(n).threes
     before = [sum(len(t) == 3 for s in fixed for t in s if p in t) for p in players]
     bound = three_bound(before, 3 * threes, 5 - len(fixed))
