@@ -68,13 +68,18 @@ dev: $(VENV)/.run-stamp
 # property tests with all their examples (the "thorough" profile,
 # tests/conftest.py)
 test: lint
-	HYPOTHESIS_PROFILE=thorough $(BIN)/pytest -n auto $(PYTEST_ARGS)
+	HYPOTHESIS_PROFILE=thorough $(BIN)/pytest -n $(WORKERS) $(PYTEST_ARGS)
 
 ## test-fast: the edit loop: the suite without the slow tests, the browser
 ## tests and the tests that start servers, the property tests with a tenth
 ## of their examples, and without the checks (make lint runs those)
 test-fast: $(VENV)/.dev-stamp
-	HYPOTHESIS_PROFILE=quick $(BIN)/pytest -n auto -m "not slow and not e2e and not server" $(PYTEST_ARGS)
+	HYPOTHESIS_PROFILE=quick $(BIN)/pytest -n $(WORKERS) -m "not slow and not e2e and not server" $(PYTEST_ARGS)
+
+# Two test workers per core: most of the suite's time is spent waiting on
+# servers, browsers and sockets (a whole run used a third of two cores with
+# one worker per core).
+WORKERS ?= $(shell echo $$(( $$(nproc) * 2 )))
 
 # The test runs keep compiled modules and pytest's rewritten test modules
 # (__pycache__, ignored by git) from one run to the next, also where the

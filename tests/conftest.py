@@ -41,7 +41,29 @@ def pytest_runtest_protocol(item, nextitem):
         servers.running = None
 
 
+# Files that start a whole day, servers or a browser wait most of their
+# time; run first, they overlap the quick files instead of ending the run
+# alone (with -n, each file goes whole to one worker: --dist loadfile).
+_FIRST = ("slow", "server", "e2e")
+
+
+def _rank(item) -> int:
+    marks = {m.name for m in item.iter_markers()}
+    return next((i for i, m in enumerate(_FIRST) if m in marks), len(_FIRST))
+
+
+@pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config, items):
+    _leave_out_on_postgresql(config, items)
+    files: dict[str, list] = {}
+    for item in items:
+        files.setdefault(item.nodeid.split("::", 1)[0], []).append(item)
+    # A file ranks as its slowest test; among equals, more tests first.
+    order = sorted(files.values(), key=lambda f: (min(map(_rank, f)), -len(f)))
+    items[:] = [item for f in order for item in f]
+
+
+def _leave_out_on_postgresql(config, items):
     """The run against PostgreSQL and Redis (DATABASE_URL set) leaves out
     the tests that touch no database of the suite's: the engines, and the
     real servers of tests/support/servers.py, which drop DATABASE_URL and
