@@ -47,6 +47,8 @@ from tournament.models import (
     Table,
     Tournament,
 )
+from tournament.models.results import winners_and_marks
+from tournament.models.sheetphoto import ReadGame, ReadingFrame, StoredReading
 from tournament.results import services as results_services
 from tournament.results.services import GameInput
 from tournament.sheetphoto.pool import Busy, read_bounded
@@ -217,7 +219,7 @@ def _sent_before(
     return photos.order_by("-uploaded_at").first()
 
 
-def _frame(reading: SheetReading) -> dict[str, float]:
+def _frame(reading: SheetReading) -> ReadingFrame:
     """Where the review's sheet image stands on the page, in mm: its
     top-left corner and its size (the image is the rectified grid, PX
     pixels a millimetre), so a page can lay each cell's button over it."""
@@ -230,6 +232,18 @@ def _frame(reading: SheetReading) -> dict[str, float]:
         "y": round(y0, 3),
         "w": round(width / PX, 3),
         "h": round(height / PX, 3),
+    }
+
+
+def _record(reading: SheetReading) -> StoredReading:
+    """What is kept of `reading` (docs/FORMATS.md § Photo reading): its
+    games as the reader gives them, each stroke cell's state, the frame."""
+    games: list[ReadGame] = reading.as_dict()["games"]
+    return {
+        "games": games,
+        "cells": [(c.game, c.seat, c.mark, c.state) for c in reading.cells],
+        "frame": _frame(reading),
+        "milliseconds": round(reading.milliseconds),
     }
 
 
@@ -282,22 +296,13 @@ def photo_read(
             before = _sent_before(table, sha256, actor=actor, player=player)
             if before is None:
                 _make_room(table)
-                read = reading.as_dict()
                 return SheetPhoto.objects.create(
                     id=photo_id,
                     table=table,
                     sha256=sha256,
                     size=len(data),
                     file_name=f"photo{suffix}",
-                    reading={
-                        "games": read["games"],
-                        "cells": [
-                            [c["game"], c["seat"], c["mark"], c["state"]]
-                            for c in read["cells"]
-                        ],
-                        "frame": _frame(reading),
-                        "milliseconds": round(reading.milliseconds),
-                    },
+                    reading=_record(reading),
                     uploaded_by=acting_user(actor),
                     uploaded_by_player=player,
                 )
@@ -327,11 +332,6 @@ def _make_room(table: Table) -> None:
     )
     SheetPhoto.objects.filter(pk__in=gone).delete()
     transaction.on_commit(lambda: _remove_files(gone))
-
-
-def _read_games(photo: SheetPhoto) -> list[dict[str, Any]]:
-    games: list[dict[str, Any]] = photo.reading.get("games", [])
-    return games
 
 
 def result_enter_from_photo(
@@ -383,14 +383,13 @@ def result_enter_from_photo(
             )
         locked.version = version
         locked.save(update_fields=["version"])
-        read = _read_games(locked)
-        saved = version.data["games"]
+        read = locked.read_record.get("games", [])
+        saved = winners_and_marks(version.games)
         changed = [
             g["number"]
             for g in read
             if g["number"] <= len(saved)
-            and (g["winner_seat"], g["marks_left"])
-            != (saved[g["number"] - 1]["winner"], saved[g["number"] - 1]["marks"])
+            and (g["winner_seat"], g["marks_left"]) != saved[g["number"] - 1]
         ]
         audit_record(
             actor=actor,
