@@ -25,6 +25,7 @@ from tournament.core.rules import game_points
 from tournament.core.sheets import HEADER_ROWS, Sheet, read_sheets
 from tournament.core.upload import norm_header
 from tournament.models import ResultVersion, Series, Table, Tournament
+from tournament.models.results import winners_and_marks
 from tournament.results.services import GameInput, result_check, result_enter
 
 # Rows with something in them below the header: 400 players × 25 games is
@@ -451,9 +452,7 @@ def _table_import(
     if ResultVersion.Status.PENDING in versions:
         item.action = "replace_pending"
     elif confirmed is not None:
-        same = [(g["winner"], g["marks"]) for g in confirmed.data["games"]] == [
-            (g["winner"], g["marks"]) for g in data["games"]
-        ]
+        same = winners_and_marks(confirmed.games) == winners_and_marks(data["games"])
         item.action = "same" if same else "replace"
         item.current_version = confirmed.number
     return item

@@ -700,7 +700,7 @@ def _sheet(
     )
     lay = _layout(seats=table.size, games=count, marks=start)
     keeper = max((s.number for s in seats), default=table.size)
-    stored = version.data.get("games", []) if version is not None else []
+    stored = version.result.get("games", []) if version is not None else []
     totals = dict.fromkeys((s.number for s in seats), 0)
     games = []
     for number in range(1, count + 1):

@@ -16,6 +16,7 @@ from tournament.models import (
     Table,
     Tournament,
 )
+from tournament.models.results import winners_and_marks
 from tournament.results.notation import hand_text
 from tournament.seating.selectors import series_tables
 
@@ -242,7 +243,7 @@ class TableReview:
 def _pairs(version: ResultVersion | None) -> list[tuple[int, int]]:
     if version is None:
         return []
-    return [(g["winner"], g["marks"]) for g in version.games]
+    return winners_and_marks(version.games)
 
 
 def _diff(first: ResultVersion, second: ResultVersion | None) -> list[GameDiff]:

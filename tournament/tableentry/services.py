@@ -308,7 +308,7 @@ def result_enter_by_player(
             .order_by("-number")
             .first()
         )
-        if waiting is not None and waiting.data == data:
+        if waiting is not None and waiting.result == data:
             return waiting
         # Not a repeat: saved against the table as the form showed it.
         results_services.table_lock(table=table, revision=revision)
