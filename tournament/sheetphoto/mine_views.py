@@ -9,6 +9,7 @@ These pages need no sign-in and no CSRF token: the secret in the path is
 the credential.
 """
 
+from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
@@ -99,6 +100,21 @@ def _player_kwargs(entry: Entry, table: Table) -> dict[str, Any]:
     }
 
 
+def _image_address(
+    entry: Entry, table: Table, photo: SheetPhoto
+) -> Callable[[str], str]:
+    """The address of a part of `photo`'s review images on the player's
+    link (`mine_photo_image`)."""
+
+    def image_url(part: str) -> str:
+        return reverse(
+            "tournament:mine_photo_image",
+            kwargs={**_player_kwargs(entry, table), "photo": photo.pk, "part": part},
+        )
+
+    return image_url
+
+
 def _player_context(entry: Entry, table: Table) -> dict[str, Any]:
     return {
         "tournament": table.series.tournament,
@@ -161,17 +177,7 @@ def mine_photo_review(
     refused = _player_refused(request, entry, table_obj)
     if refused is not None:
         return refused
-
-    def image_url(part: str) -> str:
-        return reverse(
-            "tournament:mine_photo_image",
-            kwargs={
-                **_player_kwargs(entry, table_obj),
-                "photo": photo_obj.pk,
-                "part": part,
-            },
-        )
-
+    image_url = _image_address(entry, table_obj, photo_obj)
     review = selectors.photo_review(photo_obj, table_obj, image_url=image_url)
     form, version = review_form(
         request,
