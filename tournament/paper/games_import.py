@@ -458,6 +458,39 @@ def _table_import(
     return item
 
 
+def _import_table(
+    actor: Actor,
+    by_key: dict[tuple[int, int], Table],
+    item: dict[str, Any],
+    reason: str,
+) -> None:
+    """Enter one previewed table's result (`item`: its series, table,
+    games and the revision seen); a refusal names the series and table."""
+    table = by_key.get((item["series"], item["table"]))
+    if table is None:
+        raise UserError(
+            _("Serie %(s)d, Tisch %(t)d gibt es nicht mehr.")
+            % {"s": item["series"], "t": item["table"]},
+            code="unknown_table",
+        )
+    try:
+        result_enter(
+            actor=actor,
+            table=table,
+            games=[GameInput(winner=w, marks=m) for w, m in item["games"]],
+            mode=ResultVersion.Mode.IMPORT,
+            revision=item["revision"],
+            reason=reason,
+            auto_confirm=True,
+        )
+    except UserError as error:
+        raise UserError(
+            _("Serie %(s)d, Tisch %(t)d: %(e)s")
+            % {"s": item["series"], "t": item["table"], "e": error.message},
+            code=error.code,
+        ) from error
+
+
 def games_import_apply(
     *,
     actor: Actor,
@@ -478,29 +511,7 @@ def games_import_apply(
             )
         }
         for index, item in enumerate(tables, 1):
-            table = by_key.get((item["series"], item["table"]))
-            if table is None:
-                raise UserError(
-                    _("Serie %(s)d, Tisch %(t)d gibt es nicht mehr.")
-                    % {"s": item["series"], "t": item["table"]},
-                    code="unknown_table",
-                )
-            try:
-                result_enter(
-                    actor=actor,
-                    table=table,
-                    games=[GameInput(winner=w, marks=m) for w, m in item["games"]],
-                    mode=ResultVersion.Mode.IMPORT,
-                    revision=item["revision"],
-                    reason=reason,
-                    auto_confirm=True,
-                )
-            except UserError as error:
-                raise UserError(
-                    _("Serie %(s)d, Tisch %(t)d: %(e)s")
-                    % {"s": item["series"], "t": item["table"], "e": error.message},
-                    code=error.code,
-                ) from error
+            _import_table(actor, by_key, item, reason)
             if progress is not None:
                 progress(95 * index // max(len(tables), 1))
         audit_record(
