@@ -28,14 +28,8 @@ from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 from PIL import Image
 
-from tournament.models import (
-    GameScore,
-    ResultVersion,
-    Seat,
-    Series,
-    Table,
-    Tournament,
-)
+from tournament.models import GameScore, ResultVersion, Series, Table, Tournament
+from tournament.models.seating import Seat
 from tournament.paper.fit import MM_PER_PT, STEP_PT, Fitted, fit, text_em
 from tournament.paper.qr import qr_image, read_qr_image
 from tournament.results.selectors import hand_notation
