@@ -83,6 +83,16 @@ def test_a_filled_sheet_at_150_dpi_reads_as_its_confirmed_result(
         ] == [(winner, marks, False) for winner, marks in RESULTS[table]]
         size = 3 if table == 3 else 4
         assert len(reading["cells"]) == 5 * size * 7
+    # Without --json it says the same in lines.
+    out = StringIO()
+    call_command("readsheet", str(pages[0]), stdout=out)
+    assert out.getvalue().splitlines() == [
+        f"{tournament.slug} · Serie 1 · Tisch 1",
+        *(
+            f"Spiel {n}: Sitz {winner}, {marks} Schräm"
+            for n, (winner, marks) in enumerate(RESULTS[1], 1)
+        ),
+    ]
     # Another table's sheet is refused by its number.
     with pytest.raises(CommandError, match="Das ist die Spielliste von Tisch 2"):
         call_command(

@@ -88,19 +88,25 @@ def audit_events(
         events = events.filter(at__lt=until)
     text = text.strip()
     if text:
-        condition = (
-            Q(note__icontains=text)
-            | Q(action__icontains=text)
-            | Q(object_id=text)
-            | Q(before__icontains=text)
-            | Q(after__icontains=text)
-        )
-        # SQLite keeps JSON with non-ASCII letters escaped (\u00fc).
-        escaped = json.dumps(text)[1:-1]
-        if escaped != text:
-            condition |= Q(before__icontains=escaped) | Q(after__icontains=escaped)
-        events = events.filter(condition)
+        events = events.filter(_mentioning(text))
     return events.order_by("-at", "-id")
+
+
+def _mentioning(text: str) -> Q:
+    """Events whose note, action, before or after contain `text`, or whose
+    object it names."""
+    condition = (
+        Q(note__icontains=text)
+        | Q(action__icontains=text)
+        | Q(object_id=text)
+        | Q(before__icontains=text)
+        | Q(after__icontains=text)
+    )
+    # SQLite keeps JSON with non-ASCII letters escaped (\u00fc).
+    escaped = json.dumps(text)[1:-1]
+    if escaped != text:
+        condition |= Q(before__icontains=escaped) | Q(after__icontains=escaped)
+    return condition
 
 
 # --- What each event is about ---------------------------------------------------

@@ -114,25 +114,33 @@ def demo_tournament_create(
             ),
             created=True,
         )
-        entries = registration_services.entries_import(
-            actor=None, tournament=tournament, rows=rows
-        )
-        # Most of the field has arrived; two are still on their way.
-        for entry in entries[: len(entries) - 2]:
-            registration_services.entry_set_checked_in(
-                actor=None, entry=entry, checked_in=True
-            )
-        by_number = {e.start_number: e for e in entries}
-        for team in data["teams"]:
-            members = [by_number[n] for n in team["members"] if n in by_number]
-            registration_services.team_save(
-                actor=None,
-                tournament=tournament,
-                team=None,
-                name=team["name"],
-                members=members,
-            )
+        _demo_field(tournament, rows, data["teams"])
     return tournament
+
+
+def _demo_field(
+    tournament: Tournament, rows: list[PlayerData], teams: list[dict[str, Any]]
+) -> None:
+    """The demo's players registered, all but two checked in, and its
+    `teams` (their members by start number) formed of them."""
+    entries = registration_services.entries_import(
+        actor=None, tournament=tournament, rows=rows
+    )
+    # Most of the field has arrived; two are still on their way.
+    for entry in entries[: len(entries) - 2]:
+        registration_services.entry_set_checked_in(
+            actor=None, entry=entry, checked_in=True
+        )
+    by_number = {e.start_number: e for e in entries}
+    for team in teams:
+        members = [by_number[n] for n in team["members"] if n in by_number]
+        registration_services.team_save(
+            actor=None,
+            tournament=tournament,
+            team=None,
+            name=team["name"],
+            members=members,
+        )
 
 
 def demo_play(*, tournament: Tournament, complete: int, seed: int = 1) -> None:

@@ -212,6 +212,34 @@ def _check_bots(bots: dict[int, str], size: int) -> None:
             raise UserError(_("Ungültige Bot-Auswahl."), code="bad_bot")
 
 
+def _refuse_digital(table: Table) -> None:
+    """Refuse to make `table` digital: its series not released or over, the
+    table digital already, or a result entered for it."""
+    series = table.series
+    if series.status not in PLAYABLE_SERIES:
+        raise UserError(
+            _("Serie %(n)d ist nicht freigegeben oder schon beendet.")
+            % {"n": series.number},
+            code="series_not_open",
+        )
+    if DigitalTable.objects.filter(table=table).exists():
+        raise UserError(
+            _("Tisch %(t)d ist schon ein digitaler Tisch.") % {"t": table.number},
+            code="already_digital",
+        )
+    if table.result_versions.filter(
+        status__in=[ResultVersion.Status.PENDING, ResultVersion.Status.CONFIRMED]
+    ).exists():
+        raise UserError(
+            _(
+                "Für Tisch %(t)d ist schon ein Ergebnis eingegeben; er kann "
+                "nicht mehr digital gespielt werden."
+            )
+            % {"t": table.number},
+            code="has_result",
+        )
+
+
 def digital_table_create(
     *, actor: Actor, table: Table, bots: dict[int, str]
 ) -> DigitalTable:
@@ -226,28 +254,7 @@ def digital_table_create(
         )
         series = table.series
         tournament = series.tournament
-        if series.status not in PLAYABLE_SERIES:
-            raise UserError(
-                _("Serie %(n)d ist nicht freigegeben oder schon beendet.")
-                % {"n": series.number},
-                code="series_not_open",
-            )
-        if DigitalTable.objects.filter(table=table).exists():
-            raise UserError(
-                _("Tisch %(t)d ist schon ein digitaler Tisch.") % {"t": table.number},
-                code="already_digital",
-            )
-        if table.result_versions.filter(
-            status__in=[ResultVersion.Status.PENDING, ResultVersion.Status.CONFIRMED]
-        ).exists():
-            raise UserError(
-                _(
-                    "Für Tisch %(t)d ist schon ein Ergebnis eingegeben; er kann "
-                    "nicht mehr digital gespielt werden."
-                )
-                % {"t": table.number},
-                code="has_result",
-            )
+        _refuse_digital(table)
         digital = DigitalTable(
             table=table,
             rules=tournament.rule_preset,

@@ -1,6 +1,7 @@
 """Results: the versions of a table's result, the scores and totals the
 standings read, and recorded tie decisions."""
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, cast
 
 from django.conf import settings
@@ -38,6 +39,13 @@ class StoredResult(TypedDict):
     games: list[StoredGame]
     records: NotRequired[list[dict[str, Any]]]
     """A digital table: the game records its games were played by."""
+
+
+def winners_and_marks(games: Sequence[StoredGame]) -> list[tuple[int, int]]:
+    """Each game's winner and the marks he kept, in order: what two entries
+    of a table are compared by and a form is filled with (its points follow
+    from them)."""
+    return [(game["winner"], game["marks"]) for game in games]
 
 
 class ResultVersion(models.Model):

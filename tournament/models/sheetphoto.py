@@ -74,7 +74,8 @@ class SheetPhoto(models.Model):
     sha256 = models.CharField(_("Prüfsumme (SHA-256)"), max_length=64)
     size = models.PositiveIntegerField(_("Größe (Bytes)"))
     file_name = models.CharField(_("Dateiname"), max_length=40)
-    # What the reader read: a `StoredReading`, read through `games_read`.
+    # What the reader read: a `StoredReading`, read through `read_record`
+    # and `games_read`.
     reading = models.JSONField(verbose_name=_("Gelesen"))
     uploaded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -130,6 +131,12 @@ class SheetPhoto(models.Model):
         return self.deleted_at is None
 
     @property
+    def read_record(self) -> StoredReading:
+        """`reading` as the record it is: `photo_read` writes nothing else
+        into it."""
+        return cast(StoredReading, self.reading)
+
+    @property
     def games_read(self) -> list[ReadGame]:
         """The games as read, in the sheet's order."""
-        return cast(StoredReading, self.reading)["games"]
+        return self.read_record["games"]

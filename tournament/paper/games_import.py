@@ -25,6 +25,7 @@ from tournament.core.rules import game_points
 from tournament.core.sheets import HEADER_ROWS, Sheet, read_sheets
 from tournament.core.upload import norm_header
 from tournament.models import ResultVersion, Series, Table, Tournament
+from tournament.models.results import winners_and_marks
 from tournament.results.services import GameInput, result_check, result_enter
 
 # Rows with something in them below the header: 400 players × 25 games is
@@ -451,12 +452,43 @@ def _table_import(
     if ResultVersion.Status.PENDING in versions:
         item.action = "replace_pending"
     elif confirmed is not None:
-        same = [(g["winner"], g["marks"]) for g in confirmed.data["games"]] == [
-            (g["winner"], g["marks"]) for g in data["games"]
-        ]
+        same = winners_and_marks(confirmed.games) == winners_and_marks(data["games"])
         item.action = "same" if same else "replace"
         item.current_version = confirmed.number
     return item
+
+
+def _import_table(
+    actor: Actor,
+    by_key: dict[tuple[int, int], Table],
+    item: dict[str, Any],
+    reason: str,
+) -> None:
+    """Enter one previewed table's result (`item`: its series, table,
+    games and the revision seen); a refusal names the series and table."""
+    table = by_key.get((item["series"], item["table"]))
+    if table is None:
+        raise UserError(
+            _("Serie %(s)d, Tisch %(t)d gibt es nicht mehr.")
+            % {"s": item["series"], "t": item["table"]},
+            code="unknown_table",
+        )
+    try:
+        result_enter(
+            actor=actor,
+            table=table,
+            games=[GameInput(winner=w, marks=m) for w, m in item["games"]],
+            mode=ResultVersion.Mode.IMPORT,
+            revision=item["revision"],
+            reason=reason,
+            auto_confirm=True,
+        )
+    except UserError as error:
+        raise UserError(
+            _("Serie %(s)d, Tisch %(t)d: %(e)s")
+            % {"s": item["series"], "t": item["table"], "e": error.message},
+            code=error.code,
+        ) from error
 
 
 def games_import_apply(
@@ -479,29 +511,7 @@ def games_import_apply(
             )
         }
         for index, item in enumerate(tables, 1):
-            table = by_key.get((item["series"], item["table"]))
-            if table is None:
-                raise UserError(
-                    _("Serie %(s)d, Tisch %(t)d gibt es nicht mehr.")
-                    % {"s": item["series"], "t": item["table"]},
-                    code="unknown_table",
-                )
-            try:
-                result_enter(
-                    actor=actor,
-                    table=table,
-                    games=[GameInput(winner=w, marks=m) for w, m in item["games"]],
-                    mode=ResultVersion.Mode.IMPORT,
-                    revision=item["revision"],
-                    reason=reason,
-                    auto_confirm=True,
-                )
-            except UserError as error:
-                raise UserError(
-                    _("Serie %(s)d, Tisch %(t)d: %(e)s")
-                    % {"s": item["series"], "t": item["table"], "e": error.message},
-                    code=error.code,
-                ) from error
+            _import_table(actor, by_key, item, reason)
             if progress is not None:
                 progress(95 * index // max(len(tables), 1))
         audit_record(

@@ -191,6 +191,23 @@ def job_run(job_id: UUID) -> None:
             connection.close()
 
 
+def _write_file(job_id: UUID, output: JobOutput, content: bytes) -> dict[str, Any]:
+    """The job's file (`output`'s `content`) written under `job_dir`; the
+    job's fields naming it."""
+    directory = job_dir()
+    directory.mkdir(parents=True, exist_ok=True)
+    suffix = Path(output.filename).suffix
+    target = directory / f"{job_id}{suffix}"
+    partial = target.with_name(target.name + ".part")
+    partial.write_bytes(content)
+    partial.replace(target)  # never a half-written download
+    return {
+        "file_path": target.name,
+        "file_name": output.filename[:200],
+        "content_type": output.content_type,
+    }
+
+
 def _run(job_id: UUID) -> None:
     job = Job.objects.select_related("tournament").filter(pk=job_id).first()
     if job is None or job.status != Job.Status.QUEUED:
@@ -232,18 +249,7 @@ def _run(job_id: UUID) -> None:
         return
     fields: dict[str, Any] = {"message": output.message[:500]}
     if output.content is not None:
-        directory = job_dir()
-        directory.mkdir(parents=True, exist_ok=True)
-        suffix = Path(output.filename).suffix
-        target = directory / f"{job_id}{suffix}"
-        partial = target.with_name(target.name + ".part")
-        partial.write_bytes(output.content)
-        partial.replace(target)  # never a half-written download
-        fields.update(
-            file_path=target.name,
-            file_name=output.filename[:200],
-            content_type=output.content_type,
-        )
+        fields.update(_write_file(job_id, output, output.content))
     _set(
         job_id,
         status=Job.Status.DONE,

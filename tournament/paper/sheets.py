@@ -29,6 +29,7 @@ from django.utils.safestring import SafeString, mark_safe
 from PIL import Image
 
 from tournament.models import GameScore, ResultVersion, Series, Table, Tournament
+from tournament.models.seating import Seat
 from tournament.paper.fit import MM_PER_PT, STEP_PT, Fitted, fit, text_em
 from tournament.paper.qr import qr_image, read_qr_image
 from tournament.results.selectors import hand_notation
@@ -678,29 +679,20 @@ def _table_qr(tournament: Tournament, table: Table, base_url: str) -> str | None
     return qr_image(base_url.rstrip("/") + path, error="M")
 
 
-def _sheet(
+def _sheet_games(
     table: Table,
-    tournament: Tournament,
-    series: Series,
+    seats: list[Seat],
     scores: dict[tuple[int, int, int], GameScore],
     version: ResultVersion | None,
     *,
-    qr: str | None = None,
-) -> Sheet:
-    seats = list(table.seats.all())
-    start = tournament.start_marks
-    count = tournament.games_per_series
-    sheet_id = SheetId(
-        tournament=tournament.slug,
-        series=series.number,
-        table=table.number,
-        seats=table.size,
-        games=count,
-        marks=start,
-    )
-    lay = _layout(seats=table.size, games=count, marks=start)
-    keeper = max((s.number for s in seats), default=table.size)
-    stored = version.data.get("games", []) if version is not None else []
+    start: int,
+    count: int,
+    lay: SheetLayout,
+) -> tuple[list[SheetGame], dict[int, int]]:
+    """The sheet's `count` games, each with a row per seat (filled from
+    `scores` when `version` is the confirmed result; `start` marks each)
+    and its hands as entered; and each seat's total of points."""
+    stored = version.result.get("games", []) if version is not None else []
     totals = dict.fromkeys((s.number for s in seats), 0)
     games = []
     for number in range(1, count + 1):
@@ -732,6 +724,34 @@ def _sheet(
                 f"height: {_mm(game_mm)}",
             )
         )
+    return games, totals
+
+
+def _sheet(
+    table: Table,
+    tournament: Tournament,
+    series: Series,
+    scores: dict[tuple[int, int, int], GameScore],
+    version: ResultVersion | None,
+    *,
+    qr: str | None = None,
+) -> Sheet:
+    seats = list(table.seats.all())
+    start = tournament.start_marks
+    count = tournament.games_per_series
+    sheet_id = SheetId(
+        tournament=tournament.slug,
+        series=series.number,
+        table=table.number,
+        seats=table.size,
+        games=count,
+        marks=start,
+    )
+    lay = _layout(seats=table.size, games=count, marks=start)
+    keeper = max((s.number for s in seats), default=table.size)
+    games, totals = _sheet_games(
+        table, seats, scores, version, start=start, count=count, lay=lay
+    )
     return Sheet(
         table=table.number,
         size=table.size,

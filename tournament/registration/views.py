@@ -59,6 +59,35 @@ def entry_list(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     )
 
 
+def _say_registered(request: HttpRequest, entry: Entry) -> None:
+    """Tell the desk `entry` is registered, whether his person played here
+    before, and whether a similar person waits for the organizer's review."""
+    messages.success(
+        request,
+        _("%(name)s ist mit Startnummer %(number)d gemeldet.")
+        % {"name": entry.player.full_name, "number": entry.start_number},
+    )
+    earlier = selectors.earlier_tournaments(entry)
+    if earlier:
+        messages.info(
+            request,
+            ngettext(
+                "%(name)s ist bekannt: %(n)d Turnier bisher.",
+                "%(name)s ist bekannt: %(n)d Turniere bisher.",
+                earlier,
+            )
+            % {"name": entry.player.full_name, "n": earlier},
+        )
+    if entry.player.person_review:
+        messages.warning(
+            request,
+            _(
+                "Es gibt schon eine Person mit ähnlichem Namen. Ob es "
+                "dieselbe ist, entscheiden Sie unter „Personen prüfen“."
+            ),
+        )
+
+
 @organizer_required
 @with_tournament
 def entry_create(request: HttpRequest, tournament: Tournament) -> HttpResponse:
@@ -81,30 +110,7 @@ def entry_create(request: HttpRequest, tournament: Tournament) -> HttpResponse:
             except UserError as error:
                 form.add_error("start_number", error.message)
             else:
-                messages.success(
-                    request,
-                    _("%(name)s ist mit Startnummer %(number)d gemeldet.")
-                    % {"name": entry.player.full_name, "number": entry.start_number},
-                )
-                earlier = selectors.earlier_tournaments(entry)
-                if earlier:
-                    messages.info(
-                        request,
-                        ngettext(
-                            "%(name)s ist bekannt: %(n)d Turnier bisher.",
-                            "%(name)s ist bekannt: %(n)d Turniere bisher.",
-                            earlier,
-                        )
-                        % {"name": entry.player.full_name, "n": earlier},
-                    )
-                if entry.player.person_review:
-                    messages.warning(
-                        request,
-                        _(
-                            "Es gibt schon eine Person mit ähnlichem Namen. Ob es "
-                            "dieselbe ist, entscheiden Sie unter „Personen prüfen“."
-                        ),
-                    )
+                _say_registered(request, entry)
                 return redirect("tournament:entry_create", slug=tournament.slug)
     return render(
         request,

@@ -24,6 +24,7 @@ from tournament.core.errors import UserError
 from tournament.core.forms import first_input_id
 from tournament.core.rules import tournament_rules
 from tournament.models import ResultVersion, Table
+from tournament.models.results import winners_and_marks
 from tournament.results.adapter import GameError, GameErrors, GameInput, playable_games
 from tournament.results.notation import NotationError, hand_text, parse_hand, quote
 from tournament.results.services import result_check, table_left
@@ -351,10 +352,10 @@ def result_initial(table: Table, version: ResultVersion | None) -> dict[str, Any
     revision."""
     if version is None:
         return initial_from_games(table, {})
-    games = dict(enumerate(version.data["games"], 1))
+    games = dict(enumerate(version.games, 1))
     return initial_from_games(
         table,
-        {g: (game["winner"], game["marks"]) for g, game in games.items()},
+        dict(enumerate(winners_and_marks(version.games), 1)),
         hands={
             g: "\n".join(hand_text(h) for h in game.get("hands") or ())
             for g, game in games.items()

@@ -16,6 +16,7 @@ from tournament.models import (
     Table,
     Tournament,
 )
+from tournament.models.results import winners_and_marks
 from tournament.results.notation import hand_text
 from tournament.seating.selectors import series_tables
 
@@ -242,7 +243,7 @@ class TableReview:
 def _pairs(version: ResultVersion | None) -> list[tuple[int, int]]:
     if version is None:
         return []
-    return [(g["winner"], g["marks"]) for g in version.games]
+    return winners_and_marks(version.games)
 
 
 def _diff(first: ResultVersion, second: ResultVersion | None) -> list[GameDiff]:
@@ -270,6 +271,25 @@ def table_reviews(
     entry is one, and the differing referee's entry is compared with one),
     so only tables with one are read: a day without entry at the table
     reads no waiting entry at all, although every referee's page asks."""
+    waiting = _waiting_at_players_tables(tournament, table)
+    earlier = _players_entries([v.table_id for v in waiting])
+    reviews = []
+    for version in waiting:
+        before = [
+            v for v in earlier.get(version.table_id, []) if v.number < version.number
+        ]
+        review = _review(version, before[-1] if before else None)
+        if review is not None:
+            reviews.append(review)
+    return reviews
+
+
+def _waiting_at_players_tables(
+    tournament: Tournament, table: Table | None
+) -> list[ResultVersion]:
+    """The waiting entries of the tournament's tables (or of `table`) that
+    have an entry of their own players, with their objections, in the
+    order of series and table."""
     by_players = (
         ResultVersion.objects.filter(entered_by_player__isnull=False)
         .exclude(status=ResultVersion.Status.REJECTED)
@@ -294,12 +314,15 @@ def table_reviews(
         waiting = waiting.filter(table=table)
     else:
         waiting = waiting.filter(table__series__tournament=tournament)
-    waiting_list = list(waiting)
-    # The players' entries of these tables, newest last.
+    return list(waiting)
+
+
+def _players_entries(table_ids: list[int]) -> dict[int, list[ResultVersion]]:
+    """The players' entries of these tables, by table, newest last."""
     earlier: dict[int, list[ResultVersion]] = {}
     for version in (
         ResultVersion.objects.filter(
-            table__in=[v.table_id for v in waiting_list],
+            table__in=table_ids,
             entered_by_player__isnull=False,
         )
         .exclude(status=ResultVersion.Status.REJECTED)
@@ -307,38 +330,37 @@ def table_reviews(
         .order_by("number")
     ):
         earlier.setdefault(version.table_id, []).append(version)
-    reviews = []
-    for version in waiting_list:
-        before = [
-            v for v in earlier.get(version.table_id, []) if v.number < version.number
-        ]
-        previous = before[-1] if before else None
-        objections = list(version.answers.all())
-        if version.at_table and objections:
-            reviews.append(
-                TableReview(
-                    table=version.table,
-                    kind="disputed",
-                    first=version,
-                    second=previous,
-                    objections=objections,
-                    games=_diff(version, previous),
-                )
+    return earlier
+
+
+def _review(
+    version: ResultVersion, previous: ResultVersion | None
+) -> TableReview | None:
+    """The review `version` needs against the players' entry before it
+    (`previous`): disputed at the table, or a referee's entry that differs;
+    None when it needs none."""
+    objections = list(version.answers.all())
+    if version.at_table and objections:
+        return TableReview(
+            table=version.table,
+            kind="disputed",
+            first=version,
+            second=previous,
+            objections=objections,
+            games=_diff(version, previous),
+        )
+    if not version.at_table and previous is not None:
+        games = _diff(version, previous)
+        if any(g.differs for g in games):
+            return TableReview(
+                table=version.table,
+                kind="differs",
+                first=version,
+                second=previous,
+                objections=[],
+                games=games,
             )
-        elif not version.at_table and previous is not None:
-            games = _diff(version, previous)
-            if any(g.differs for g in games):
-                reviews.append(
-                    TableReview(
-                        table=version.table,
-                        kind="differs",
-                        first=version,
-                        second=previous,
-                        objections=[],
-                        games=games,
-                    )
-                )
-    return reviews
+    return None
 
 
 # --- What the live pages say changed ------------------------------------------

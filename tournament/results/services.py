@@ -267,6 +267,60 @@ def result_check(
     )
 
 
+def _refuse_entry(actor: Actor, table: Table) -> None:
+    """Refuse a result for `table` from someone who may not referee its
+    tournament, for a series not published yet, or for a table played
+    digitally (its result comes from there)."""
+    series = table.series
+    _check_referee(actor, series.tournament)
+    if not series.is_public:
+        raise UserError(
+            _(
+                "Serie %(n)d ist noch nicht veröffentlicht; es kann noch kein "
+                "Ergebnis eingegeben werden."
+            )
+            % {"n": series.number},
+            code="series_not_open",
+        )
+    if DigitalTable.objects.filter(
+        table=table, status=DigitalTable.Status.PLAYING
+    ).exists():
+        raise UserError(
+            _(
+                "Tisch %(t)d wird digital gespielt; sein Ergebnis kommt vom "
+                "digitalen Tisch. Erst das digitale Spiel beenden."
+            )
+            % {"t": table.number},
+            code="digital_table",
+        )
+
+
+def _is_correction(table: Table, reason: str) -> bool:
+    """Whether an entry for `table` corrects its confirmed result, which
+    needs a `reason` (refused without one)."""
+    has_confirmed = table.result_versions.filter(
+        status=ResultVersion.Status.CONFIRMED
+    ).exists()
+    if has_confirmed and not reason:
+        raise UserError(
+            _(
+                "Für eine Korrektur eines bestätigten Ergebnisses bitte einen "
+                "Grund angeben."
+            ),
+            code="reason_required",
+        )
+    return has_confirmed
+
+
+def _counts_at_once(actor: Actor, tournament: Tournament, correction: bool) -> bool:
+    """Whether an entry counts without a second person. Double entry off:
+    the enterer's word counts. A correction by the organizer counts at
+    once; a referee's correction waits."""
+    return not tournament.double_entry or (
+        correction and actor is not None and is_organizer(actor)
+    )
+
+
 def result_enter(
     *,
     actor: Actor,
@@ -284,47 +338,16 @@ def result_enter(
     of them at once; other refusals UserError."""
     with transaction.atomic():
         table = table_lock(table=table, revision=revision)
-        series = table.series
-        tournament = series.tournament
-        _check_referee(actor, tournament)
-        if not series.is_public:
-            raise UserError(
-                _(
-                    "Serie %(n)d ist noch nicht veröffentlicht; es kann noch kein "
-                    "Ergebnis eingegeben werden."
-                )
-                % {"n": series.number},
-                code="series_not_open",
-            )
-        if DigitalTable.objects.filter(
-            table=table, status=DigitalTable.Status.PLAYING
-        ).exists():
-            raise UserError(
-                _(
-                    "Tisch %(t)d wird digital gespielt; sein Ergebnis kommt vom "
-                    "digitalen Tisch. Erst das digitale Spiel beenden."
-                )
-                % {"t": table.number},
-                code="digital_table",
-            )
+        tournament = table.series.tournament
+        _refuse_entry(actor, table)
         data = adapter.table_result_data(
             games=games,
             table_size=table.size,
             tournament=tournament,
             left=table_left(table),
         )
-        has_confirmed = table.result_versions.filter(
-            status=ResultVersion.Status.CONFIRMED
-        ).exists()
         reason = reason.strip()
-        if has_confirmed and not reason:
-            raise UserError(
-                _(
-                    "Für eine Korrektur eines bestätigten Ergebnisses bitte einen "
-                    "Grund angeben."
-                ),
-                code="reason_required",
-            )
+        has_confirmed = _is_correction(table, reason)
         before = _current_data(table)
         version = version_add(
             table=table,
@@ -333,14 +356,7 @@ def result_enter(
             reason=reason[:300],
             entered_by=acting_user(actor),
         )
-        # Double entry off: the enterer's word counts. A correction by the
-        # organizer counts at once; a referee's correction waits.
-        immediate = (
-            auto_confirm
-            or not tournament.double_entry
-            or (has_confirmed and actor is not None and is_organizer(actor))
-        )
-        if immediate:
+        if auto_confirm or _counts_at_once(actor, tournament, has_confirmed):
             version_confirm(table=table, version=version, actor=actor)
         else:
             invalidation.entries_changed(tournament.pk)

@@ -102,6 +102,27 @@ def table_result(
             initial=result_initial(table_obj, pending or confirmed),
             correction=correction,
         )
+    return _table_page(
+        request,
+        table_obj,
+        form,
+        versions=versions,
+        pending=pending,
+        confirmed=confirmed,
+    )
+
+
+def _table_page(
+    request: HttpRequest,
+    table_obj: Table,
+    form: ResultForm,
+    *,
+    versions: list[ResultVersion],
+    pending: ResultVersion | None,
+    confirmed: ResultVersion | None,
+) -> HttpResponse:
+    """A table's result page: its result confirmed and waiting, the form,
+    the reviews it needs, and for the organizer every version."""
     # A table with a result shows it; the form to change it opens on request
     # (or with the mistakes of a save).
     form_open = (

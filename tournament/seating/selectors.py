@@ -214,12 +214,12 @@ class SeatingReport(TypedDict):
     earlier_repeats: int
 
 
-def seating_report(series: Series, tables: list[Table]) -> SeatingReport:
-    """The places behind the quality figures of a seated series: tables
-    with members of one club, players at a table of three more often than
-    the arithmetic forces (`quality["three_bound"]`), pairs meeting again.
-    `tables` are the series' tables with seats and players
-    (`series_tables`); one query reads the earlier series."""
+def _earlier_tables(
+    series: Series,
+) -> tuple[dict[tuple[int, int], int], dict[int, int]]:
+    """From the series before `series` (one query): how often each pair of
+    entries (the lower id first) met at a table, and how often each entry
+    sat at a table of three."""
     earlier = (
         Seat.objects.filter(
             series__tournament_id=series.tournament_id,
@@ -238,6 +238,31 @@ def seating_report(series: Series, tables: list[Table]) -> SeatingReport:
     for players in earlier_tables.values():
         for pair in combinations(sorted(players), 2):
             met[pair] = met.get(pair, 0) + 1
+    return met, three
+
+
+def _club_mates(seats: list[Seat]) -> list[ClubMates]:
+    """The clubs with more than one player among `seats`, with their names."""
+    clubs: dict[str, list[str]] = {}
+    for seat in seats:
+        if seat.entry.player.club:
+            clubs.setdefault(seat.entry.player.club, []).append(
+                seat.entry.player.full_name
+            )
+    return [
+        {"club": club, "names": names}
+        for club, names in clubs.items()
+        if len(names) > 1
+    ]
+
+
+def seating_report(series: Series, tables: list[Table]) -> SeatingReport:
+    """The places behind the quality figures of a seated series: tables
+    with members of one club, players at a table of three more often than
+    the arithmetic forces (`quality["three_bound"]`), pairs meeting again.
+    `tables` are the series' tables with seats and players
+    (`series_tables`); one query reads the earlier series."""
+    met, three = _earlier_tables(series)
     bound = int((series.quality or {}).get("three_bound") or 1)
     report: SeatingReport = {
         "club_tables": [],
@@ -247,17 +272,7 @@ def seating_report(series: Series, tables: list[Table]) -> SeatingReport:
     }
     for table in tables:
         seats = list(table.seats.all())
-        clubs: dict[str, list[str]] = {}
-        for seat in seats:
-            if seat.entry.player.club:
-                clubs.setdefault(seat.entry.player.club, []).append(
-                    seat.entry.player.full_name
-                )
-        mates: list[ClubMates] = [
-            {"club": club, "names": names}
-            for club, names in clubs.items()
-            if len(names) > 1
-        ]
+        mates = _club_mates(seats)
         if mates:
             report["club_tables"].append({"table": table.number, "clubs": mates})
         if table.size == 3:
@@ -386,6 +401,66 @@ def own_swaps(series: Series) -> list[SwapMade]:
     ]
 
 
+def _drawn_late(
+    series: Series,
+    numbers: list[int],
+    sat: dict[int, set[int]],
+    entries: dict[int, Entry],
+) -> dict[int, LateArrival]:
+    """Who is drawn in `series` but sat in none of the earlier series
+    `numbers` (the series each entry `sat` in), with those he missed."""
+    late: dict[int, LateArrival] = {}
+    for entry_id, played in sat.items():
+        missed = [n for n in numbers if n not in played]
+        if series.number in played and missed:
+            late[entry_id] = {
+                "entry": entries[entry_id],
+                "missed": missed,
+                "joined": [],
+            }
+    return late
+
+
+def _changes_by_hand(
+    series: Series,
+    earlier: dict[str, int],
+    by_number: dict[int, Entry],
+    late: dict[int, LateArrival],
+) -> dict[int, list[SwapMade]]:
+    """The swaps by hand in the `earlier` series (by the Protokoll's ids of
+    them) that their latest draw has not replaced, by series; a late
+    arrival seated at a table of three joins `late` with where he sat."""
+    swaps: dict[int, list[SwapMade]] = {}
+    for object_id, action, after in (
+        AuditEvent.objects.filter(
+            tournament_id=series.tournament_id,
+            object_type="series",
+            object_id__in=list(earlier),
+            action__in=SERIES_CHANGES,
+        )
+        .order_by("pk")
+        .values_list("object_id", "action", "after")
+    ):
+        number = earlier[object_id]
+        after = after or {}
+        if action in ("series.seat", "series.seat_standings"):
+            # Drawn anew: the swaps before are gone with the old seating.
+            swaps[number] = []
+        elif action == "series.swap":
+            a, b = by_number.get(after["a"][0]), by_number.get(after["b"][0])
+            if a is not None and b is not None:
+                swaps.setdefault(number, []).append({"series": number, "a": a, "b": b})
+        elif action == "series.seat_late":
+            table, start_numbers = after["at_table"]
+            entry = by_number.get(start_numbers[-1])
+            if entry is not None:
+                arrival = late.setdefault(
+                    entry.pk, {"entry": entry, "missed": [], "joined": []}
+                )
+                arrival["joined"].append((number, table))
+    return swaps
+
+
 def redraw_reasons(series: Series) -> RedrawReasons:
     """The changes to the series before `series` that its draw has to work
     around: who arrived late (drawn now, but without a seat in an earlier
@@ -424,43 +499,8 @@ def redraw_reasons(series: Series) -> RedrawReasons:
     ).values_list("entry_id", "series__number"):
         sat.setdefault(entry_id, set()).add(number)
     numbers = sorted(earlier.values())
-    late: dict[int, LateArrival] = {}
-    for entry_id, played in sat.items():
-        missed = [n for n in numbers if n not in played]
-        if series.number in played and missed:
-            late[entry_id] = {
-                "entry": entries[entry_id],
-                "missed": missed,
-                "joined": [],
-            }
-    swaps: dict[int, list[SwapMade]] = {}
-    for object_id, action, after in (
-        AuditEvent.objects.filter(
-            tournament_id=series.tournament_id,
-            object_type="series",
-            object_id__in=list(earlier),
-            action__in=SERIES_CHANGES,
-        )
-        .order_by("pk")
-        .values_list("object_id", "action", "after")
-    ):
-        number = earlier[object_id]
-        after = after or {}
-        if action in ("series.seat", "series.seat_standings"):
-            # Drawn anew: the swaps before are gone with the old seating.
-            swaps[number] = []
-        elif action == "series.swap":
-            a, b = by_number.get(after["a"][0]), by_number.get(after["b"][0])
-            if a is not None and b is not None:
-                swaps.setdefault(number, []).append({"series": number, "a": a, "b": b})
-        elif action == "series.seat_late":
-            table, start_numbers = after["at_table"]
-            entry = by_number.get(start_numbers[-1])
-            if entry is not None:
-                arrival = late.setdefault(
-                    entry.pk, {"entry": entry, "missed": [], "joined": []}
-                )
-                arrival["joined"].append((number, table))
+    late = _drawn_late(series, numbers, sat, entries)
+    swaps = _changes_by_hand(series, earlier, by_number, late)
     reasons["late"] = sorted(late.values(), key=lambda a: a["entry"].start_number)
     reasons["swaps"] = [s for number in sorted(swaps) for s in swaps[number]]
     reasons["gone"] = [

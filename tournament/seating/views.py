@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.http import urlencode
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
@@ -138,6 +139,71 @@ def _swap_preview(series: Series, form: SwapPickForm) -> dict[str, object] | Non
     return {"a": seats[a], "b": seats[b], "before": before, "after": after}
 
 
+def _late_choice(
+    request: HttpRequest, series: Series, entry: Entry, back: str
+) -> HttpResponse:
+    """The late arrival's choice made: he sits the series out, or takes a
+    table of three's free seat (then his table's sheet to print again);
+    back to `back`, or to the choices again with what went wrong."""
+    name = entry.player.full_name
+    number = series.number
+    if request.POST.get("choice") == "sit_out":
+        messages.info(
+            request,
+            _(
+                "%(name)s setzt Serie %(n)d aus und bekommt für sie keine "
+                "Punkte. Die nächste Auslosung setzt ihn."
+            )
+            % {"name": name, "n": number},
+        )
+        return redirect(back)
+    form = LateSeatForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Bitte einen Dreiertisch wählen."))
+    else:
+        try:
+            table = services.series_seat_late(
+                actor=request.user,
+                series=series,
+                entry=entry,
+                table_number=form.cleaned_data["table"],
+                version=form.cleaned_data["version"],
+            )
+        except UserError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(request, _late_seated(series, name, table.number))
+            return redirect(back)
+    return redirect(f"{request.path}?{urlencode({'next': back})}")
+
+
+def _late_seated(series: Series, name: str, table: int) -> SafeString:
+    """What the organizer reads when a late arrival took a free seat: the
+    table's sheet was printed without him, so his name by hand, or that one
+    sheet printed again (the link)."""
+    slug = series.tournament.slug
+    sheet = reverse("tournament:paper_download", kwargs={"slug": slug})
+    sheet_of_table: dict[str, str | int] = {
+        "document": "sheets",
+        "series": series.number,
+        "table": table,
+    }
+    query = urlencode(sheet_of_table)
+    return format_html(
+        '{} <a href="{}?{}" target="_blank">{}</a>',
+        _(
+            "%(name)s spielt in Serie %(n)d an Tisch %(t)d mit, "
+            "auf Sitz 4: er gibt zuerst und führt die Spielliste. "
+            "Bitte seinen Namen auf der Spielliste des Tisches "
+            "ergänzen, oder sie neu drucken:"
+        )
+        % {"name": name, "n": series.number, "t": table},
+        sheet,
+        query,
+        _("Spielliste von Tisch %(t)d drucken") % {"t": table},
+    )
+
+
 @organizer_required
 def series_late(
     request: HttpRequest, slug: str, number: int, start_number: int
@@ -152,60 +218,8 @@ def series_late(
         start_number=start_number,
     )
     back = back_url(request, reverse("tournament:entry_list", kwargs={"slug": slug}))
-    name = entry.player.full_name
     if request.method == "POST":
-        if request.POST.get("choice") == "sit_out":
-            messages.info(
-                request,
-                _(
-                    "%(name)s setzt Serie %(n)d aus und bekommt für sie keine "
-                    "Punkte. Die nächste Auslosung setzt ihn."
-                )
-                % {"name": name, "n": number},
-            )
-            return redirect(back)
-        form = LateSeatForm(request.POST)
-        if not form.is_valid():
-            messages.error(request, _("Bitte einen Dreiertisch wählen."))
-        else:
-            try:
-                table = services.series_seat_late(
-                    actor=request.user,
-                    series=series,
-                    entry=entry,
-                    table_number=form.cleaned_data["table"],
-                    version=form.cleaned_data["version"],
-                )
-            except UserError as error:
-                messages.error(request, error.message)
-            else:
-                # The table's sheet was printed without him: his name by
-                # hand, or that one sheet printed again.
-                sheet = reverse("tournament:paper_download", kwargs={"slug": slug})
-                sheet_of_table: dict[str, str | int] = {
-                    "document": "sheets",
-                    "series": number,
-                    "table": table.number,
-                }
-                query = urlencode(sheet_of_table)
-                messages.success(
-                    request,
-                    format_html(
-                        '{} <a href="{}?{}" target="_blank">{}</a>',
-                        _(
-                            "%(name)s spielt in Serie %(n)d an Tisch %(t)d mit, "
-                            "auf Sitz 4: er gibt zuerst und führt die Spielliste. "
-                            "Bitte seinen Namen auf der Spielliste des Tisches "
-                            "ergänzen, oder sie neu drucken:"
-                        )
-                        % {"name": name, "n": number, "t": table.number},
-                        sheet,
-                        query,
-                        _("Spielliste von Tisch %(t)d drucken") % {"t": table.number},
-                    ),
-                )
-                return redirect(back)
-        return redirect(f"{request.path}?{urlencode({'next': back})}")
+        return _late_choice(request, series, entry, back)
     seat = selectors.seats_of(series, [start_number]).get(start_number)
     return render(
         request,

@@ -9,6 +9,7 @@ These pages need no sign-in and no CSRF token: the secret in the path is
 the credential.
 """
 
+from collections.abc import Callable
 from typing import Any
 from uuid import UUID
 
@@ -29,12 +30,12 @@ from tournament.core.ratelimit import (
 )
 from tournament.models import Entry, SheetPhoto, Table
 from tournament.registration.selectors import entry_by_link, mine_url
-from tournament.results.forms import initial_from_games, table_result_form
 from tournament.sheetphoto import selectors, services
 from tournament.sheetphoto.views import (
     image_response,
     photo_upload_flow,
-    save_review,
+    review_form,
+    review_page,
 )
 from tournament.tableentry import selectors as tableentry_selectors
 from tournament.tableentry import services as tableentry_services
@@ -99,6 +100,21 @@ def _player_kwargs(entry: Entry, table: Table) -> dict[str, Any]:
     }
 
 
+def _image_address(
+    entry: Entry, table: Table, photo: SheetPhoto
+) -> Callable[[str], str]:
+    """The address of a part of `photo`'s review images on the player's
+    link (`mine_photo_image`)."""
+
+    def image_url(part: str) -> str:
+        return reverse(
+            "tournament:mine_photo_image",
+            kwargs={**_player_kwargs(entry, table), "photo": photo.pk, "part": part},
+        )
+
+    return image_url
+
+
 def _player_context(entry: Entry, table: Table) -> dict[str, Any]:
     return {
         "tournament": table.series.tournament,
@@ -161,56 +177,32 @@ def mine_photo_review(
     refused = _player_refused(request, entry, table_obj)
     if refused is not None:
         return refused
-
-    def image_url(part: str) -> str:
-        return reverse(
-            "tournament:mine_photo_image",
-            kwargs={
-                **_player_kwargs(entry, table_obj),
-                "photo": photo_obj.pk,
-                "part": part,
-            },
-        )
-
+    image_url = _image_address(entry, table_obj, photo_obj)
     review = selectors.photo_review(photo_obj, table_obj, image_url=image_url)
-    if request.method == "POST":
-        form = table_result_form(table_obj, request.POST, notes=review.notes)
-        version = save_review(
-            form,
-            table_obj,
-            lambda games, data: services.result_enter_from_photo(
-                photo=photo_obj,
-                player=entry,
-                games=games,
-                mode=data["mode"],
-                revision=data["revision"],
-            ),
-        )
-        if version is not None:
-            messages.success(
-                request, tableentry_services.entered_message(entry.tournament)
-            )
-            return redirect(mine_url(entry))
-    else:
-        form = table_result_form(
-            table_obj,
-            initial=initial_from_games(table_obj, review.games),
-            notes=review.notes,
-        )
-    return render(
+    form, version = review_form(
         request,
-        "tournament/sheetphoto/review.html",
-        {
-            **_player_context(entry, table_obj),
-            "form": form,
-            "review": review,
-            "correction": False,
-            "sheet_url": image_url("blatt") if photo_obj.has_image else "",
-            "again_url": reverse(
-                "tournament:mine_photo_upload",
-                kwargs=_player_kwargs(entry, table_obj),
-            ),
-        },
+        table_obj,
+        review,
+        lambda games, data: services.result_enter_from_photo(
+            photo=photo_obj,
+            player=entry,
+            games=games,
+            mode=data["mode"],
+            revision=data["revision"],
+        ),
+    )
+    if version is not None:
+        messages.success(request, tableentry_services.entered_message(entry.tournament))
+        return redirect(mine_url(entry))
+    return review_page(
+        request,
+        _player_context(entry, table_obj),
+        form=form,
+        review=review,
+        sheet_url=image_url("blatt") if photo_obj.has_image else "",
+        again_url=reverse(
+            "tournament:mine_photo_upload", kwargs=_player_kwargs(entry, table_obj)
+        ),
     )
 
 

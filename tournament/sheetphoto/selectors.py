@@ -190,8 +190,8 @@ def _tap_sheet(photo: SheetPhoto, table: Table) -> TapSheet | None:
     """The strokes of the photo's outlined sheet, where they stand on its
     image: the printed layout of the table's sheet (the same the reader
     read by) within the image's frame on the page, both in mm."""
-    frame = photo.reading.get("frame")
-    cells = photo.reading.get("cells")
+    frame = photo.read_record.get("frame")
+    cells = photo.read_record.get("cells")
     if not photo.has_image or not frame or not cells or not frame.get("w"):
         return None
     tournament = table.series.tournament
@@ -225,7 +225,8 @@ def _tap_sheet(photo: SheetPhoto, table: Table) -> TapSheet | None:
         )
         for g in range(1, layout.games + 1)
     ]
-    x, y, w, h = (float(frame[k]) for k in ("x", "y", "w", "h"))
+    x, y = float(frame["x"]), float(frame["y"])
+    w, h = float(frame["w"]), float(frame["h"])
     return TapSheet(
         left=round((first.x - x) / w * 100, 3),
         top=round((first.y - y) / h * 100, 3),

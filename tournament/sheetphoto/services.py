@@ -47,6 +47,8 @@ from tournament.models import (
     Table,
     Tournament,
 )
+from tournament.models.results import winners_and_marks
+from tournament.models.sheetphoto import ReadGame, ReadingFrame, StoredReading
 from tournament.results import services as results_services
 from tournament.results.services import GameInput
 from tournament.sheetphoto.pool import Busy, read_bounded
@@ -217,7 +219,7 @@ def _sent_before(
     return photos.order_by("-uploaded_at").first()
 
 
-def _frame(reading: SheetReading) -> dict[str, float]:
+def _frame(reading: SheetReading) -> ReadingFrame:
     """Where the review's sheet image stands on the page, in mm: its
     top-left corner and its size (the image is the rectified grid, PX
     pixels a millimetre), so a page can lay each cell's button over it."""
@@ -230,6 +232,18 @@ def _frame(reading: SheetReading) -> dict[str, float]:
         "y": round(y0, 3),
         "w": round(width / PX, 3),
         "h": round(height / PX, 3),
+    }
+
+
+def _record(reading: SheetReading) -> StoredReading:
+    """What is kept of `reading` (docs/FORMATS.md § Photo reading): its
+    games as the reader gives them, each stroke cell's state, the frame."""
+    games: list[ReadGame] = reading.as_dict()["games"]
+    return {
+        "games": games,
+        "cells": [(c.game, c.seat, c.mark, c.state) for c in reading.cells],
+        "frame": _frame(reading),
+        "milliseconds": round(reading.milliseconds),
     }
 
 
@@ -269,8 +283,23 @@ def photo_read(
         raise PhotoRefused(refusal_message(SheetRefused("too_large")), code="too_large")
     if length is None:
         raise PhotoRefused(refusal_message(SheetRefused("not_image")), code="not_image")
-    sha256 = hashlib.sha256(data).hexdigest()
     reading, images = _read(data, table)
+    return _keep(table, data, reading, images, actor=actor, player=player)
+
+
+def _keep(
+    table: Table,
+    data: bytes,
+    reading: SheetReading,
+    images: ReviewImages,
+    *,
+    actor: Actor,
+    player: Entry | None,
+) -> SheetPhoto:
+    """Keep the photo `data` read as `reading`: its files, then its row,
+    unless the same sender's same bytes were kept meanwhile (that photo is
+    returned and these files go)."""
+    sha256 = hashlib.sha256(data).hexdigest()
     photo_id = uuid.uuid4()
     suffix = _suffix(data)
     _write_files(photo_id, data, suffix, images)
@@ -282,22 +311,13 @@ def photo_read(
             before = _sent_before(table, sha256, actor=actor, player=player)
             if before is None:
                 _make_room(table)
-                read = reading.as_dict()
                 return SheetPhoto.objects.create(
                     id=photo_id,
                     table=table,
                     sha256=sha256,
                     size=len(data),
                     file_name=f"photo{suffix}",
-                    reading={
-                        "games": read["games"],
-                        "cells": [
-                            [c["game"], c["seat"], c["mark"], c["state"]]
-                            for c in read["cells"]
-                        ],
-                        "frame": _frame(reading),
-                        "milliseconds": round(reading.milliseconds),
-                    },
+                    reading=_record(reading),
                     uploaded_by=acting_user(actor),
                     uploaded_by_player=player,
                 )
@@ -329,9 +349,54 @@ def _make_room(table: Table) -> None:
     transaction.on_commit(lambda: _remove_files(gone))
 
 
-def _read_games(photo: SheetPhoto) -> list[dict[str, Any]]:
-    games: list[dict[str, Any]] = photo.reading.get("games", [])
-    return games
+def _lock_unsaved(photo: SheetPhoto) -> SheetPhoto:
+    """`photo` locked, to be saved as a result: a conflict when it was
+    saved already, refused when its image went meanwhile."""
+    locked = SheetPhoto.objects.select_for_update().filter(pk=photo.pk).first()
+    if locked is not None and locked.version_id is not None:
+        raise ConflictError(
+            _(
+                "Das Ergebnis aus diesem Foto ist schon gespeichert. Bitte "
+                "den neuen Stand ansehen."
+            )
+        )
+    if locked is None or not locked.has_image:  # replaced, or expired
+        raise UserError(
+            _(
+                "Dieses Foto wurde inzwischen gelöscht. Bitte die Spielliste "
+                "noch einmal fotografieren oder das Ergebnis eingeben."
+            ),
+            code="photo_deleted",
+        )
+    return locked
+
+
+def _audit_saved(
+    photo: SheetPhoto, version: ResultVersion, *, actor: Actor, player: Entry | None
+) -> None:
+    """The Protokoll's line for `version` saved from `photo`: the photo's
+    hash, the games read unsure, and those the person changed."""
+    read = photo.read_record.get("games", [])
+    saved = winners_and_marks(version.games)
+    changed = [
+        g["number"]
+        for g in read
+        if g["number"] <= len(saved)
+        and (g["winner_seat"], g["marks_left"]) != saved[g["number"] - 1]
+    ]
+    audit_record(
+        actor=actor,
+        player=player,
+        action="result.photo",
+        obj=version,
+        tournament=photo.table.series.tournament,
+        after={
+            "photo": photo.sha256,
+            "flagged": [g["number"] for g in read if g["flagged"]],
+            "changed": changed,
+        },
+        note=_("aus Foto, SHA-256 %(hash)s") % {"hash": photo.sha256},
+    )
 
 
 def result_enter_from_photo(
@@ -351,22 +416,7 @@ def result_enter_from_photo(
     games were read unsure or changed. A photo saved once is not saved
     again (a conflict); one whose image was deleted meanwhile is refused."""
     with transaction.atomic():
-        locked = SheetPhoto.objects.select_for_update().filter(pk=photo.pk).first()
-        if locked is not None and locked.version_id is not None:
-            raise ConflictError(
-                _(
-                    "Das Ergebnis aus diesem Foto ist schon gespeichert. Bitte "
-                    "den neuen Stand ansehen."
-                )
-            )
-        if locked is None or not locked.has_image:  # replaced, or expired
-            raise UserError(
-                _(
-                    "Dieses Foto wurde inzwischen gelöscht. Bitte die Spielliste "
-                    "noch einmal fotografieren oder das Ergebnis eingeben."
-                ),
-                code="photo_deleted",
-            )
+        locked = _lock_unsaved(photo)
         table = locked.table
         if player is not None:
             version = tableentry_services.result_enter_by_player(
@@ -383,28 +433,7 @@ def result_enter_from_photo(
             )
         locked.version = version
         locked.save(update_fields=["version"])
-        read = _read_games(locked)
-        saved = version.data["games"]
-        changed = [
-            g["number"]
-            for g in read
-            if g["number"] <= len(saved)
-            and (g["winner_seat"], g["marks_left"])
-            != (saved[g["number"] - 1]["winner"], saved[g["number"] - 1]["marks"])
-        ]
-        audit_record(
-            actor=actor,
-            player=player,
-            action="result.photo",
-            obj=version,
-            tournament=table.series.tournament,
-            after={
-                "photo": locked.sha256,
-                "flagged": [g["number"] for g in read if g["flagged"]],
-                "changed": changed,
-            },
-            note=_("aus Foto, SHA-256 %(hash)s") % {"hash": locked.sha256},
-        )
+        _audit_saved(locked, version, actor=actor, player=player)
     photo.version = version
     return version
 

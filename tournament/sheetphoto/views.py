@@ -67,18 +67,59 @@ def _photo_data(form: PhotoForm) -> bytes:
     return data
 
 
-def save_review(
-    form: ResultForm,
+def review_form(
+    request: HttpRequest,
     table: Table,
+    review: selectors.PhotoReview,
     save: Callable[[list[GameInput], dict[str, Any]], ResultVersion],
-) -> ResultVersion | None:
-    """Save the reviewed games (`save`); or show every mistake of every
-    game beside it (returns None), keeping all that was chosen."""
+    *,
+    correction: bool = False,
+) -> tuple[ResultForm, ResultVersion | None]:
+    """The review's result form, filled as the photo was read; on POST the
+    person's games, saved (`save`: the version), or every mistake of every
+    game shown beside it (None), keeping all that was chosen."""
+    if request.method != "POST":
+        form = table_result_form(
+            table,
+            initial=initial_from_games(table, review.games),
+            correction=correction,
+            notes=review.notes,
+        )
+        return form, None
+    form = table_result_form(
+        table, request.POST, correction=correction, notes=review.notes
+    )
     try:
-        return save_entered(form, table, save)
+        return form, save_entered(form, table, save)
     except UserError as error:
         form.add_refusal(error)
-        return None
+        return form, None
+
+
+def review_page(
+    request: HttpRequest,
+    context: dict[str, Any],
+    *,
+    form: ResultForm,
+    review: selectors.PhotoReview,
+    sheet_url: str,
+    again_url: str,
+    correction: bool = False,
+) -> HttpResponse:
+    """The review: the form beside the photo's sheet (`sheet_url`, "" once
+    its image went) and a link to photograph it again (`again_url`)."""
+    return render(
+        request,
+        "tournament/sheetphoto/review.html",
+        {
+            **context,
+            "form": form,
+            "review": review,
+            "correction": correction,
+            "sheet_url": sheet_url,
+            "again_url": again_url,
+        },
+    )
 
 
 def image_response(photo: SheetPhoto, part: str) -> HttpResponse:
@@ -254,45 +295,31 @@ def photo_review(
         )
 
     review = selectors.photo_review(photo_obj, table_obj, image_url=image_url)
-    if request.method == "POST":
-        form = table_result_form(
-            table_obj, request.POST, correction=correction, notes=review.notes
-        )
-        version = save_review(
-            form,
-            table_obj,
-            lambda games, data: services.result_enter_from_photo(
-                photo=photo_obj,
-                actor=request.user,
-                games=games,
-                mode=data["mode"],
-                revision=data["revision"],
-                reason=data["reason"],
-            ),
-        )
-        if version is not None:
-            messages.success(request, saved_message(version))
-            return redirect("tournament:results", slug=slug)
-    else:
-        form = table_result_form(
-            table_obj,
-            initial=initial_from_games(table_obj, review.games),
-            correction=correction,
-            notes=review.notes,
-        )
-    return render(
+    form, version = review_form(
         request,
-        "tournament/sheetphoto/review.html",
-        {
-            **_referee_context(table_obj),
-            "form": form,
-            "review": review,
-            "correction": correction,
-            "sheet_url": image_url("blatt") if photo_obj.has_image else "",
-            "again_url": reverse(
-                "tournament:photo_upload", kwargs=_table_kwargs(table_obj)
-            ),
-        },
+        table_obj,
+        review,
+        lambda games, data: services.result_enter_from_photo(
+            photo=photo_obj,
+            actor=request.user,
+            games=games,
+            mode=data["mode"],
+            revision=data["revision"],
+            reason=data["reason"],
+        ),
+        correction=correction,
+    )
+    if version is not None:
+        messages.success(request, saved_message(version))
+        return redirect("tournament:results", slug=slug)
+    return review_page(
+        request,
+        _referee_context(table_obj),
+        form=form,
+        review=review,
+        correction=correction,
+        sheet_url=image_url("blatt") if photo_obj.has_image else "",
+        again_url=reverse("tournament:photo_upload", kwargs=_table_kwargs(table_obj)),
     )
 
 

@@ -28,6 +28,7 @@ from tournament.models import (
     Table,
     Tournament,
 )
+from tournament.models.results import StoredResult
 from tournament.results import services as results_services
 from tournament.results.services import GameInput
 from tournament.seating.selectors import current_series
@@ -273,6 +274,26 @@ def _lock_for_player(
     return table, Entry.objects.select_related("player").get(pk=player.pk)
 
 
+def _repeated_entry(
+    table: Table, player: Entry, mode: str, data: StoredResult
+) -> ResultVersion | None:
+    """`player`'s waiting entry of `table` when it holds these very games
+    in this `mode` (his save repeated), else None."""
+    waiting = (
+        ResultVersion.objects.filter(
+            table=table,
+            status=ResultVersion.Status.PENDING,
+            entered_by_player=player,
+            mode=mode,
+        )
+        .order_by("-number")
+        .first()
+    )
+    if waiting is not None and waiting.result == data:
+        return waiting
+    return None
+
+
 def result_enter_by_player(
     *,
     player: Entry,
@@ -298,18 +319,9 @@ def result_enter_by_player(
         data = results_services.result_check(
             games=games, table=table, tournament=tournament
         )
-        waiting = (
-            ResultVersion.objects.filter(
-                table=table,
-                status=ResultVersion.Status.PENDING,
-                entered_by_player=player,
-                mode=mode,
-            )
-            .order_by("-number")
-            .first()
-        )
-        if waiting is not None and waiting.data == data:
-            return waiting
+        repeated = _repeated_entry(table, player, mode, data)
+        if repeated is not None:
+            return repeated
         # Not a repeat: saved against the table as the form showed it.
         results_services.table_lock(table=table, revision=revision)
         version = results_services.version_add(

@@ -49,18 +49,17 @@ class Command(BaseCommand):
                 raise CommandError(f"{path}: {error.strerror}") from error
             except SheetRefused as refusal:
                 raise CommandError(refusal_message(refusal)) from refusal
-        result = reading.as_dict()
         if options["json"]:
-            self.stdout.write(json.dumps(result, ensure_ascii=False))
+            self.stdout.write(json.dumps(reading.as_dict(), ensure_ascii=False))
             return
+        sheet = reading.sheet
         self.stdout.write(
-            f"{result['tournament']} · Serie {result['series']} · "
-            f"Tisch {result['table']}"
+            f"{sheet.tournament} · Serie {sheet.series} · Tisch {sheet.table}"
         )
-        for game in result["games"]:
-            if game["winner_seat"] is None:
+        for game in reading.games:
+            if game.winner_seat is None:
                 line = "?"
             else:
-                line = f"Sitz {game['winner_seat']}, {game['marks_left']} Schräm"
-            flag = "  ← prüfen" if game["flagged"] else ""
-            self.stdout.write(f"Spiel {game['number']}: {line}{flag}")
+                line = f"Sitz {game.winner_seat}, {game.marks_left} Schräm"
+            flag = "  ← prüfen" if game.flagged else ""
+            self.stdout.write(f"Spiel {game.number}: {line}{flag}")
