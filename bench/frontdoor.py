@@ -339,12 +339,13 @@ def run(found: Hall, attack: Callable[[Hall], Awaitable[dict[str, Any]]]) -> dic
     return asyncio.run(scenario())
 
 
-def held(figures: dict[str, Any]) -> list[str]:
+def held(figures: dict[str, Any], p95_s: float = 1.0) -> list[str]:
     """What of the acceptance an attack's figures break: the referee's and
-    the phone's p95 within 1 s, no failure, memory within +200 MB."""
+    the phone's p95 within ``p95_s`` (1 s on a quiet machine), no failure,
+    memory within +200 MB."""
     broken = []
     for who in ("phone", "referee"):
-        if figures[who]["p95_s"] > 1.0:
+        if figures[who]["p95_s"] > p95_s:
             broken.append(f"{who} p95 {figures[who]['p95_s']} s")
         if figures[who]["failures"]:
             broken.append(f"{who} failed: {figures[who]['statuses']}")

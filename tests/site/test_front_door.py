@@ -4,9 +4,9 @@ attacks, with the probe's socket counts and sizes): a server started as
 the hall starts it (`manage.py serve`, config.settings with DEBUG off,
 collectstatic's manifest) under a soft open-files limit of 1,024, which
 the start command raises. Throughout each attack a referee and a phone
-keep asking for their pages: both answered within 1 s at p95, never
-anything but 200, and the server's memory within +200 MB of its start
-once the attack is over; no traceback in its log.
+keep asking for their pages: both answered (p95 within ATTACKED_P95_S),
+never anything but 200, and the server's memory within +200 MB of its
+start once the attack is over; no traceback in its log.
 
 The servers here wait less than the hall's before they cut a client off
 (DEADLINES), so that an attack needs seconds, not the half minute the
@@ -25,6 +25,12 @@ from tournament.core.front import Budget
 
 # Real servers under attack: not in test-fast.
 pytestmark = [pytest.mark.slow, pytest.mark.server]
+
+# The acceptance's 1 s is `python bench/frontdoor.py`'s, on a quiet
+# machine. Here other test workers share the cores, and a busy moment took
+# the pages to 1.1-1.6 s; an attack that gets through stops them for ten
+# seconds and more (the probe: 9.7-45 s), so this bound still fails it.
+ATTACKED_P95_S = 4.0
 
 DEADLINES = {
     "FRONT_HEAD_SECONDS": "3",
@@ -56,7 +62,7 @@ def low_hall(tmp_path_factory):
 
 def attacked(found, attack, **given):
     figures = in_own_thread(frontdoor.run, found, functools.partial(attack, **given))
-    assert not frontdoor.held(figures), figures
+    assert not frontdoor.held(figures, ATTACKED_P95_S), figures
     assert not frontdoor.tracebacks(frontdoor.server_log(found))
     return figures["attack"]
 
