@@ -535,7 +535,8 @@ class Browser:
 
 # --- Phones: websockets, reloads, the lossy link -----------------------------------
 
-FRAGMENT = re.compile(r'"type": "fragment", "key": "([^"]*)", "etag": "([^"]*)"')
+# A region's new fragment, or only its new ETag (its HTML unchanged).
+FRAGMENT = re.compile(r'"type": "(fragment|etag)", "key": "([^"]*)", "etag": "([^"]*)"')
 
 
 class Phone:
@@ -628,11 +629,11 @@ class Phone:
         found = FRAGMENT.search(message[:400])
         if not found:
             return
-        key, tag = found.groups()
+        kind, key, tag = found.groups()
         if self.etags.get(key) == tag:
             return
         self.etags[key] = tag
-        if key != "standings":
+        if key != "standings" or kind != "fragment":
             return
         sent = self.day.stats.confirmations
         if self.seen < len(sent) and sent[self.seen] <= now:

@@ -148,3 +148,39 @@ def test_the_standings_reach_their_pages_without_waiting_for_the_renders_of_fewe
     assert [m["key"] for m in pushed] == ["standings"] * 3
     assert other["key"] == "results?series=1"
     assert held_to_the_end == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_page_whose_region_did_not_change_is_told_its_new_etag(tournament, series):
+    """A check-in moves the standings' ETag (the generation) without
+    changing what they show: the page gets no HTML again, but the ETag, so
+    its next reconnect or poll asks with the server's."""
+    from django.db import transaction
+
+    from tournament.live import invalidation
+
+    def nothing_shown_changes():
+        with transaction.atomic():
+            invalidation.field_changed(tournament.pk)
+
+    async def scenario():
+        socket, connected, _ = await ws_connect(f"/ws/t/{tournament.slug}/?lang=de")
+        assert connected
+        await socket.send_json_to(
+            {"type": "subscribe", "regions": [{"key": "standings", "etag": "alt"}]}
+        )
+        caught_up = await socket.receive_json_from(timeout=WAIT)
+        assert (await socket.receive_json_from(timeout=WAIT))["type"] == "subscribed"
+        await database_sync_to_async(nothing_shown_changes)()
+        moved = await socket.receive_json_from(timeout=WAIT)
+        await socket.disconnect()
+        return caught_up, moved
+
+    caught_up, moved = run_async(scenario)
+    assert caught_up["type"] == "fragment"
+    assert moved == {
+        "type": "etag",
+        "key": "standings",
+        "etag": current_etag(tournament, "standings"),
+    }
+    assert moved["etag"] != caught_up["etag"]

@@ -20,7 +20,12 @@ more pushes for it, and a socket left without regions is closed.
 A region whose ETag is out of date (the page was rendered before a change,
 or the socket was down) gets its fragment at once. After that, every
 `live.update` that names one of a region's parts sends the region's new
-fragment, unless its HTML did not change.
+fragment; if its HTML did not change, only its new ETag::
+
+    ← {"type": "etag", "key": "standings", "etag": "…"}
+
+so the page asks with the ETag the server has (a reconnect or a poll is
+answered with nothing new), not with one from before.
 
 Fan-out happens in the process, not in the channel layer: per tournament,
 each worker process has one *room* that is the only member of the
@@ -100,6 +105,8 @@ class Frame(NamedTuple):
     # The region's personal link is gone: the message says so, and the
     # region is dropped once it is sent.
     gone: bool = False
+    # The message giving only the ETag, for a page that has the HTML.
+    moved: str = ""
 
 
 # A socket whose regions are all gone is closed with this code.
@@ -134,7 +141,10 @@ def _frame_sync(
     packed = b""
     if len(text) >= PACK_FROM_CHARS:
         packed = gzip.compress(text.encode(), compresslevel=6, mtime=0)
-    return Frame(current.etag, invalidation.etag(html), text, packed)
+    moved = {"type": "etag", "key": key.text, "etag": current.etag}
+    return Frame(
+        current.etag, invalidation.etag(html), text, packed, moved=json.dumps(moved)
+    )
 
 
 # The consumers' database work runs in one thread of its own (the pool
@@ -504,9 +514,17 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "subscribed", "keys": sorted(self.regions)})
 
     def offer(self, key_text: str, frame: Frame) -> None:
-        """Queue a region's fragment (replacing an unsent older one)."""
-        if not frame.text or frame.digest == self.sent.get(key_text):
+        """Queue a region's fragment (replacing an unsent older one); only
+        its ETag if the page has its HTML."""
+        if not frame.text:
             return
+        if frame.digest == self.sent.get(key_text):
+            # The page shows this HTML: anything older waiting goes, and the
+            # page hears only the new ETag, if it moved.
+            self.outbox.pop(key_text, None)
+            if not frame.moved or frame.etag == self.regions.get(key_text):
+                return
+            frame = frame._replace(text=frame.moved, packed=b"")
         self.outbox.pop(key_text, None)
         self.outbox[key_text] = frame
         if self.sender is None or self.sender.done():
