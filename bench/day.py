@@ -45,15 +45,27 @@ told were saved (or never got an answer for) that the database lacks,
 standings (JSON, each category's, the PDF's order) against standings
 computed from the script's sheets, `phones_final` the phones on the final
 standings. Latency: p50/p95/p99 of every request, p95 per kind
-(`p95_by_kind_ms`), the referees' p95, `push_p95_ms` from a confirmation
-sent to the new standings on a phone's socket; `restart_s` from the kill
-to the server answering /readyz again; the server's CPU seconds and its
-peak memory (sum of the process tree's RSS, sampled every second). The
-p95 per minute of the day is written to `--csv` (matplotlib is not among
-the project's requirements: no chart is drawn here).
+(`p95_by_kind_ms`), the referees' p95, `push_p95_ms` (and `push_p50_ms`)
+from a confirmation sent to the new standings on a socket; `restart_s` from
+the kill to the server answering /readyz again; the server's CPU seconds
+and its peak memory (sum of the process tree's RSS, sampled every second).
+
+The push is timed on PROBES sockets in a process of their own (`probe`),
+not on the phones: a thousand phones, the referees and the proxy share
+this process's one event loop on the same two cores as the server, and a
+push reaching a phone waits for that loop too. `bench_loop_lag_p95_ms`
+and `..._max_ms` say how late that loop woke a sleeper, and
+`push_p95_on_phones_ms` is the push as the phones saw it, loop included:
+the difference is the bench's, not the site's. The request latencies are
+timed in that loop as well; read them with its lag.
+
+`--csv` writes p50/p95/p99 per minute of the day (`--bucket` seconds per
+row), the probe's push p95, p95 per kind and each series' release and the
+restart; `--chart FILE.png` draws it (bench/day_chart.py, matplotlib from
+requirements-dev.txt).
 
     python bench/day.py [--players 400] [--speed 10] [--seed 40] [--server]
-                        [--csv docs/day.csv] [--port 8741]
+                        [--csv day.csv] [--chart day.png] [--port 8741]
     python bench/day.py --players 40 --speed 60   # CI's short day
 
 The last line is one JSON object; the exit status is 1 unless the
@@ -65,12 +77,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
 import contextlib
 import csv
 import gzip
 import html
 import io
 import json
+import multiprocessing
 import os
 import random
 import re
@@ -321,7 +335,12 @@ class Stats:
     latencies: dict[str, list[float]] = field(default_factory=dict)
     timeline: list[tuple[float, str, float]] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
-    pushes: list[float] = field(default_factory=list)  # ms
+    pushes: list[float] = field(default_factory=list)  # ms, on the phones
+    # PROBES' sockets: (perf_counter, ms), from `probe_pushes`
+    probe_pushes: list[tuple[float, float]] = field(default_factory=list)
+    loop_lags: list[float] = field(default_factory=list)  # ms, loop_lag
+    # (seconds into the day, what began): each series' release, the restart
+    events: list[tuple[float, str]] = field(default_factory=list)
     confirmations: list[float] = field(default_factory=list)  # perf_counter
     failed_in_restart: int = 0
     reconnects: int = 0
@@ -330,6 +349,9 @@ class Stats:
     # never answered.
     told: Counter[tuple[int, int]] = field(default_factory=Counter)
     unanswered: list[str] = field(default_factory=list)
+
+    def event(self, what: str) -> None:
+        self.events.append((time.perf_counter() - self.started, what))
 
     def record(self, kind: str, ms: float) -> None:
         self.latencies.setdefault(kind, []).append(ms)
@@ -535,7 +557,8 @@ class Browser:
 
 # --- Phones: websockets, reloads, the lossy link -----------------------------------
 
-FRAGMENT = re.compile(r'"type": "fragment", "key": "([^"]*)", "etag": "([^"]*)"')
+# A region's new fragment, or only its new ETag (its HTML unchanged).
+FRAGMENT = re.compile(r'"type": "(fragment|etag)", "key": "([^"]*)", "etag": "([^"]*)"')
 
 
 class Phone:
@@ -551,7 +574,9 @@ class Phone:
         self.browser = Browser(day.server, day.stats, f"phone {index}")
         self.etags: dict[str, str] = {}  # region key -> ETag shown
         self.urls: dict[str, str] = {}  # region key -> fragment URL
-        self.seen = 0  # confirmations before this index reached the phone
+        # Its socket's connects and new standings, (perf_counter, "connect"
+        # or the message's type), for `push_latencies` after the day.
+        self.standings: list[tuple[float, str]] = []
         self.rng = random.Random(f"phone-{index}")
 
     async def open_page(self) -> bool:
@@ -586,7 +611,7 @@ class Phone:
                     max_size=None,
                     open_timeout=20,
                 ) as socket:
-                    self.seen = len(self.day.stats.confirmations)
+                    self.standings.append((time.perf_counter(), "connect"))
                     await socket.send(
                         json.dumps(
                             {
@@ -622,23 +647,15 @@ class Phone:
 
     def take(self, message: str | bytes) -> None:
         now = time.perf_counter()
-        if isinstance(message, bytes):
-            head = zlib.decompressobj(wbits=31).decompress(message, 400)
-            message = head.decode(errors="ignore")
-        found = FRAGMENT.search(message[:400])
+        found = fragment_of(message)
         if not found:
             return
-        key, tag = found.groups()
+        kind, key, tag = found
         if self.etags.get(key) == tag:
             return
         self.etags[key] = tag
-        if key != "standings":
-            return
-        sent = self.day.stats.confirmations
-        if self.seen < len(sent) and sent[self.seen] <= now:
-            self.day.stats.pushes.append((now - sent[self.seen]) * 1000)
-        while self.seen < len(sent) and sent[self.seen] <= now:
-            self.seen += 1
+        if key == "standings":
+            self.standings.append((now, kind))
 
 
 class LossyPhone(Phone):
@@ -692,6 +709,117 @@ class LossyPhone(Phone):
                 self.etags[key] = tag.removeprefix("W/").strip('"')
             elif response.status >= 500 and self.day.server.up.is_set():
                 self.day.stats.error(f"GET {url} (lossy): {response.status}")
+
+
+# --- The measured sockets: a process of their own ----------------------------------
+
+PROBES = 5
+
+
+def probe(port: int, count: int, out: str) -> None:
+    """`count` sockets on the standings, as a projector keeps them (never
+    reloading, connecting again after a cut), in a process that does
+    nothing else: each new standings' arrival is written to `out` with the
+    time it came (time.monotonic, the clock perf_counter reads on Linux),
+    and so is each connect. The thousand phones share the bench's one
+    event loop on the same cores as the server; a push reaching them waits
+    for that loop, which says more about the bench than about the site."""
+    asyncio.run(_probe(port, count, out))
+
+
+async def _probe(port: int, count: int, out: str) -> None:
+    from websockets.asyncio.client import connect
+
+    url = f"ws://{HOST}:{port}/ws/t/{SLUG}/?lang=de"
+    with open(out, "a", buffering=1) as written:
+
+        async def one(index: int) -> None:
+            tag = ""
+            while True:
+                try:
+                    async with connect(
+                        url,
+                        origin=f"http://{HOST}:{port}",
+                        max_size=None,
+                        open_timeout=20,
+                    ) as socket:
+                        written.write(f"{index} {time.monotonic():.6f} connect -\n")
+                        regions = [{"key": "standings", "etag": tag}]
+                        await socket.send(
+                            json.dumps(
+                                {"type": "subscribe", "regions": regions, "gzip": True}
+                            )
+                        )
+                        async for message in socket:
+                            now = time.monotonic()
+                            found = fragment_of(message)
+                            if found and found[1] == "standings" and found[2] != tag:
+                                tag = found[2]
+                                written.write(f"{index} {now:.6f} {found[0]} {tag}\n")
+                except Exception:  # a cut socket: the server restarts
+                    await asyncio.sleep(1)
+
+        await asyncio.gather(*(one(i) for i in range(count)))
+
+
+def push_latencies(
+    socket: list[tuple[float, str]], confirmations: list[float]
+) -> list[tuple[float, float]]:
+    """One socket's push latencies, as (when the push came; ms): from each
+    confirmation sent to the next new standings on the socket. `socket`:
+    its connects and new standings in order, (time, "connect", "fragment"
+    or "etag"), on the clock of `confirmations` (their sends). Reckoned
+    after the day, when every confirmation is known: a push often comes
+    before the confirmation's own answer, which is when the bench learns of
+    it. What was confirmed before a connect comes by its catch-up, and is
+    not counted."""
+    sent = sorted(confirmations)
+    pushes: list[tuple[float, float]] = []
+    position = len(sent)
+    for at, kind in socket:
+        if kind == "connect":
+            position = bisect.bisect_right(sent, at)
+            continue
+        if kind == "fragment" and position < len(sent) and sent[position] <= at:
+            pushes.append((at, (at - sent[position]) * 1000))
+        position = max(position, bisect.bisect_right(sent, at))
+    return pushes
+
+
+def probe_pushes(
+    path: Path, confirmations: list[float], offset: float
+) -> list[tuple[float, float]]:
+    """`push_latencies` of the probe's sockets (written by `probe`), on
+    the bench's perf_counter: `offset` is the probe's clock minus it."""
+    sockets: dict[str, list[tuple[float, str]]] = defaultdict(list)
+    lines = path.read_text().splitlines() if path.exists() else []
+    for line in lines:
+        index, at, kind, _tag = line.split(" ")
+        sockets[index].append((float(at) - offset, kind))
+    return [
+        push
+        for socket in sockets.values()
+        for push in push_latencies(socket, confirmations)
+    ]
+
+
+def fragment_of(message: str | bytes) -> tuple[str, str, str] | None:
+    """(type, key, ETag) of a region's message (a fragment, or only its
+    new ETag), read from its first bytes."""
+    if isinstance(message, bytes):
+        head = zlib.decompressobj(wbits=31).decompress(message, 400)
+        message = head.decode(errors="ignore")
+    found = FRAGMENT.search(message[:400])
+    return None if found is None else (found[1], found[2], found[3])
+
+
+async def loop_lag(over: asyncio.Event, lags: list[float]) -> None:
+    """How late the bench's own event loop wakes a sleeper (ms): what every
+    figure timed in this process carries on top of the site's."""
+    while not over.is_set():
+        started = time.perf_counter()
+        await asyncio.sleep(0.1)
+        lags.append((time.perf_counter() - started - 0.1) * 1000)
 
 
 class Flaky:
@@ -939,6 +1067,7 @@ class Day:
             accept_worse="1",
         )
         released = time.perf_counter()
+        self.stats.event(f"Serie {number}")
         seating = await asyncio.to_thread(read_seating, number)
         truths = self.deal(number, seating)
         log(
@@ -1288,6 +1417,7 @@ class Day:
             await asyncio.sleep(0.1)
         self.cpu_before_restart += self.hall.cpu()
         started = time.perf_counter()
+        self.stats.event("Neustart")
         await asyncio.to_thread(self.hall.kill)
         await asyncio.to_thread(self.hall.start)
         await self.hall.wait_ready()
@@ -1310,6 +1440,14 @@ class Day:
         self.proxy_port = lossy.sockets[0].getsockname()[1]
         background = [asyncio.ensure_future(outages(self, flaky))]
         background.append(asyncio.ensure_future(self.hall.sample_memory(self.over)))
+        background.append(
+            asyncio.ensure_future(loop_lag(self.over, self.stats.loop_lags))
+        )
+        probed = self.hall.var_dir / "probe.txt"
+        prober = multiprocessing.get_context("spawn").Process(
+            target=probe, args=(self.server.port, PROBES, str(probed)), daemon=True
+        )
+        prober.start()
         org = Browser(self.server, self.stats, "organizer")
         await org.login("day-leitung")
         desks = [Browser(self.server, self.stats, f"desk {i}") for i in range(3)]
@@ -1338,6 +1476,16 @@ class Day:
         await self.finals()
         self.over.set()
         await asyncio.gather(*background, return_exceptions=True)
+        prober.terminate()
+        prober.join(10)
+        self.stats.probe_pushes = probe_pushes(
+            probed, self.stats.confirmations, time.monotonic() - time.perf_counter()
+        )
+        self.stats.pushes = [
+            ms
+            for phone in self.phones
+            for _at, ms in push_latencies(phone.standings, self.stats.confirmations)
+        ]
         lossy.close()
         for b in [org, *desks]:
             b.close()
@@ -1882,31 +2030,41 @@ def seed(referees: int) -> int:
 # --- The figures ----------------------------------------------------------------------
 
 
-def per_minute(stats: Stats, path: str) -> None:
-    """p50/p95/p99 of every request per minute of the day (and per kind)."""
+def per_minute(stats: Stats, path: str, bucket: float = 60.0) -> None:
+    """p50/p95/p99 of every request per minute of the day (per `bucket`
+    seconds: `minute` is where each starts), the probe's push p95, p95 per
+    kind, and what began in it (`events`: "Serie 2@7.42", the minute after
+    a @; bench/day_chart.py draws it)."""
     minutes: dict[int, list[float]] = defaultdict(list)
     kinds: dict[int, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    pushes: dict[int, list[float]] = defaultdict(list)
+    events: dict[int, list[str]] = defaultdict(list)
     for at, kind, ms in stats.timeline:
-        minutes[int(at // 60)].append(ms)
-        kinds[int(at // 60)][kind].append(ms)
+        minutes[int(at // bucket)].append(ms)
+        kinds[int(at // bucket)][kind].append(ms)
+    for at, ms in stats.probe_pushes:
+        pushes[int((at - stats.started) // bucket)].append(ms)
+    for at, what in stats.events:
+        events[int(at // bucket)].append(f"{what}@{at / 60:.2f}")
     every_kind = sorted(stats.latencies)
     with open(path, "w", newline="") as out:
         writer = csv.writer(out)
         writer.writerow(
-            ["minute", "requests", "p50_ms", "p95_ms", "p99_ms"]
+            ["minute", "requests", "p50_ms", "p95_ms", "p99_ms", "push_p95_ms"]
             + [f"p95_{k}_ms" for k in every_kind]
+            + ["events"]
         )
-        for minute in sorted(minutes):
-            ms = minutes[minute]
+        for slot in sorted(set(minutes) | set(events)):
+            ms = minutes[slot]
             writer.writerow(
-                [minute, len(ms)]
-                + [round(percentile(ms, q), 1) for q in (0.5, 0.95, 0.99)]
+                [round(slot * bucket / 60, 2), len(ms)]
+                + [round(percentile(ms, q), 1) if ms else "" for q in (0.5, 0.95, 0.99)]
+                + [round(percentile(pushes[slot], 0.95), 1) if pushes[slot] else ""]
                 + [
-                    round(percentile(kinds[minute][k], 0.95), 1)
-                    if kinds[minute][k]
-                    else ""
+                    round(percentile(kinds[slot][k], 0.95), 1) if kinds[slot][k] else ""
                     for k in every_kind
                 ]
+                + [";".join(events[slot])]
             )
 
 
@@ -1924,6 +2082,15 @@ def main() -> None:
     )
     parser.add_argument("--port", type=int, default=0, help="the site's port")
     parser.add_argument("--csv", help="write the p95 per minute of the day here")
+    parser.add_argument(
+        "--bucket",
+        type=float,
+        default=60.0,
+        help="seconds per row of --csv and point of --chart (default: a minute)",
+    )
+    parser.add_argument(
+        "--chart", help="draw p50/p95 per minute into this PNG (needs matplotlib)"
+    )
     parser.add_argument("--keep", action="store_true", help="keep the VAR_DIR")
     args = parser.parse_args()
     if args.players < 16:
@@ -1964,6 +2131,7 @@ def main() -> None:
     stats = day.stats
     every = [ms for values in stats.latencies.values() for ms in values]
     referee = [ms for k in REFEREE_KINDS for ms in stats.latencies.get(k, [])]
+    probed = [ms for _at, ms in stats.probe_pushes]
     truth_tables = len(day.script.tables)
     if found["tables"] != truth_tables:
         stats.error(f"the site has {found['tables']} tables, the script {truth_tables}")
@@ -1990,8 +2158,13 @@ def main() -> None:
             k: round(percentile(v, 0.95), 1) for k, v in sorted(stats.latencies.items())
         },
         "referee_p95_ms": round(percentile(referee, 0.95), 1),
-        "push_p95_ms": round(percentile(stats.pushes, 0.95), 1),
-        "pushes": len(stats.pushes),
+        "push_p95_ms": round(percentile(probed, 0.95), 1),
+        "push_p50_ms": round(percentile(probed, 0.5), 1),
+        "pushes": len(stats.probe_pushes),
+        "push_p95_on_phones_ms": round(percentile(stats.pushes, 0.95), 1),
+        "pushes_on_phones": len(stats.pushes),
+        "bench_loop_lag_p95_ms": round(percentile(stats.loop_lags, 0.95), 1),
+        "bench_loop_lag_max_ms": round(max(stats.loop_lags, default=0.0), 1),
         "reconnects": stats.reconnects,
         "socket_cuts": dict(stats.cuts.most_common(5)),
         "restart_s": day.restart_s,
@@ -2005,8 +2178,17 @@ def main() -> None:
         },
         "seconds": round(time.perf_counter() - started, 1),
     }
-    if args.csv:
-        per_minute(stats, args.csv)
+    table = args.csv or (
+        str(Path(tempfile.mkdtemp(prefix="day-chart-")) / "day.csv")
+        if args.chart
+        else None
+    )
+    if table:
+        per_minute(stats, table, args.bucket)
+    if args.chart:
+        from bench.day_chart import draw
+
+        draw(table, args.chart)
     print(json.dumps(result))
     ok = (
         result["errors"] == 0

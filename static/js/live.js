@@ -4,7 +4,9 @@
 // (tournament/live/consumers.py). If the socket drops, the page reconnects with
 // exponential backoff and, meanwhile, polls each region's fragment URL with
 // If-None-Match (304 while nothing changed). A slow poll also runs while the
-// socket is up, as a safety net. No inline scripts (CSP-friendly).
+// socket is up, as a safety net. A region whose HTML did not change gets only
+// its new ETag ("etag"), kept for the next poll or reconnect. No inline
+// scripts (CSP-friendly).
 //
 // Each update is said in a few words in the page's one live region
 // ([data-live-announce], polite, not shown): what the new fragment says
@@ -201,6 +203,10 @@
       if (message.type === "fragment") {
         const region = byKey(message.key);
         if (region) swap(region, message.html, message.etag);
+      } else if (message.type === "etag") {
+        // The region shows this already; only its ETag moved on.
+        const region = byKey(message.key);
+        if (region) region.dataset.liveEtag = message.etag;
       } else if (message.type === "gone") {
         const region = byKey(message.key);
         if (region) end(region, message.html);

@@ -140,7 +140,7 @@ async def _answers_until_subscribed(communicator) -> list[dict]:
     answers = []
     while True:
         answer = _decode(await communicator.receive_output(timeout=5))
-        assert answer.get("type") in ("fragment", "subscribed", "error"), answer
+        assert answer.get("type") in ("fragment", "etag", "subscribed", "error"), answer
         answers.append(answer)
         if answer["type"] == "subscribed":
             return answers

@@ -20,7 +20,12 @@ more pushes for it, and a socket left without regions is closed.
 A region whose ETag is out of date (the page was rendered before a change,
 or the socket was down) gets its fragment at once. After that, every
 `live.update` that names one of a region's parts sends the region's new
-fragment, unless its HTML did not change.
+fragment; if its HTML did not change, only its new ETag::
+
+    ← {"type": "etag", "key": "standings", "etag": "…"}
+
+so the page asks with the ETag the server has (a reconnect or a poll is
+answered with nothing new), not with one from before.
 
 Fan-out happens in the process, not in the channel layer: per tournament,
 each worker process has one *room* that is the only member of the
@@ -29,6 +34,16 @@ tournament's group. An update is one channel-layer message per process
 thread, and hands the same text to every socket. Each socket sends from
 its own outbox, newest fragment per region first, so a phone on bad Wi-Fi
 gets the latest standings, never a backlog, and never holds up the others.
+
+The room takes each update off its channel as it comes and only notes which
+regions are due; it renders them one after the other, the region most
+sockets show first, each sent as soon as it is rendered. Updates that come
+meanwhile join what is due (a region due twice is rendered once, from the
+state after both), so a burst of results never queues up in the channel:
+the in-memory layer forgets a message left there a minute and drops the
+room from the tournament's group with it, and Redis drops what exceeds a
+channel's capacity. A region is rendered from the state at its render, so
+the last render after the last change shows it.
 """
 
 import asyncio
@@ -90,6 +105,8 @@ class Frame(NamedTuple):
     # The region's personal link is gone: the message says so, and the
     # region is dropped once it is sent.
     gone: bool = False
+    # The message giving only the ETag, for a page that has the HTML.
+    moved: str = ""
 
 
 # A socket whose regions are all gone is closed with this code.
@@ -124,7 +141,10 @@ def _frame_sync(
     packed = b""
     if len(text) >= PACK_FROM_CHARS:
         packed = gzip.compress(text.encode(), compresslevel=6, mtime=0)
-    return Frame(current.etag, invalidation.etag(html), text, packed)
+    moved = {"type": "etag", "key": key.text, "etag": current.etag}
+    return Frame(
+        current.etag, invalidation.etag(html), text, packed, moved=json.dumps(moved)
+    )
 
 
 # The consumers' database work runs in one thread of its own (the pool
@@ -181,6 +201,12 @@ class _Room:
         self.ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._tasks: list[asyncio.Task[None]] = []
         self._channel = ""
+        # What is due: each region (key, language) with the sockets that
+        # showed it when an update named its parts, the most watched first;
+        # and the personal links that changed.
+        self._due: dict[tuple[str, str], set[LiveConsumer]] = {}
+        self._links: set[str] = set()
+        self._wake = asyncio.Event()
 
     async def open(self) -> None:
         layer = _layer()
@@ -197,6 +223,7 @@ class _Room:
             raise
         self._tasks = [
             asyncio.ensure_future(self._listen()),
+            asyncio.ensure_future(self._work()),
             asyncio.ensure_future(self._refresh()),
         ]
         self.ready.set_result(None)
@@ -218,6 +245,8 @@ class _Room:
                 await _layer().group_add(group, self._channel)
 
     async def _listen(self) -> None:
+        """Take every message off the channel as it comes: nothing here
+        waits for a render."""
         layer = _layer()
         group = invalidation.group_name(self.tournament_id)
         while True:
@@ -231,31 +260,52 @@ class _Room:
                 continue
             try:
                 if message.get("type") == "live.update":
-                    await self._update(_parts(message.get("parts", ())))
+                    self._update(_parts(message.get("parts", ())))
                 elif message.get("type") == "live.link":
-                    await self._link(str(message.get("link", "")))
+                    self._links.add(str(message.get("link", "")))
+                    self._wake.set()
             except Exception:  # one bad update must not end the room
                 logger.exception("live update of %s failed", self.tournament_id)
 
-    async def _update(self, parts: frozenset[Part]) -> None:
-        wanted: dict[tuple[str, str], list[LiveConsumer]] = {}
+    def _update(self, parts: frozenset[Part]) -> None:
+        """Note the regions that show one of `parts` as due."""
+        due = self._due
         for member in self.members:
             for key_text in member.regions:
                 key = parse_key(key_text)
                 if key is not None and key.fragment.parts & parts:
-                    wanted.setdefault((key_text, member.language), []).append(member)
-        slots = list(wanted)
-        frames = await asyncio.gather(
-            *(_render(self.tournament_id, k, lang) for k, lang in slots),
-            return_exceptions=True,
-        )
-        for slot, frame in zip(slots, frames, strict=True):
-            if isinstance(frame, Http404 | Tournament.DoesNotExist):
-                continue  # e.g. a series that is no longer public
-            if isinstance(frame, BaseException):
-                raise frame
-            for member in wanted[slot]:
-                member.offer(slot[0], frame)
+                    due.setdefault((key_text, member.language), set()).add(member)
+        # The region most sockets show goes out first (the standings on
+        # hundreds of phones before each player's own page).
+        self._due = dict(sorted(due.items(), key=lambda item: -len(item[1])))
+        self._wake.set()
+
+    async def _work(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            while self._links or self._due:
+                try:
+                    if self._links:
+                        await self._link(self._links.pop())
+                    else:
+                        await self._render_due()
+                except Exception:  # one bad region must not end the room
+                    logger.exception("live update of %s failed", self.tournament_id)
+
+    async def _render_due(self) -> None:
+        """Render the first region due and offer it to its sockets. An
+        update that names it while it renders makes it due again."""
+        slot = next(iter(self._due))
+        members = self._due.pop(slot)
+        key_text, language = slot
+        try:
+            frame = await _render(self.tournament_id, key_text, language)
+        except (Http404, Tournament.DoesNotExist):
+            return  # e.g. a series that is no longer public
+        for member in members:
+            if member in self.members and key_text in member.regions:
+                member.offer(key_text, frame)
 
     async def _link(self, digest: str) -> None:
         """A personal link changed (`invalidation.link_changed`): each
@@ -464,9 +514,17 @@ class LiveConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json({"type": "subscribed", "keys": sorted(self.regions)})
 
     def offer(self, key_text: str, frame: Frame) -> None:
-        """Queue a region's fragment (replacing an unsent older one)."""
-        if not frame.text or frame.digest == self.sent.get(key_text):
+        """Queue a region's fragment (replacing an unsent older one); only
+        its ETag if the page has its HTML."""
+        if not frame.text:
             return
+        if frame.digest == self.sent.get(key_text):
+            # The page shows this HTML: anything older waiting goes, and the
+            # page hears only the new ETag, if it moved.
+            self.outbox.pop(key_text, None)
+            if not frame.moved or frame.etag == self.regions.get(key_text):
+                return
+            frame = frame._replace(text=frame.moved, packed=b"")
         self.outbox.pop(key_text, None)
         self.outbox[key_text] = frame
         if self.sender is None or self.sender.done():
