@@ -27,10 +27,12 @@ counts by its side of the threshold: the game it is in is flagged); a game
 is right when its winner and marks left are. Photos the reader refuses
 count in `not_found` (`not_read` by hand) and nowhere else.
 
-    python bench/sheetphoto.py [PHOTOS] [--hand N] [--seed N]
+    python bench/sheetphoto.py [PHOTOS] [--hand N] [--seed N] [--show DIR]
 
 PHOTOS (200) of printed strikes, N (600) struck by hand; a quick run:
-`python bench/sheetphoto.py 30 --hand 60`.
+`python bench/sheetphoto.py 30 --hand 60`. With --show, every hand-struck
+game read wrong without a flag, and every flagged one, is written to DIR
+as the review shows it (its rows cut out, each cell outlined as read).
 
 Last line: one JSON object with photos, not_found, cells, cell_accuracy,
 games, game_accuracy, flagged_games, wrong_unflagged_games, p50_ms, p95_ms
@@ -744,11 +746,23 @@ class Tally:
         )
 
 
+def _show(folder: Path, reading: Any, index: int, game: Any, note: str) -> None:
+    """A game's cut-out of the review image (cells outlined as read) into
+    `folder`, named by the photo, the game and `note`."""
+    from tournament.sheetphoto.reader.overlay import review_images
+
+    folder.mkdir(parents=True, exist_ok=True)
+    cut = review_images(reading).games[game.number]
+    (folder / f"hand-{index}-game{game.number}-{note}.jpg").write_bytes(cut)
+
+
 def evaluate_hand(
-    pages: list[Page], photos: int, seed: int
+    pages: list[Page], photos: int, seed: int, show: Path | None = None
 ) -> tuple[dict[str, dict[str, Tally]], list[float], dict[str, int]]:
     """Make and read `photos` hand-struck photos: the figures by pen, strike,
-    condition and extra, the reading times, and why photos were refused."""
+    condition and extra, the reading times, and why photos were refused.
+    With `show`, each game read wrong without a flag, and each flagged
+    one, is written there as the review shows it."""
     rng = np.random.default_rng(seed)
     groups: dict[str, dict[str, Tally]] = {
         "pen": {},
@@ -770,7 +784,7 @@ def evaluate_hand(
         tally = Tally(photos=1)
         started = time.perf_counter()
         try:
-            reading = read_sheet(data)
+            reading = read_sheet(data, keep_image=show is not None)
         except SheetRefused as refusal:
             tally.not_read = 1
             key = f"{hand.condition}:{refusal.code}"
@@ -791,6 +805,14 @@ def evaluate_hand(
                         f"{game.winner_seat}/{game.marks_left}, was {winner}/{kept}",
                         file=sys.stderr,
                     )
+                if show is not None and (game.flagged or not right):
+                    note = (
+                        f"flagged-{game.reason or 'unclear'}"
+                        if game.flagged
+                        else f"wrong-read{game.winner_seat}-{game.marks_left}"
+                        f"-was{winner}-{kept}"
+                    )
+                    _show(show, reading, index, game, f"{hand.pen}-{note}")
         keys = {
             "pen": [hand.pen],
             "strike": [hand.strike],
@@ -882,12 +904,20 @@ def main() -> None:
         help="photos struck by hand (600 for the full run, fewer for a quick one)",
     )
     parser.add_argument("--seed", type=int, default=27)
+    parser.add_argument(
+        "--show",
+        type=Path,
+        help="a folder to write each hand-struck game read wrong or flagged "
+        "into, as the review shows it",
+    )
     options = parser.parse_args()
     pages = build_pages()
     figures: dict[str, float | int] = dict(
         evaluate(pages, options.photos, options.seed)
     )
-    groups, times, refusals = evaluate_hand(pages, options.hand, options.seed + 1)
+    groups, times, refusals = evaluate_hand(
+        pages, options.hand, options.seed + 1, options.show
+    )
     print(
         f"{'hand-struck':<18} {'photos':>6} {'not read':>8} {'games':>6} "
         f"{'flagged':>14} {'wrong':>6}"
