@@ -26,7 +26,11 @@ one the masked view reads standing but whose lines stand out is
 doubtful too. The sheet prints "von links nach rechts": the struck marks
 of a row are its first ones, so a doubtful cell in a row whose last mark
 is clearly struck and none clearly stands is struck, and a row that
-breaks the rule is flagged with its cells. A game with a
+breaks the rule is flagged with its cells. Where a row's strikes end the
+count of marks left is read, so there both views must agree plainly:
+the first standing mark a stroke alone in each, the last struck one
+with most of its writer's ink (an erased strike or a stray line's end
+has less). A game with a
 doubtful cell, or without exactly one player with marks left, is flagged
 for a person: never guessed silently.
 
@@ -128,6 +132,13 @@ NOISE_FLOOR = 0.00001
 # A cell the masked view doubts is struck when its lines are this many
 # times their margin above their threshold.
 LINES_SURE = 3.0
+# The last struck mark of a row whose strikes end within it is plain when
+# it holds this share of its row's struck level.
+BOUNDARY_SHARE = 0.45
+# Its first standing mark is a stroke alone unless its lines hold this
+# share of its row's struck level more than a stroke alone (the printed
+# stroke's own ink varies a few per cent from cell to cell).
+BOUNDARY_LINES = 0.1
 # A game with this many cells between the levels has strikes too faint to
 # read surely: the person is asked to strike more firmly.
 FAINT_CELLS = 3
@@ -698,26 +709,69 @@ Verdicts = tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_], npt.NDArray[np.fl
 
 def _either_view(
     masked: Verdicts, lines: npt.NDArray[np.float64], layout: SheetLayout
-) -> Verdicts:
+) -> tuple[Verdicts, npt.NDArray[np.bool_]]:
     """The masked view's verdicts (struck, unsure, distance) checked by the
-    lines' (`CellInk`). A cell the masked view reads struck is struck: its
-    ink is a line off the printed stroke or darker than it. One it reads
-    standing is unsure if the lines see it struck: a strike along the
-    printed stroke, masked away, no darker than the print. One it doubts
-    is struck when the lines see it far above doubt (LINES_SURE); never
-    standing by the lines alone, whose printed ink hides a faint strike."""
+    lines' (`CellInk`), and the cells the lines see clearly standing. A
+    cell the masked view reads struck is struck: its ink is a line off the
+    printed stroke or darker than it. One it reads standing is unsure if
+    the lines see it struck: a strike along the printed stroke, masked
+    away, no darker than the print. One it doubts is struck when the lines
+    see it far above doubt (LINES_SURE); never standing by the lines alone,
+    whose printed ink hides a faint strike."""
     struck, unsure, distance = masked
     try:
         l_struck, l_unsure, l_distance, _ = _verdicts(lines, layout)
     except SheetRefused:
-        return masked
+        return masked, np.ones(len(struck), dtype=bool)
     along = ~struck & ~unsure & l_struck & ~l_unsure
     settled = unsure & (l_distance > LINES_SURE)
-    return (
+    verdicts = (
         np.where(settled, l_struck, struck),
         (unsure & ~settled) | along,
         np.where(settled, l_distance, np.where(along, 0.0, distance)),
     )
+    return verdicts, ~l_struck & ~l_unsure
+
+
+def _strength(
+    scores: npt.NDArray[np.float64], layout: SheetLayout
+) -> npt.NDArray[np.float64]:
+    """Each cell's ink as a share of the way from its game's standing level
+    to its row's struck level (0: a stroke alone, 1: as its writer strikes)."""
+    local, _noise, levels = _levels(scores, layout)
+    standing = np.repeat(local, layout.seats * layout.marks)
+    gaps = np.maximum(np.repeat(levels, layout.marks) - standing, MIN_GAP)
+    return np.asarray((scores - standing) / gaps, dtype=np.float64)
+
+
+def _boundary_unsure(
+    struck: npt.NDArray[np.bool_],
+    unsure: npt.NDArray[np.bool_],
+    strength: npt.NDArray[np.float64],
+    clear: npt.NDArray[np.bool_],
+    lines_strength: npt.NDArray[np.float64],
+) -> npt.NDArray[np.bool_]:
+    """The cells of a row (left to right, in order) where its strikes end,
+    when they are not plain: the count of marks left is read there and
+    nowhere else. Its last struck mark is plain when it holds at least
+    BOUNDARY_SHARE of its writer's ink (a stray line's end, an erased
+    strike or a smudge is less); its first standing mark when both views
+    see a stroke alone (`clear`: a faint strike along the stroke is masked
+    away but adds to the lines)."""
+    out = np.zeros(len(struck), dtype=bool)
+    standing = np.flatnonzero(~struck)
+    if not len(standing):
+        return out
+    first = int(standing[0])
+    if (
+        not unsure[first]
+        and not clear[first]
+        and lines_strength[first] >= BOUNDARY_LINES
+    ):
+        out[first] = True
+    if first > 0 and not unsure[first - 1] and strength[first - 1] < BOUNDARY_SHARE:
+        out[first - 1] = True
+    return out
 
 
 def decide(
@@ -734,6 +788,7 @@ def decide(
     if whole is None:
         whole = np.ones(len(scores), dtype=bool)
     per_game = layout.seats * layout.marks
+    seen = scores
     try:
         struck, unsure, distance, threshold = _verdicts(scores, layout)
     except SheetRefused:
@@ -742,11 +797,16 @@ def decide(
         if lines is None:
             raise
         struck, unsure, distance, threshold = _verdicts(lines, layout)
-        lines = None
+        seen, lines = lines, None
+    strength = _strength(seen, layout)
+    lines_strength = strength
+    clear = ~struck & ~unsure
     if lines is not None:
-        struck, unsure, distance = _either_view(
+        (struck, unsure, distance), clear = _either_view(
             (struck, unsure, distance), lines, layout
         )
+        lines_strength = _strength(lines, layout)
+        strength = np.maximum(strength, lines_strength)
     for row in range(layout.games * layout.seats):
         span = slice(row * layout.marks, (row + 1) * layout.marks)
         settled = _settled_by_order(struck[span], unsure[span]) & whole[span]
@@ -758,6 +818,14 @@ def decide(
     for row in range(layout.games * layout.seats):
         span = slice(row * layout.marks, (row + 1) * layout.marks)
         disorder[span] = _left_to_right(struck[span])
+        if not disorder[span].any() and whole[span].all():
+            doubtful[span] |= _boundary_unsure(
+                struck[span],
+                unsure[span],
+                strength[span],
+                clear[span],
+                lines_strength[span],
+            )
     doubtful |= disorder
     cells = tuple(
         CellReading(
