@@ -212,14 +212,14 @@ def test_a_winner_s_last_strike_along_the_stroke_in_a_faint_pen_is_flagged(
     assert game.flagged or (game.winner_seat, game.marks_left) == GAMES[3]
 
 
-def _erased(page, sheet, *, game=1, seat=1, mark=3):
+def _erased(page, sheet, *, game=1, seat=1, mark=3, alpha=0.3):
     """An erased pencil strike's remains over one standing mark."""
     cell = page.sheet.layout().cell(game, seat, mark)
     rng = np.random.default_rng(0)
     ink = np.zeros(sheet.shape[:2], np.uint8)
     _strike_cell(ink, page.sheet.layout(), cell.box, cell.stroke, "across", 0.3, rng)
     grain = 1 - 0.6 * rng.random(ink.shape, dtype=np.float32)
-    return _blend(sheet, (ink * grain).astype(np.uint8), (120, 118, 115), 0.3)
+    return _blend(sheet, (ink * grain).astype(np.uint8), (120, 118, 115), alpha)
 
 
 @pytest.mark.parametrize("seed", [0, 2])
@@ -232,3 +232,28 @@ def test_erased_pencil_after_a_faint_row_line_is_flagged_not_counted(photo_table
     )
     game = read_sheet(data).games[0]
     assert game.flagged or (game.winner_seat, game.marks_left) == GAMES[0]
+
+
+@pytest.mark.parametrize("alpha", [0.2, 0.3])
+def test_erased_pencil_beside_a_winner_s_one_strike_along_the_stroke_is_flagged(
+    photo_table, alpha
+):
+    # Game 1: seat 1 strikes mark 1 only, in pencil along its stroke (the
+    # masked view sees little of it); mark 2 stands with an erased pencil
+    # strike's remains, across, which the masked view sees whole. Its own
+    # row's level is no writer's (its three strongest marks are mostly
+    # standing) and the masked view's is a strike along the stroke's: the
+    # lines, all the ink there is, show the remains as a fraction of a
+    # strike. Counted as struck it read 5 marks left, unflagged.
+    layout = sheet_page(photo_table).sheet.layout()
+    counts = struck_counts(layout, GAMES)
+    counts[0] = 1
+    data = photo(
+        photo_table,
+        Hand("pencil", "along", "phone", ()),
+        seed=1,
+        counts=counts,
+        touch=lambda page, sheet: _erased(page, sheet, mark=2, alpha=alpha),
+    )
+    game = read_sheet(data).games[0]
+    assert game.flagged or (game.winner_seat, game.marks_left) == (1, 6)

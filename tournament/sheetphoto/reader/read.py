@@ -29,8 +29,8 @@ is clearly struck and none clearly stands is struck, and a row that
 breaks the rule is flagged with its cells. Where a row's strikes end the
 count of marks left is read, so there both views must agree plainly:
 the first standing mark a stroke alone in each, the last struck one
-with most of its writer's ink (an erased strike or a stray line's end
-has less). A game with a
+with most of its writer's ink in all its lines (an erased strike or a
+stray line's end has less). A game with a
 doubtful cell, or without exactly one player with marks left, is flagged
 for a person: never guessed silently.
 
@@ -132,12 +132,10 @@ NOISE_FLOOR = 0.00001
 # A cell the masked view doubts is struck when its lines are this many
 # times their margin above their threshold.
 LINES_SURE = 3.0
-# The last struck mark of a row whose strikes end within it is plain when
-# it holds this share of its row's struck level.
+# Where a row's strikes end, in shares of its writer's strike (in all its
+# lines): its last struck mark is plain from BOUNDARY_SHARE, its first
+# standing mark a stroke alone below BOUNDARY_LINES.
 BOUNDARY_SHARE = 0.45
-# Its first standing mark is a stroke alone unless its lines hold this
-# share of its row's struck level more than a stroke alone (the printed
-# stroke's own ink varies a few per cent from cell to cell).
 BOUNDARY_LINES = 0.1
 # A game with this many cells between the levels has strikes too faint to
 # read surely: the person is asked to strike more firmly.
@@ -737,10 +735,16 @@ def _strength(
     scores: npt.NDArray[np.float64], layout: SheetLayout
 ) -> npt.NDArray[np.float64]:
     """Each cell's ink as a share of the way from its game's standing level
-    to its row's struck level (0: a stroke alone, 1: as its writer strikes)."""
+    to its writer's struck level (0: a stroke alone, 1: as its writer
+    strikes): its row's own level, or its game's where that is more (a
+    row's own level is the median of its three strongest marks: in a
+    winner's row that kept most of its marks, standing ones and what lies
+    on them)."""
     local, _noise, levels = _levels(scores, layout)
+    game_levels = np.median(scores.reshape(layout.games, -1), axis=1)
+    writer = np.maximum(levels, np.repeat(game_levels, layout.seats))
     standing = np.repeat(local, layout.seats * layout.marks)
-    gaps = np.maximum(np.repeat(levels, layout.marks) - standing, MIN_GAP)
+    gaps = np.maximum(np.repeat(writer, layout.marks) - standing, MIN_GAP)
     return np.asarray((scores - standing) / gaps, dtype=np.float64)
 
 
@@ -749,25 +753,24 @@ def _boundary_unsure(
     unsure: npt.NDArray[np.bool_],
     strength: npt.NDArray[np.float64],
     clear: npt.NDArray[np.bool_],
-    lines_strength: npt.NDArray[np.float64],
 ) -> npt.NDArray[np.bool_]:
     """The cells of a row (left to right, in order) where its strikes end,
     when they are not plain: the count of marks left is read there and
-    nowhere else. Its last struck mark is plain when it holds at least
-    BOUNDARY_SHARE of its writer's ink (a stray line's end, an erased
-    strike or a smudge is less); its first standing mark when both views
-    see a stroke alone (`clear`: a faint strike along the stroke is masked
-    away but adds to the lines)."""
+    nowhere else. `strength` is the lines' view (`_strength`): all the ink
+    there is, a strike along the stroke's and one across alike, where the
+    masked view sees an erased strike's remains across the stroke whole
+    and a real strike along it hardly. Its last struck mark is plain when
+    it holds at least BOUNDARY_SHARE of its writer's ink (an erased strike,
+    a smudge or a stray line's end holds less); its first standing mark
+    when both views see a stroke alone (`clear`), or its lines hold less
+    than BOUNDARY_LINES more (a faint strike along the stroke, masked away,
+    adds to them; the print's own ink varies a little)."""
     out = np.zeros(len(struck), dtype=bool)
     standing = np.flatnonzero(~struck)
     if not len(standing):
         return out
     first = int(standing[0])
-    if (
-        not unsure[first]
-        and not clear[first]
-        and lines_strength[first] >= BOUNDARY_LINES
-    ):
+    if not unsure[first] and not clear[first] and strength[first] >= BOUNDARY_LINES:
         out[first] = True
     if first > 0 and not unsure[first - 1] and strength[first - 1] < BOUNDARY_SHARE:
         out[first - 1] = True
@@ -799,14 +802,12 @@ def decide(
         struck, unsure, distance, threshold = _verdicts(lines, layout)
         seen, lines = lines, None
     strength = _strength(seen, layout)
-    lines_strength = strength
     clear = ~struck & ~unsure
     if lines is not None:
         (struck, unsure, distance), clear = _either_view(
             (struck, unsure, distance), lines, layout
         )
-        lines_strength = _strength(lines, layout)
-        strength = np.maximum(strength, lines_strength)
+        strength = _strength(lines, layout)
     for row in range(layout.games * layout.seats):
         span = slice(row * layout.marks, (row + 1) * layout.marks)
         settled = _settled_by_order(struck[span], unsure[span]) & whole[span]
@@ -820,11 +821,7 @@ def decide(
         disorder[span] = _left_to_right(struck[span])
         if not disorder[span].any() and whole[span].all():
             doubtful[span] |= _boundary_unsure(
-                struck[span],
-                unsure[span],
-                strength[span],
-                clear[span],
-                lines_strength[span],
+                struck[span], unsure[span], strength[span], clear[span]
             )
     doubtful |= disorder
     cells = tuple(
