@@ -257,3 +257,14 @@ def test_erased_pencil_beside_a_winner_s_one_strike_along_the_stroke_is_flagged(
     )
     game = read_sheet(data).games[0]
     assert game.flagged or (game.winner_seat, game.marks_left) == (1, 6)
+
+
+def test_a_smudge_over_a_winner_s_later_standing_mark_is_no_doubt(photo_table):
+    # Pencil smudges over three standing marks: one lies on game 3's
+    # winner's row (seat 1 keeps all 7) after marks both views see as
+    # strokes alone, and its lines are a stroke alone too. Struck it would
+    # break "von links nach rechts", so it stands: no person is asked.
+    data = photo(
+        photo_table, Hand("ballpoint_blue", "oblique", "phone", ("smudge",)), seed=3
+    )
+    assert games(data) == CLEAR

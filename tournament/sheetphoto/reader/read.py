@@ -25,7 +25,10 @@ the noise stands, and one between, or outside the photo, is doubtful;
 one the masked view reads standing but whose lines stand out is
 doubtful too. The sheet prints "von links nach rechts": the struck marks
 of a row are its first ones, so a doubtful cell in a row whose last mark
-is clearly struck and none clearly stands is struck, and a row that
+is clearly struck and none clearly stands is struck, one after a mark
+both views see standing stands when the lines see strokes alone from
+there to the row's end (a smudge's edge, an erased strike's remains),
+and a row that
 breaks the rule is flagged with its cells. Where a row's strikes end the
 count of marks left is read, so there both views must agree plainly:
 the first standing mark a stroke alone in each, the last struck one
@@ -637,6 +640,31 @@ def _settled_by_order(
     return np.zeros(len(unsure), dtype=bool)
 
 
+def _settled_standing(
+    struck: npt.NDArray[np.bool_],
+    unsure: npt.NDArray[np.bool_],
+    clear: npt.NDArray[np.bool_],
+    strength: npt.NDArray[np.float64],
+) -> npt.NDArray[np.bool_]:
+    """The unsure cells of a row (left to right) that "von links nach
+    rechts" settles as standing: after a mark both views see standing
+    plainly, struck they would break it, when the lines see strokes alone
+    from there to the row's end (`strength` below BOUNDARY_LINES, as at a
+    row's end): the masked view's doubt is ink off the stroke too little
+    for a line, a smudge's edge or an erased strike's remains. A mark
+    whose lines stand out there may be a faint strike along its stroke
+    in a row read wrongly standing: a person looks."""
+    plain = np.flatnonzero(~struck & ~unsure & clear)
+    settled = np.zeros(len(struck), dtype=bool)
+    if not len(plain):
+        return settled
+    after = slice(plain[0] + 1, None)
+    if np.any(strength[after] >= BOUNDARY_LINES):
+        return settled
+    settled[after] = True
+    return settled & unsure & clear
+
+
 def _levels(
     scores: npt.NDArray[np.float64], layout: SheetLayout
 ) -> tuple[npt.NDArray[np.float64], float, npt.NDArray[np.float64]]:
@@ -814,6 +842,13 @@ def decide(
         struck[span] |= settled
         unsure[span] &= ~settled
         distance[span] = np.where(settled, 1.0, distance[span])
+        standing = _settled_standing(
+            struck[span], unsure[span], clear[span], strength[span]
+        )
+        standing &= whole[span]
+        struck[span] &= ~standing
+        unsure[span] &= ~standing
+        distance[span] = np.where(standing, -1.0, distance[span])
     doubtful = unsure | ~whole
     disorder = np.zeros(len(scores), dtype=bool)
     for row in range(layout.games * layout.seats):
