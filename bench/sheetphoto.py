@@ -27,10 +27,12 @@ counts by its side of the threshold: the game it is in is flagged); a game
 is right when its winner and marks left are. Photos the reader refuses
 count in `not_found` (`not_read` by hand) and nowhere else.
 
-    python bench/sheetphoto.py [PHOTOS] [--hand N] [--seed N]
+    python bench/sheetphoto.py [PHOTOS] [--hand N] [--seed N] [--show DIR]
 
 PHOTOS (200) of printed strikes, N (600) struck by hand; a quick run:
-`python bench/sheetphoto.py 30 --hand 60`.
+`python bench/sheetphoto.py 30 --hand 60`. With --show, every hand-struck
+game read wrong without a flag, and every flagged one, is written to DIR
+as the review shows it (its rows cut out, each cell outlined as read).
 
 Last line: one JSON object with photos, not_found, cells, cell_accuracy,
 games, game_accuracy, flagged_games, wrong_unflagged_games, p50_ms, p95_ms
@@ -76,6 +78,41 @@ Its flags are mostly faint and pencil strikes along the stroke (37 % of
 such games), in every condition (10-16 %). The times are wall-clock on a
 shared machine (the 2nd round's under a load of 17-24, the 3rd's at its
 end under a lighter one).
+
+The 4th round (6cfbaf4) reads plainly where a row's strikes end, where
+the count of marks left is read: the first standing mark doubtful when
+its lines hold a tenth of its writer's strike beyond a stroke alone, the
+last struck one when its lines hold less than 0.45 of it (its writer's
+level: its row's, or its game's where more); and a doubtful mark after
+one both views see standing stands when the lines see strokes alone to
+the row's end. The same full run on it, beside the 3rd round's (a load of
+about 7 on the 2 cores while it ran):
+
+|                          | 3rd round      | 4th round      |
+|--------------------------|----------------|----------------|
+| printed: not read, cells | 0/200, 1.0     | 0/200, 1.0     |
+| printed: flagged/wrong   | 0 / 0          | 0 / 0          |
+| hand: not read, whole    | 2/534          | 2/534          |
+| hand: games flagged      | 327 (12.3 %)   | 321 (12.1 %)   |
+| hand: wrong, not flagged | 2              | 0              |
+| ballpoint black / blue   | 2.7 / 4.3 %    | 2.9 / 2.6 %    |
+| pencil / faint / mixed   | 18.3/26.9/12.2 | 17.3/27.3/13.5 |
+| along the stroke fl.     | 37.1 %         | 34.9 %         |
+| warm dim / small fl.     | 15.7 / 15.2 %  | 15.3 / 16.5 %  |
+| p50 / p95 (printed)      | 136 / 246      | 89 / 239       |
+| p50 / p95 (by hand)      | 139 / 480      | 100 / 305      |
+
+Its first change alone (the row's end read plainly) took the 2 wrong
+games to 0 and raised the flags to 12.8 %; weighing the last struck
+mark in all its lines against its writer's level (a winner's one pencil
+strike along the stroke, erased pencil beside it read struck, found on
+seed 41) to 13.6 %; the standing settled after a plain one back to
+12.1 %. On 200 printed and 200 by hand, seed 31 (`200 --hand 200 --seed
+31`): by hand 0 wrong unflagged before and after, 96 flagged before (10.7
+%, the 3rd round's reader on the same photos), 102 after (11.4 %; finger
+20.0 %, warm dim 18.6 % of 70 games); printed 5 games flagged before, 1
+after, cells 1.0 and 0 wrong both; p50 / p95 68 / 133 ms printed, 64 /
+105 by hand.
 """
 
 import argparse
@@ -744,11 +781,26 @@ class Tally:
         )
 
 
+def _show(folder: Path, reading: Any, index: int, game: Any, note: str) -> None:
+    """A game's cut-out of the review image (cells outlined as read) into
+    `folder`, named by the photo, the game and `note`."""
+    from tournament.sheetphoto.reader.overlay import review_images
+
+    folder.mkdir(parents=True, exist_ok=True)
+    cut = review_images(reading).games[game.number]
+    image = cv2.imdecode(np.frombuffer(cut, np.uint8), cv2.IMREAD_COLOR)
+    # PNG, twice the size: an image viewer shows a cell's pen at a glance.
+    image = cv2.resize(image, None, fx=2, fy=2, interpolation=cv2.INTER_NEAREST)
+    cv2.imwrite(str(folder / f"hand-{index}-game{game.number}-{note}.png"), image)
+
+
 def evaluate_hand(
-    pages: list[Page], photos: int, seed: int
+    pages: list[Page], photos: int, seed: int, show: Path | None = None
 ) -> tuple[dict[str, dict[str, Tally]], list[float], dict[str, int]]:
     """Make and read `photos` hand-struck photos: the figures by pen, strike,
-    condition and extra, the reading times, and why photos were refused."""
+    condition and extra, the reading times, and why photos were refused.
+    With `show`, each game read wrong without a flag, and each flagged
+    one, is written there as the review shows it."""
     rng = np.random.default_rng(seed)
     groups: dict[str, dict[str, Tally]] = {
         "pen": {},
@@ -770,7 +822,7 @@ def evaluate_hand(
         tally = Tally(photos=1)
         started = time.perf_counter()
         try:
-            reading = read_sheet(data)
+            reading = read_sheet(data, keep_image=show is not None)
         except SheetRefused as refusal:
             tally.not_read = 1
             key = f"{hand.condition}:{refusal.code}"
@@ -791,6 +843,14 @@ def evaluate_hand(
                         f"{game.winner_seat}/{game.marks_left}, was {winner}/{kept}",
                         file=sys.stderr,
                     )
+                if show is not None and (game.flagged or not right):
+                    note = (
+                        f"flagged-{game.reason or 'unclear'}"
+                        if game.flagged
+                        else f"wrong-read{game.winner_seat}-{game.marks_left}"
+                        f"-was{winner}-{kept}"
+                    )
+                    _show(show, reading, index, game, f"{hand.pen}-{note}")
         keys = {
             "pen": [hand.pen],
             "strike": [hand.strike],
@@ -882,12 +942,20 @@ def main() -> None:
         help="photos struck by hand (600 for the full run, fewer for a quick one)",
     )
     parser.add_argument("--seed", type=int, default=27)
+    parser.add_argument(
+        "--show",
+        type=Path,
+        help="a folder to write each hand-struck game read wrong or flagged "
+        "into, as the review shows it",
+    )
     options = parser.parse_args()
     pages = build_pages()
     figures: dict[str, float | int] = dict(
         evaluate(pages, options.photos, options.seed)
     )
-    groups, times, refusals = evaluate_hand(pages, options.hand, options.seed + 1)
+    groups, times, refusals = evaluate_hand(
+        pages, options.hand, options.seed + 1, options.show
+    )
     print(
         f"{'hand-struck':<18} {'photos':>6} {'not read':>8} {'games':>6} "
         f"{'flagged':>14} {'wrong':>6}"

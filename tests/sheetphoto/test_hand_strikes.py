@@ -1,8 +1,9 @@
 """Strikes as people make them, read from fixed photos (bench/sheetphoto.py
 draws them with a fixed seed): a strike nearly along the printed stroke,
 a sheet struck in pencil, pens mixed on one sheet, a pencil smudge over a
-standing mark, a row struck out of order ("von links nach rechts"), and a
-photo with the sheet's own QR code cut off."""
+standing mark, a row struck out of order ("von links nach rechts"), a
+photo with the sheet's own QR code cut off, and where a winner's strikes
+end: a faint strike along the stroke, erased pencil after a faint line."""
 
 import cv2
 import numpy as np
@@ -11,6 +12,8 @@ import pytest
 from bench.sheetphoto import (
     MM,
     Hand,
+    _polyline,
+    _strike_cell,
     photograph_as,
     rasterize,
     struck_counts,
@@ -169,4 +172,99 @@ def test_a_faint_pen_in_warm_dim_light_is_read(photo_table):
 
 def test_a_sheet_in_warm_dim_light_is_read_not_refused_as_empty(photo_table):
     data = photo(photo_table, Hand("ballpoint_blue", "oblique", "warm_dim", ()), seed=4)
+    assert games(data) == CLEAR
+
+
+def _blend(sheet, ink, colour, alpha):
+    a = ink.astype(np.float32)[..., None] / 255 * alpha
+    out = sheet.astype(np.float32) * (1 - a) + np.asarray(colour, np.float32) * a
+    return np.clip(out, 0, 255).astype(np.uint8)
+
+
+def _faint_along(page, sheet, *, game=4, seat=4, mark=6):
+    """One mark's strike replaced by a faint pen's exactly along its
+    printed stroke, no longer than it: masked away, and no darker."""
+    cell = page.sheet.layout().cell(game, seat, mark)
+    box = cell.box
+    x0, x1 = round(box.x * MM), round((box.x + box.w) * MM)
+    y0, y1 = round(box.y * MM), round((box.y + box.h) * MM)
+    sheet[y0:y1, x0:x1] = page.image[y0:y1, x0:x1]
+    ink = np.zeros(sheet.shape[:2], np.uint8)
+    sx0, sy0, sx1, sy1 = cell.stroke
+    _polyline(ink, (sx0, sy0), (sx1, sy1), 0.35, 0.0)
+    return _blend(sheet, ink, (200, 188, 176), 0.8)
+
+
+def test_a_winner_s_last_strike_along_the_stroke_in_a_faint_pen_is_flagged(
+    photo_table,
+):
+    # Game 4: seat 4 keeps 1 mark, so marks 1-6 are struck; mark 6 only
+    # by a faint line along its printed stroke. Where the winner's strikes
+    # end the count is read: a strike no view sees plainly is asked about,
+    # never read standing (2 marks left).
+    data = photo(
+        photo_table,
+        Hand("ballpoint_blue", "across", "phone", ()),
+        seed=0,
+        touch=_faint_along,
+    )
+    game = read_sheet(data).games[3]
+    assert game.flagged or (game.winner_seat, game.marks_left) == GAMES[3]
+
+
+def _erased(page, sheet, *, game=1, seat=1, mark=3, alpha=0.3):
+    """An erased pencil strike's remains over one standing mark."""
+    cell = page.sheet.layout().cell(game, seat, mark)
+    rng = np.random.default_rng(0)
+    ink = np.zeros(sheet.shape[:2], np.uint8)
+    _strike_cell(ink, page.sheet.layout(), cell.box, cell.stroke, "across", 0.3, rng)
+    grain = 1 - 0.6 * rng.random(ink.shape, dtype=np.float32)
+    return _blend(sheet, (ink * grain).astype(np.uint8), (120, 118, 115), alpha)
+
+
+@pytest.mark.parametrize("seed", [0, 2])
+def test_erased_pencil_after_a_faint_row_line_is_flagged_not_counted(photo_table, seed):
+    # Game 1: seat 1 keeps 5 marks, struck by one faint line through marks
+    # 1-2; mark 3 stands with an erased pencil strike's remains, well
+    # below the line's ink. Counted as struck it read 4 marks left, unflagged.
+    data = photo(
+        photo_table, Hand("faint", "row_line", "phone", ()), seed=seed, touch=_erased
+    )
+    game = read_sheet(data).games[0]
+    assert game.flagged or (game.winner_seat, game.marks_left) == GAMES[0]
+
+
+@pytest.mark.parametrize("alpha", [0.2, 0.3])
+def test_erased_pencil_beside_a_winner_s_one_strike_along_the_stroke_is_flagged(
+    photo_table, alpha
+):
+    # Game 1: seat 1 strikes mark 1 only, in pencil along its stroke (the
+    # masked view sees little of it); mark 2 stands with an erased pencil
+    # strike's remains, across, which the masked view sees whole. Its own
+    # row's level is no writer's (its three strongest marks are mostly
+    # standing) and the masked view's is a strike along the stroke's: the
+    # lines, all the ink there is, show the remains as a fraction of a
+    # strike. Counted as struck it read 5 marks left, unflagged.
+    layout = sheet_page(photo_table).sheet.layout()
+    counts = struck_counts(layout, GAMES)
+    counts[0] = 1
+    data = photo(
+        photo_table,
+        Hand("pencil", "along", "phone", ()),
+        seed=1,
+        counts=counts,
+        touch=lambda page, sheet: _erased(page, sheet, mark=2, alpha=alpha),
+    )
+    game = read_sheet(data).games[0]
+    assert game.flagged or (game.winner_seat, game.marks_left) == (1, 6)
+
+
+def test_a_smudge_over_a_winner_s_later_standing_mark_is_no_doubt(photo_table):
+    # Pencil smudges over three standing marks: one lies on game 3's
+    # winner's row (seat 1 keeps all 7) after marks both views see as
+    # strokes alone, and its lines are a stroke alone too. Struck it would
+    # break "von links nach rechts", so it stands: no person is asked.
+    data = photo(
+        photo_table, Hand("ballpoint_blue", "oblique", "phone", ("smudge",)), seed=3
+    )
     assert games(data) == CLEAR

@@ -25,8 +25,15 @@ the noise stands, and one between, or outside the photo, is doubtful;
 one the masked view reads standing but whose lines stand out is
 doubtful too. The sheet prints "von links nach rechts": the struck marks
 of a row are its first ones, so a doubtful cell in a row whose last mark
-is clearly struck and none clearly stands is struck, and a row that
-breaks the rule is flagged with its cells. A game with a
+is clearly struck and none clearly stands is struck, one after a mark
+both views see standing stands when the lines see strokes alone from
+there to the row's end (a smudge's edge, an erased strike's remains),
+and a row that
+breaks the rule is flagged with its cells. Where a row's strikes end the
+count of marks left is read, so there both views must agree plainly:
+the first standing mark a stroke alone in each, the last struck one
+with most of its writer's ink in all its lines (an erased strike or a
+stray line's end has less). A game with a
 doubtful cell, or without exactly one player with marks left, is flagged
 for a person: never guessed silently.
 
@@ -128,6 +135,11 @@ NOISE_FLOOR = 0.00001
 # A cell the masked view doubts is struck when its lines are this many
 # times their margin above their threshold.
 LINES_SURE = 3.0
+# Where a row's strikes end, in shares of its writer's strike (in all its
+# lines): its last struck mark is plain from BOUNDARY_SHARE, its first
+# standing mark a stroke alone below BOUNDARY_LINES.
+BOUNDARY_SHARE = 0.45
+BOUNDARY_LINES = 0.1
 # A game with this many cells between the levels has strikes too faint to
 # read surely: the person is asked to strike more firmly.
 FAINT_CELLS = 3
@@ -628,6 +640,31 @@ def _settled_by_order(
     return np.zeros(len(unsure), dtype=bool)
 
 
+def _settled_standing(
+    struck: npt.NDArray[np.bool_],
+    unsure: npt.NDArray[np.bool_],
+    clear: npt.NDArray[np.bool_],
+    strength: npt.NDArray[np.float64],
+) -> npt.NDArray[np.bool_]:
+    """The unsure cells of a row (left to right) that "von links nach
+    rechts" settles as standing: after a mark both views see standing
+    plainly, struck they would break it, when the lines see strokes alone
+    from there to the row's end (`strength` below BOUNDARY_LINES, as at a
+    row's end): the masked view's doubt is ink off the stroke too little
+    for a line, a smudge's edge or an erased strike's remains. A mark
+    whose lines stand out there may be a faint strike along its stroke
+    in a row read wrongly standing: a person looks."""
+    plain = np.flatnonzero(~struck & ~unsure & clear)
+    settled = np.zeros(len(struck), dtype=bool)
+    if not len(plain):
+        return settled
+    after = slice(plain[0] + 1, None)
+    if np.any(strength[after] >= BOUNDARY_LINES):
+        return settled
+    settled[after] = True
+    return settled & unsure & clear
+
+
 def _levels(
     scores: npt.NDArray[np.float64], layout: SheetLayout
 ) -> tuple[npt.NDArray[np.float64], float, npt.NDArray[np.float64]]:
@@ -698,26 +735,74 @@ Verdicts = tuple[npt.NDArray[np.bool_], npt.NDArray[np.bool_], npt.NDArray[np.fl
 
 def _either_view(
     masked: Verdicts, lines: npt.NDArray[np.float64], layout: SheetLayout
-) -> Verdicts:
+) -> tuple[Verdicts, npt.NDArray[np.bool_]]:
     """The masked view's verdicts (struck, unsure, distance) checked by the
-    lines' (`CellInk`). A cell the masked view reads struck is struck: its
-    ink is a line off the printed stroke or darker than it. One it reads
-    standing is unsure if the lines see it struck: a strike along the
-    printed stroke, masked away, no darker than the print. One it doubts
-    is struck when the lines see it far above doubt (LINES_SURE); never
-    standing by the lines alone, whose printed ink hides a faint strike."""
+    lines' (`CellInk`), and the cells the lines see clearly standing. A
+    cell the masked view reads struck is struck: its ink is a line off the
+    printed stroke or darker than it. One it reads standing is unsure if
+    the lines see it struck: a strike along the printed stroke, masked
+    away, no darker than the print. One it doubts is struck when the lines
+    see it far above doubt (LINES_SURE); never standing by the lines alone,
+    whose printed ink hides a faint strike."""
     struck, unsure, distance = masked
     try:
         l_struck, l_unsure, l_distance, _ = _verdicts(lines, layout)
     except SheetRefused:
-        return masked
+        return masked, np.ones(len(struck), dtype=bool)
     along = ~struck & ~unsure & l_struck & ~l_unsure
     settled = unsure & (l_distance > LINES_SURE)
-    return (
+    verdicts = (
         np.where(settled, l_struck, struck),
         (unsure & ~settled) | along,
         np.where(settled, l_distance, np.where(along, 0.0, distance)),
     )
+    return verdicts, ~l_struck & ~l_unsure
+
+
+def _strength(
+    scores: npt.NDArray[np.float64], layout: SheetLayout
+) -> npt.NDArray[np.float64]:
+    """Each cell's ink as a share of the way from its game's standing level
+    to its writer's struck level (0: a stroke alone, 1: as its writer
+    strikes): its row's own level, or its game's where that is more (a
+    row's own level is the median of its three strongest marks: in a
+    winner's row that kept most of its marks, standing ones and what lies
+    on them)."""
+    local, _noise, levels = _levels(scores, layout)
+    game_levels = np.median(scores.reshape(layout.games, -1), axis=1)
+    writer = np.maximum(levels, np.repeat(game_levels, layout.seats))
+    standing = np.repeat(local, layout.seats * layout.marks)
+    gaps = np.maximum(np.repeat(writer, layout.marks) - standing, MIN_GAP)
+    return np.asarray((scores - standing) / gaps, dtype=np.float64)
+
+
+def _boundary_unsure(
+    struck: npt.NDArray[np.bool_],
+    unsure: npt.NDArray[np.bool_],
+    strength: npt.NDArray[np.float64],
+    clear: npt.NDArray[np.bool_],
+) -> npt.NDArray[np.bool_]:
+    """The cells of a row (left to right, in order) where its strikes end,
+    when they are not plain: the count of marks left is read there and
+    nowhere else. `strength` is the lines' view (`_strength`): all the ink
+    there is, a strike along the stroke's and one across alike, where the
+    masked view sees an erased strike's remains across the stroke whole
+    and a real strike along it hardly. Its last struck mark is plain when
+    it holds at least BOUNDARY_SHARE of its writer's ink (an erased strike,
+    a smudge or a stray line's end holds less); its first standing mark
+    when both views see a stroke alone (`clear`), or its lines hold less
+    than BOUNDARY_LINES more (a faint strike along the stroke, masked away,
+    adds to them; the print's own ink varies a little)."""
+    out = np.zeros(len(struck), dtype=bool)
+    standing = np.flatnonzero(~struck)
+    if not len(standing):
+        return out
+    first = int(standing[0])
+    if not unsure[first] and not clear[first] and strength[first] >= BOUNDARY_LINES:
+        out[first] = True
+    if first > 0 and not unsure[first - 1] and strength[first - 1] < BOUNDARY_SHARE:
+        out[first - 1] = True
+    return out
 
 
 def decide(
@@ -734,6 +819,7 @@ def decide(
     if whole is None:
         whole = np.ones(len(scores), dtype=bool)
     per_game = layout.seats * layout.marks
+    seen = scores
     try:
         struck, unsure, distance, threshold = _verdicts(scores, layout)
     except SheetRefused:
@@ -742,22 +828,36 @@ def decide(
         if lines is None:
             raise
         struck, unsure, distance, threshold = _verdicts(lines, layout)
-        lines = None
+        seen, lines = lines, None
+    strength = _strength(seen, layout)
+    clear = ~struck & ~unsure
     if lines is not None:
-        struck, unsure, distance = _either_view(
+        (struck, unsure, distance), clear = _either_view(
             (struck, unsure, distance), lines, layout
         )
+        strength = _strength(lines, layout)
     for row in range(layout.games * layout.seats):
         span = slice(row * layout.marks, (row + 1) * layout.marks)
         settled = _settled_by_order(struck[span], unsure[span]) & whole[span]
         struck[span] |= settled
         unsure[span] &= ~settled
         distance[span] = np.where(settled, 1.0, distance[span])
+        standing = _settled_standing(
+            struck[span], unsure[span], clear[span], strength[span]
+        )
+        standing &= whole[span]
+        struck[span] &= ~standing
+        unsure[span] &= ~standing
+        distance[span] = np.where(standing, -1.0, distance[span])
     doubtful = unsure | ~whole
     disorder = np.zeros(len(scores), dtype=bool)
     for row in range(layout.games * layout.seats):
         span = slice(row * layout.marks, (row + 1) * layout.marks)
         disorder[span] = _left_to_right(struck[span])
+        if not disorder[span].any() and whole[span].all():
+            doubtful[span] |= _boundary_unsure(
+                struck[span], unsure[span], strength[span], clear[span]
+            )
     doubtful |= disorder
     cells = tuple(
         CellReading(
