@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 
 from tests.support.factories import EntryFactory
-from tests.support.worlds import redraw_day
+from tests.support.worlds import first_series_swapped, redraw_day
 from tournament.core.errors import ConflictError
 from tournament.models import AuditEvent, Entry, Seat, Series
 from tournament.seating import adapter, selectors
@@ -60,15 +60,7 @@ def test_the_reasons_name_the_late_arrival_the_swap_and_who_left(day):
 def test_a_swap_undone_by_drawing_the_series_again_is_no_reason(tournament, organizer):
     for n in range(1, 13):
         EntryFactory(tournament=tournament, start_number=n, checked_in=True)
-    seating_services.series_ensure(tournament=tournament, actor=organizer)
-    first = seating_services.series_seat(
-        actor=organizer, series=tournament.series.get(number=1)
-    )
-    one = Seat.objects.get(series=first, table__number=1, number=1).entry
-    two = Seat.objects.get(series=first, table__number=2, number=1).entry
-    first = seating_services.series_swap(
-        actor=organizer, series=first, entry_a=one, entry_b=two, version=first.version
-    )
+    first, _swapped = first_series_swapped(tournament, organizer)
     first = seating_services.series_seat(actor=organizer, series=first, new_lot=True)
     second = seating_services.series_seat(
         actor=organizer, series=tournament.series.get(number=2)

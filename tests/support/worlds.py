@@ -122,15 +122,11 @@ def swap_second_series(
 # --- A day that does not go as drawn -------------------------------------------
 
 
-def redraw_day(tournament: Tournament, organizer) -> tuple[Series, tuple[int, int]]:
-    """Series 1 drawn for 15 players, two of them swapped by hand,
-    released; then Karl Klein (Nr. 16) arrives late and Nr. 14 leaves;
-    series 2 is drawn. Six players of one club (Nr. 1-6, "Club A") among 16
-    at four tables: club mates share a table in every draw, so the series
-    page always has a trade-off to show. Returns series 2 and the start
-    numbers swapped in series 1."""
-    present(tournament, 15, club_a=6)
-    karl_klein(tournament, 16)
+def first_series_swapped(
+    tournament: Tournament, organizer
+) -> tuple[Series, tuple[Entry, Entry]]:
+    """Series 1 drawn, then the first players of tables 1 and 2 swapped by
+    the organizer. Returns the series and the two swapped entries."""
     seating_services.series_ensure(tournament=tournament, actor=organizer)
     first = seating_services.series_seat(
         actor=organizer, series=tournament.series.get(number=1)
@@ -140,6 +136,19 @@ def redraw_day(tournament: Tournament, organizer) -> tuple[Series, tuple[int, in
     first = seating_services.series_swap(
         actor=organizer, series=first, entry_a=one, entry_b=two, version=first.version
     )
+    return first, (one, two)
+
+
+def redraw_day(tournament: Tournament, organizer) -> tuple[Series, tuple[int, int]]:
+    """Series 1 drawn for 15 players, two of them swapped by hand,
+    released; then Karl Klein (Nr. 16) arrives late and Nr. 14 leaves;
+    series 2 is drawn. Six players of one club (Nr. 1-6, "Club A") among 16
+    at four tables: club mates share a table in every draw, so the series
+    page always has a trade-off to show. Returns series 2 and the start
+    numbers swapped in series 1."""
+    present(tournament, 15, club_a=6)
+    karl_klein(tournament, 16)
+    first, (one, two) = first_series_swapped(tournament, organizer)
     # The swap may make series 1 worse than drawn: the organizer said yes.
     seating_services.series_release(actor=organizer, series=first, accept_worse=True)
     Entry.objects.filter(tournament=tournament, start_number=16).update(checked_in=True)
