@@ -10,7 +10,6 @@ from django import forms
 from django.conf import settings
 from django.contrib import messages
 from django.http import (
-    FileResponse,
     Http404,
     HttpRequest,
     HttpResponse,
@@ -310,12 +309,15 @@ def paper_job_status(
 @with_tournament
 def paper_job_file(
     request: HttpRequest, tournament: Tournament, job_id: UUID
-) -> FileResponse:
+) -> HttpResponse:
+    """The job's file, read whole in the request's thread: under ASGI Django
+    reads a file's synchronous iterator whole anyway, in a thread of its own
+    and with a warning, and a job's PDF or workbook is a few megabytes."""
     job = _job(tournament, job_id)
     path = jobs.job_file(job)
     if path is None:
         raise Http404
-    response = FileResponse(path.open("rb"), content_type=job.content_type)
+    response = HttpResponse(path.read_bytes(), content_type=job.content_type)
     response["Content-Disposition"] = content_disposition(
         job.file_name, attachment=job.content_type != pdf.PDF_CONTENT_TYPE
     )
