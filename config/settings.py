@@ -14,6 +14,8 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 from whitenoise.compress import Compressor
 
+from tournament.core.serving import serving_layers_off
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
 
@@ -367,35 +369,10 @@ REQUEST_LANES = {
     "signed_in": int(os.environ.get("LANES_SIGNED_IN", "4")),
 }
 # Layers of the serving machinery switched off, to measure what each one
-# is worth (bench/layers.py): a comma list of SERVING_LAYERS. Empty (the
-# default) is the site as it serves in the hall. `edge` answers kept pages
-# before Django (tournament/live/edge.py), `lanes` bounds the threads in
-# Django (tournament/core/limits.py), `onethread` runs a request's
-# middleware in one thread (tournament/core/handler.py), `pages` keeps
-# public pages rendered once per state (tournament/live/pages.py; off:
-# Django's conditional GET and cache framework, tournament/live/cached.py;
-# the edge serves only those kept pages, so `pages` switches it off too),
-# `flight` lets one request render a page while the others wait
-# (tournament/live/flight.py), `switchinterval` shortens Python's thread
-# switch interval (config/asgi.py). tournament/core/serving.py asks.
-SERVING_LAYERS = ("edge", "lanes", "onethread", "pages", "flight", "switchinterval")
-
-
-def serving_layers_off(names: list[str]) -> frozenset[str]:
-    """The layers `names` switch off, with those they take along; an unknown
-    name stops the start (a misspelt layer would measure the site whole)."""
-    unknown = sorted(set(names) - set(SERVING_LAYERS))
-    if unknown:
-        raise ImproperlyConfigured(
-            f"SERVING_LAYERS_OFF names no such layer: {', '.join(unknown)} "
-            f"(the layers: {', '.join(SERVING_LAYERS)})"
-        )
-    off = set(names)
-    if "pages" in off:
-        off.add("edge")
-    return frozenset(off)
-
-
+# is worth (bench/layers.py): a comma list of layers
+# (tournament/core/serving.py names them and what each does). Empty (the
+# default) is the site as it serves in the hall; an unknown name stops the
+# start.
 SERVING_LAYERS_OFF = serving_layers_off(env_list("SERVING_LAYERS_OFF"))
 # Request bodies in flight at once per worker process (from their first
 # byte until their request ends), and their bytes (declared, or the largest

@@ -17,7 +17,6 @@ from django.core.handlers.asgi import ASGIHandler
 from django.test import Client
 from django.urls import reverse
 
-from config.settings import SERVING_LAYERS, serving_layers_off
 from tests.support.edge import gets
 from tests.support.results import confirm, enter
 from tests.support.servers import ROOT
@@ -27,6 +26,7 @@ from tournament.core.handler import (
     get_asgi_application,
 )
 from tournament.core.limits import BodyLimits, Lanes, Visitors
+from tournament.core.serving import SERVING_LAYERS, serving_layers_off
 from tournament.live import pages
 from tournament.live.edge import KeptPages
 from tournament.models import Table
