@@ -85,7 +85,7 @@ def measure(
 
 
 COLUMNS = (
-    ("configuration", "name", 14),
+    ("configuration", "label", 18),
     ("errors", "errors", 6),
     ("p50 ms", "p50_ms", 8),
     ("p95 ms", "p95_ms", 8),
@@ -108,7 +108,7 @@ def table(rows: list[dict[str, Any]]) -> str:
     lines = [line([title for title, _, _ in COLUMNS])]
     for row in rows:
         if "failed" in row:
-            lines.append(line([row["name"], row["failed"]]))
+            lines.append(line([row["label"], row["failed"]]))
         else:
             lines.append(line([row.get(key) for _, key, _ in COLUMNS]))
     return "\n".join(lines)
@@ -153,9 +153,9 @@ def main() -> None:
                 f"(SERVING_LAYERS_OFF={','.join(off)})",
                 flush=True,
             )
-            rows.append(
-                {"name": name, "off": off} | measure(viewers, referees, off, passed)
-            )
+            figures = measure(viewers, referees, off, passed)
+            label = name if name in (ALL_ON, ALL_OFF) else f"{name} off"
+            rows.append({"name": name, "label": label, "off": off} | figures)
         sizes.append({"viewers": viewers, "referees": referees, "configurations": rows})
 
     for size in sizes:
