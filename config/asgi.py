@@ -7,13 +7,6 @@ from tournament.core.handler import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-# The event loop answers kept pages itself (tournament/live/edge.py), and
-# each of its turns waits for the GIL while a thread renders a page or saves
-# a result. Python's default switch interval makes a phone's answer wait
-# behind a render several times over; a shorter one gives the loop its turns
-# and costs the threads little.
-sys.setswitchinterval(0.001)
-
 # Django must be set up before anything imports models (the routing does).
 # Its handler runs a request's middleware and view in one thread (the
 # module's docstring says why).
@@ -21,6 +14,7 @@ django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
+from tournament.core import serving  # noqa: E402
 from tournament.core.background import Lifespan  # noqa: E402
 from tournament.core.health import Health  # noqa: E402
 from tournament.core.limits import (  # noqa: E402
@@ -32,6 +26,14 @@ from tournament.core.limits import (  # noqa: E402
 from tournament.core.websockets import SameOriginValidator  # noqa: E402
 from tournament.live.edge import KeptPages  # noqa: E402
 from tournament.routing import websocket_urlpatterns  # noqa: E402
+
+# The event loop answers kept pages itself (tournament/live/edge.py), and
+# each of its turns waits for the GIL while a thread renders a page or saves
+# a result. Python's default switch interval makes a phone's answer wait
+# behind a render several times over; a shorter one gives the loop its turns
+# and costs the threads little.
+if serving.on("switchinterval"):
+    sys.setswitchinterval(0.001)
 
 application = ProtocolTypeRouter(
     {

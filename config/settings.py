@@ -14,6 +14,8 @@ from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 from whitenoise.compress import Compressor
 
+from tournament.core.serving import serving_layers_off
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(os.environ.get("VAR_DIR", BASE_DIR / "var"))
 
@@ -366,6 +368,12 @@ REQUEST_LANES = {
     "public": int(os.environ.get("LANES_PUBLIC", "3")),
     "signed_in": int(os.environ.get("LANES_SIGNED_IN", "4")),
 }
+# Layers of the serving machinery switched off, to measure what each one
+# is worth (bench/layers.py): a comma list of layers
+# (tournament/core/serving.py names them and what each does). Empty (the
+# default) is the site as it serves in the hall; an unknown name stops the
+# start.
+SERVING_LAYERS_OFF = serving_layers_off(env_list("SERVING_LAYERS_OFF"))
 # Request bodies in flight at once per worker process (from their first
 # byte until their request ends), and their bytes (declared, or the largest
 # allowed for one without a length): beyond either, 503 with the body

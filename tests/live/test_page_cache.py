@@ -341,10 +341,10 @@ def test_a_page_another_process_renders_is_waited_for_not_rendered_again(db):
 
     from django.core.cache import cache
 
-    from tournament.live import pages
+    from tournament.live import flight, pages
 
     key = pages.page_key("abc")
-    assert pages._made_elsewhere(key) is None  # nobody makes it: this one does
+    assert flight.made_elsewhere(key) is None  # nobody makes it: this one does
     page = pages.Kept(b"...", "text/html")
     threading.Timer(0.05, cache.set, (key, page)).start()  # the other process
-    assert pages._made_elsewhere(key) == page
+    assert flight.made_elsewhere(key) == page

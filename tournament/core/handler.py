@@ -25,9 +25,12 @@ from typing import Any, cast
 
 import django
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
+from asgiref.typing import ASGI3Application
 from django.core.handlers.asgi import ASGIHandler
 from django.http import HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
+
+from tournament.core import serving
 
 # The thread a request's middleware and view run in, when the way into
 # Django gives one (`core.limits.Lanes`: a lane's threads are kept for its
@@ -59,7 +62,10 @@ class OneThreadASGIHandler(ASGIHandler):
         return cast(HttpResponse, response)
 
 
-def get_asgi_application() -> OneThreadASGIHandler:
-    """As django.core.asgi.get_asgi_application, with the handler above."""
+def get_asgi_application() -> ASGI3Application:
+    """As django.core.asgi.get_asgi_application, with the handler above
+    (Django's own with the layer `onethread` off: `core.serving`)."""
     django.setup(set_prefix=False)
+    if not serving.on("onethread"):
+        return cast(ASGI3Application, ASGIHandler())
     return OneThreadASGIHandler()

@@ -51,7 +51,7 @@ from django.utils import translation
 from django.utils.html import escape
 from django.utils.translation import gettext as _
 
-from tournament.core import background
+from tournament.core import background, serving
 from tournament.core.front import budget
 from tournament.core.handler import EXECUTOR_KEY
 from tournament.core.middleware import supported_language
@@ -476,7 +476,8 @@ class Lanes:
     async def __call__(
         self, scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable
     ) -> None:
-        if scope["type"] != "http":
+        if scope["type"] != "http" or not serving.on("lanes"):
+            # Off: every request straight into Django, in a thread of its own.
             await self.app(scope, receive, send)
             return
         if scope["path"].startswith("/" + settings.STATIC_URL.lstrip("/")):

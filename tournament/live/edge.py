@@ -54,6 +54,7 @@ from django.urls import Resolver404, ResolverMatch, resolve
 from django.utils.cache import get_conditional_response
 from django.utils.http import http_date
 
+from tournament.core import serving
 from tournament.core.limits import Visitor, visitor
 from tournament.core.middleware import language_of
 from tournament.live import pages, state
@@ -177,7 +178,11 @@ class KeptPages:
     async def __call__(
         self, scope: Scope, receive: ASGIReceiveCallable, send: ASGISendCallable
     ) -> None:
-        if scope["type"] == "http" and scope.get("method") == "GET":
+        if (
+            scope["type"] == "http"
+            and scope.get("method") == "GET"
+            and serving.on("edge")
+        ):
             found = self._find(scope)
             if isinstance(found, _Unknown) and found.flight in self._flights:
                 # Another request is in Django for this page right now: the

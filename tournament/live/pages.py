@@ -28,7 +28,6 @@ default are kept per state, so junk cannot push the real pages out.
 
 import gzip
 import re
-import time
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from functools import wraps
@@ -55,9 +54,9 @@ from django.utils.cache import (
 )
 from django.utils.http import http_date
 
-from tournament.core import lookup
-from tournament.live import invalidation, state
-from tournament.live.flight import single_flight
+from tournament.core import lookup, serving
+from tournament.live import cached, invalidation, state
+from tournament.live.flight import made_elsewhere, single_flight
 from tournament.live.fragments import (
     FRAGMENTS,
     Check,
@@ -286,6 +285,17 @@ def serve_public(
         return build()
     language = translation.get_language() or settings.LANGUAGE_CODE
     tag = sharing.tag(request, known, language, query)
+    if not serving.on("pages"):
+        # Off: the baseline, Django's conditional GET and cache framework.
+        header = sharing.header(tag, accepts_gzip(request))
+        return cached.serve(
+            request,
+            etag=header,
+            modified=known.modified,
+            timeout=sharing.keep_for(request),
+            build=build,
+            shared=everybodys,
+        )
     variants = sharing.variants(known, request) if query else None
     return serve_shared(request, sharing, tag, known.modified, build, variants)
 
@@ -336,7 +346,7 @@ def serve_shared(
         # After a change, the phones asking at once: one renders, in this
         # process and (with Redis) in all of them.
         with single_flight(key):
-            kept = cache.get(key) or _made_elsewhere(key)
+            kept = cache.get(key) or made_elsewhere(key)
             if kept is None:
                 try:
                     response = build()
@@ -361,26 +371,6 @@ def serve_shared(
     return _marked(request, set_validators(response, header, modified), tag)
 
 
-# How long a process waits for the page another one renders (then it
-# renders it itself), and how often it looks.
-MAKING_WAIT = 2.0
-MAKING_POLL = 0.01
-
-
-def _made_elsewhere(key: str) -> Kept | None:
-    """The page of `key` once another process has rendered it, or None if
-    this one is to render it (nobody else is, or it takes too long)."""
-    if cache.add(f"{key}:making", True, timeout=int(MAKING_WAIT) + 1):
-        return None
-    deadline = time.monotonic() + MAKING_WAIT
-    while time.monotonic() < deadline:
-        time.sleep(MAKING_POLL)
-        kept: Kept | None = cache.get(key)
-        if kept is not None:
-            return kept
-    return None
-
-
 def _marked(request: HttpRequest, response: HttpResponse, tag: str) -> HttpResponse:
     """Tell the edge (`tournament.live.edge`), if it asked, which kept page
     this is: it keeps the headers the middleware adds, to serve the page
@@ -393,17 +383,24 @@ def _marked(request: HttpRequest, response: HttpResponse, tag: str) -> HttpRespo
 
 def _keepable(request: HttpRequest, response: HttpResponse) -> Kept | None:
     """The response as everybody may get it, or None if it is not that."""
-    if response.status_code != 200 or response.streaming or response.cookies:
-        return None
-    if response.has_header("Content-Encoding"):
-        return None
-    if request.META.get("CSRF_COOKIE_NEEDS_UPDATE"):
-        return None  # it holds a CSRF token (or the visitor needs a new one)
-    session = getattr(request, "session", None)
-    if session is not None and session.modified:
+    if not everybodys(request, response):
         return None
     body = gzip.compress(response.content, compresslevel=GZIP_LEVEL, mtime=0)
     return Kept(body, response["Content-Type"])
+
+
+def everybodys(request: HttpRequest, response: HttpResponse) -> bool:
+    """Whether `response` to `request` is the same for everybody: a page
+    that used its visitor's CSRF token, set a cookie or changed his session
+    is his alone."""
+    if response.status_code != 200 or response.streaming or response.cookies:
+        return False
+    if response.has_header("Content-Encoding"):
+        return False
+    if request.META.get("CSRF_COOKIE_NEEDS_UPDATE"):
+        return False  # it holds a CSRF token (or the visitor needs a new one)
+    session = getattr(request, "session", None)
+    return session is None or not session.modified
 
 
 def render_live_page(
