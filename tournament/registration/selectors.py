@@ -166,6 +166,9 @@ def entry_by_link(slug: str, token: str) -> Entry | None:
         return None
     entry = (
         Entry.objects.select_related("player", "tournament", "team")
+        # The draw's plan is the seating's alone: a personal page each
+        # time decoded it for nothing.
+        .defer("tournament__seating_plan")
         .filter(link_token=token)
         .first()
     )

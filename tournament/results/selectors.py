@@ -24,6 +24,7 @@ from tournament.seating.selectors import series_tables
 def table_for_entry(series: Series, number: int) -> Table:
     return (
         Table.objects.select_related("series__tournament")
+        .defer("series__quality", "series__tournament__seating_plan")
         .prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("entry__player"))
         )

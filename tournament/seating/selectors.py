@@ -323,7 +323,7 @@ def public_series_or_404(tournament: Tournament, number: int) -> Series:
 def current_series(tournament: Tournament) -> Series | None:
     """The projector's series: the latest one released to the public."""
     public = Series.objects.public().filter(tournament=tournament)
-    series = public.order_by("-number").first()
+    series = public.defer("quality").order_by("-number").first()
     if series is not None:
         series.tournament = tournament
     return series

@@ -675,6 +675,7 @@ def player_tables(entry: Entry) -> list[PlayerTable]:
         Seat.objects.filter(entry=entry)
         .filter(series__status__in=Series.PUBLIC_STATUSES)
         .select_related("series", "table")
+        .defer("series__quality")
         .order_by("series__number")
     )
     opponents: dict[int, list[Seat]] = {}
