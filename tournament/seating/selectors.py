@@ -137,6 +137,7 @@ def seat_search(tournament: Tournament, query: str) -> SeatSearch:
             series__status__in=Series.PUBLIC_STATUSES,
         )
         .select_related("series", "table")
+        .defer("series__quality")
         .order_by("series__number")
     )
     by_entry: dict[int, list[Seat]] = {}
