@@ -16,6 +16,8 @@ from tournament.tournaments.services import tournament_save
 pytestmark = pytest.mark.django_db
 
 JSON = {"HTTP_ACCEPT": "application/json"}
+# The player, the tournament's state and the rate guard; not his results.
+QUERIES_RELOADED = 4
 
 
 def mine(entry):
@@ -259,3 +261,15 @@ def test_the_mein_turnier_tab_follows_the_tournament_not_the_phone(
     with django_capture_on_commit_callbacks(execute=True):
         tournament_save(actor=organizer, tournament=at_table.tournament, created=False)
     assert f'href="{start}"' not in client.get(standings).content.decode()
+
+
+def test_mein_turnier_reloaded_reads_only_who_and_the_state(
+    at_table, phone, django_assert_max_num_queries
+):
+    # Phones reload the page often: its region is kept per state, and the
+    # page around it reads the player and the state, not his whole day.
+    assert phone.get(mine(at_table.p[2])).status_code == 200
+    with django_assert_max_num_queries(QUERIES_RELOADED):
+        response = phone.get(mine(at_table.p[2]))
+    assert response.status_code == 200
+    assert "Tisch 1" in response.content.decode()

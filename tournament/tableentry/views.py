@@ -104,9 +104,10 @@ def mine(request: HttpRequest, slug: str, token: str) -> HttpResponse:
     entry = entry_by_link(slug, token)
     if entry is None:
         return _not_found(request)
-    page = my_page(entry)
     if wants_json(request):
-        return _as_json(page)
+        return _as_json(my_page(entry))
+    # The page is its live region (rendered once per state, kept) around a
+    # frame: what the region shows is not read here again.
     live = region(
         entry.tournament, FragmentKey(FRAGMENTS["mein"], {"link": entry.link_token})
     )
