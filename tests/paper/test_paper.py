@@ -22,7 +22,7 @@ from tests.support.results import RESULTS, seated_with_results
 from tournament.core.errors import UserError
 from tournament.models import Player, Table
 from tournament.paper import documents as paper_documents
-from tournament.paper import pdf
+from tournament.paper import layout, pdf
 from tournament.paper import sheets as paper_sheets
 from tournament.results.services import GameInput, result_enter
 
@@ -352,11 +352,11 @@ def test_certificates_need_results(tournament, entries):
 
 
 def test_pdf_templates_load_only_static_files():
-    fetcher = pdf.StaticFilesFetcher()
+    fetcher = layout.StaticFilesFetcher()
     for url in ("file:///etc/passwd", "http://example.org/x.css"):
         with pytest.raises(ValueError, match="only load static files"):
             fetcher.fetch(url)
-    response = fetcher.fetch(pdf.BASE_URL + "fonts/DejaVuSans.ttf")
+    response = fetcher.fetch(layout.BASE_URL + "fonts/DejaVuSans.ttf")
     assert response.read(4) == b"\x00\x01\x00\x00"
 
 

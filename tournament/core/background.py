@@ -1,5 +1,6 @@
-"""The process's work off the request: named, bounded pools of threads and
-one timer, all shut down together.
+"""The process's work off the request: named, bounded pools of threads, a
+worker process for what would hold the interpreter long, and one timer,
+all shut down together.
 
 Work that does not belong to a request's answer goes to a pool named for
 it (`pool(name, Bound(...))`, made at its first use): the photos read
@@ -11,6 +12,10 @@ at most `queued` more wait for a thread; beyond that `submit` raises
 Moment …"; a job: too many wait already). So a burst costs neither a
 thread per call nor a queue without end. A place is given back when its
 call ends, not when its caller stops waiting for it.
+
+`processes(name, …)`: one worker process, kept, for work that would hold
+this process's one interpreter for long (the PDFs' layout,
+tournament/paper/layout.py); its callers take turns.
 
 `later(seconds, call, key=…)`: a call at a time, made by the one timer
 thread of the process (the earliest asked for per key). Timed calls are
@@ -31,8 +36,9 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Hashable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
+from multiprocessing.context import BaseContext
 from typing import Any, ParamSpec, TypeVar
 
 logger = logging.getLogger(__name__)
@@ -109,6 +115,42 @@ def pools() -> dict[str, Pool]:
         return dict(_pools)
 
 
+# --- Processes ---------------------------------------------------------------
+
+_processes: dict[str, ProcessPoolExecutor] = {}
+
+
+def processes(
+    name: str,
+    *,
+    context: BaseContext,
+    initializer: Callable[..., object] | None = None,
+    initargs: tuple[Any, ...] = (),
+) -> ProcessPoolExecutor:
+    """The process's pool of one worker process `name`, for work that would
+    hold this process's interpreter for long (made at its first use, with
+    `initializer(*initargs)` in the worker; `context` says how it starts).
+    Its callers take turns: one call at a time."""
+    with _lock:
+        found = _processes.get(name)
+        if found is None:
+            found = _processes[name] = ProcessPoolExecutor(
+                max_workers=1,
+                mp_context=context,
+                initializer=initializer,
+                initargs=initargs,
+            )
+        return found
+
+
+def drop_processes(name: str) -> None:
+    """Forget the pool `name` (its process died): the next use makes one."""
+    with _lock:
+        found = _processes.pop(name, None)
+    if found is not None:
+        found.shutdown(wait=False, cancel_futures=True)
+
+
 # --- The timer ---------------------------------------------------------------
 
 _due_lock = threading.Condition()
@@ -181,6 +223,11 @@ def shutdown() -> None:
         timer, _timer = _timer, None
     for each in ending + _take_pools():  # and any made meanwhile
         each.shutdown(wait=True, cancel_futures=True)
+    with _lock:
+        worker_processes = list(_processes.values())
+        _processes.clear()
+    for process_pool in worker_processes:
+        process_pool.shutdown(wait=True, cancel_futures=True)
     if timer is not None and timer is not threading.current_thread():
         timer.join()
     stopping.clear()

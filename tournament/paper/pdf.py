@@ -1,39 +1,29 @@
 """PDFs with WeasyPrint: the data of `documents` through a print
 template (templates/pdf/), A4, with the fonts vendored under static/fonts.
 
-Long documents are laid out in chunks so a background job can report
-progress; the chunks' pages are joined before writing, so every font is
-embedded once. Templates can load nothing but our own static files.
+Long documents are rendered in chunks so a background job can report
+progress; the chunks are laid out in the layout process (`layout`) and
+their pages joined before writing, so every font is embedded once.
+Templates can load nothing but our own static files.
 """
 
 import dataclasses
-import gc
-import threading
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
-from pathlib import Path
+from collections.abc import Callable, Sequence
 from typing import Any
-from urllib.parse import urlsplit
-from urllib.request import url2pathname
 
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
-from weasyprint import CSS, HTML
-from weasyprint.text.fonts import FontConfiguration
-from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from tournament.core.download import file_name
 from tournament.core.errors import UserError
 from tournament.models import Tournament
-from tournament.paper import documents, sheets
+from tournament.paper import documents, layout, sheets
 from tournament.paper.qr import qr_svg
 
 PDF_CONTENT_TYPE = "application/pdf"
-STATIC_DIR = (Path(settings.BASE_DIR) / "static").resolve()
-BASE_URL = STATIC_DIR.as_uri() + "/"
 # Score sheets per layout pass: small enough for a progress bar that moves,
 # large enough that the per-pass overhead does not show (bench/paper.py).
 SHEETS_PER_CHUNK = 10
@@ -53,56 +43,11 @@ MAX_CERTIFICATES = 100
 Progress = Callable[[int], None]
 
 
-class StaticFilesFetcher(URLFetcher):
-    """Fetch only files under static/ (the fonts) and data: URLs (an image
-    the template carries itself, e.g. a score sheet's QR code): a print
-    template never reaches the network or the rest of the disk."""
-
-    def fetch(
-        self, url: str, headers: dict[str, str] | None = None
-    ) -> URLFetcherResponse:
-        if url.startswith("data:"):
-            return super().fetch(url, headers)
-        if url.startswith("file:"):
-            path = Path(url2pathname(urlsplit(url).path)).resolve()
-            if path.is_relative_to(STATIC_DIR):
-                return super().fetch(url, headers)
-        raise ValueError(f"PDF templates may only load static files, not {url!r}")
-
-
 @dataclasses.dataclass(frozen=True)
 class PdfFile:
     content: bytes
     filename: str
     pages: int
-
-
-_gc_lock = threading.Lock()
-_gc_renders = 0
-# One WeasyPrint render at a time per process (a background job and a direct
-# download may meet): Pango and fontconfig are not to be trusted across
-# threads, and the renders are CPU-bound anyway.
-_render_lock = threading.Lock()
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector while WeasyPrint renders: it
-    builds large graphs of boxes, and the collector walking them again and
-    again costs a good part of each render (bench/paper.py). The garbage is
-    collected as usual afterwards. Counted, as renders may overlap."""
-    global _gc_renders
-    with _gc_lock:
-        _gc_renders += 1
-        if _gc_renders == 1:
-            gc.disable()
-    try:
-        yield
-    finally:
-        with _gc_lock:
-            _gc_renders -= 1
-            if _gc_renders == 0:
-                gc.enable()
 
 
 def _report(progress: Progress | None, percent: int) -> None:
@@ -133,23 +78,13 @@ def page_footer() -> str:
     return " ".join(part for part in parts if part != '""')
 
 
-def parse_styles(
-    styles: Sequence[str],
-    context: dict[str, Any],
-    *,
-    font_config: FontConfiguration,
-) -> list[CSS]:
-    """The shared base stylesheet and a document's own, parsed once."""
+def style_texts(styles: Sequence[str], context: dict[str, Any]) -> tuple[str, ...]:
+    """The shared base stylesheet and a document's own, as CSS text (they
+    are templates too, for their translated labels)."""
     context = {**context, "page_footer": page_footer()}
-    return [
-        CSS(
-            string=render_to_string(name, context),
-            base_url=BASE_URL,
-            url_fetcher=StaticFilesFetcher(),
-            font_config=font_config,
-        )
-        for name in ("pdf/css/base.css", *styles)
-    ]
+    return tuple(
+        render_to_string(name, context) for name in ("pdf/css/base.css", *styles)
+    )
 
 
 def render_pdf(
@@ -160,33 +95,19 @@ def render_pdf(
     progress: Progress | None = None,
     start: int = 5,
 ) -> tuple[bytes, int]:
-    """Lay out each context as one HTML document and write all their pages
-    as one PDF. The stylesheets (templates too, for their translated
-    labels) are parsed once for all chunks. Progress runs from `start` to
-    90 % over the chunks; writing (font subsetting) is the last 10 %."""
-    fetcher = StaticFilesFetcher()
-    documents = []
-    with _render_lock, gc_paused():
-        font_config = FontConfiguration()
-        first = contexts[0] if contexts else {}
-        stylesheets = parse_styles(styles, first, font_config=font_config)
-        for index, context in enumerate(contexts, 1):
-            html = render_to_string(template, context)
-            documents.append(
-                HTML(string=html, base_url=BASE_URL, url_fetcher=fetcher).render(
-                    stylesheets=stylesheets, font_config=font_config
-                )
-            )
-            _report(progress, start + (90 - start) * index // len(contexts))
-        document = documents[0]
-        if len(documents) > 1:
-            document = document.copy([page for d in documents for page in d.pages])
-        content = document.write_pdf()
-        pages = len(document.pages)
-        # Let go of the documents while the collector is still paused: what
-        # is left of them (the HTML parser's trees hold cycles) is collected
-        # once, young, rather than walked as live and again later.
-        del documents, document, stylesheets, font_config
+    """Each context through `template` as one HTML document, all their
+    pages as one PDF, laid out in the layout process (`layout`). Progress
+    runs from `start` to 90 % over the documents; writing (font subsetting)
+    is the last 10 %."""
+    first = contexts[0] if contexts else {}
+    draft = layout.Draft(
+        documents=tuple(render_to_string(template, c) for c in contexts),
+        styles=style_texts(styles, first),
+    )
+    count = len(draft.documents)
+    content, pages = layout.lay_out_apart(
+        draft, lambda done: _report(progress, start + (90 - start) * done // count)
+    )
     _report(progress, 100)
     return content, pages
 
