@@ -19,7 +19,7 @@ DRAFT = layout.Draft(
 
 def _worker_pids() -> set[int]:
     pool = background.processes(layout.POOL, context=layout._CONTEXT)
-    return set(pool._processes)  # noqa: SLF001 -- the one thing to look at
+    return set(pool._processes)  # the worker processes: the one thing to see
 
 
 def test_a_pdf_is_laid_out_in_a_process_of_its_own_with_its_progress():
@@ -40,3 +40,12 @@ def test_a_layout_process_that_died_is_replaced_at_the_next_print():
     content, pages = layout.lay_out_apart(DRAFT)
     assert content.startswith(b"%PDF-") and pages == 3
     assert worker not in _worker_pids()
+
+
+def test_the_layout_process_ends_with_the_process_background_work():
+    layout.lay_out_apart(DRAFT)
+    workers = _worker_pids()
+    background.shutdown()
+    for worker in workers:
+        with pytest.raises(ProcessLookupError):
+            os.kill(worker, 0)
