@@ -28,8 +28,13 @@ of a row are its first ones, so a doubtful cell in a row whose last mark
 is clearly struck and none clearly stands is struck, one after a mark
 both views see standing stands when the lines see strokes alone from
 there to the row's end (a smudge's edge, an erased strike's remains),
-and a row that
-breaks the rule is flagged with its cells. Where a row's strikes end the
+and the one unsure mark where a row's strikes end stands when in both
+views it holds a small share of the row's weakest strike and the lines
+see the row's pen plainly; a row that breaks the rule is flagged with
+its cells. The game's rule settles more: where exactly one row of a game
+has a mark plainly standing in both views, and no other row a mark the
+masked view reads standing, every other row is a loser's: its unsure
+marks are struck. Where a row's strikes end the
 count of marks left is read, so there both views must agree plainly:
 the first standing mark a stroke alone in each, the last struck one
 with most of its writer's ink in all its lines (an erased strike or a
@@ -140,6 +145,10 @@ LINES_SURE = 3.0
 # standing mark a stroke alone below BOUNDARY_LINES.
 BOUNDARY_SHARE = 0.45
 BOUNDARY_LINES = 0.1
+# An unsure mark where a row's strikes end stands when, in both views, its
+# ink beyond the row's own standing marks is less than this share of the
+# row's weakest strike.
+BOUNDARY_NEAR = 0.15
 # A game with this many cells between the levels has strikes too faint to
 # read surely: the person is asked to strike more firmly.
 FAINT_CELLS = 3
@@ -665,6 +674,67 @@ def _settled_standing(
     return settled & unsure & clear
 
 
+def _settled_boundary(
+    struck: npt.NDArray[np.bool_],
+    unsure: npt.NDArray[np.bool_],
+    clear: npt.NDArray[np.bool_],
+    views: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]],
+    lines_plain: npt.NDArray[np.bool_],
+) -> npt.NDArray[np.bool_]:
+    """The one unsure mark of a row (left to right) read as strikes, that
+    mark, then marks both views see standing, settled as standing: when
+    the lines see each of the row's strikes plainly (its pen shows in
+    them) and in both views (`views`: masked, lines) its ink beyond the
+    row's own standing marks is less than BOUNDARY_NEAR of the row's
+    weakest strike. A pen the lines hardly see (faint, in dim light)
+    strikes as weakly as a smudge's edge looks: a person looks."""
+    out = np.zeros(len(struck), dtype=bool)
+    doubt = np.flatnonzero(unsure)
+    if len(doubt) != 1 or doubt[0] in (0, len(struck) - 1):
+        return out
+    mark = int(doubt[0])
+    if not (struck[:mark].all() and lines_plain[:mark].all()):
+        return out
+    if struck[mark + 1 :].any() or not clear[mark + 1 :].all():
+        return out
+    for view in views:
+        stands = float(np.max(view[mark + 1 :]))
+        weakest = float(np.min(view[:mark]))
+        if view[mark] - stands >= BOUNDARY_NEAR * (weakest - stands):
+            return out
+    out[mark] = True
+    return out
+
+
+def _settled_losers(
+    struck: npt.NDArray[np.bool_],
+    unsure: npt.NDArray[np.bool_],
+    plain: npt.NDArray[np.bool_],
+    layout: SheetLayout,
+) -> npt.NDArray[np.bool_]:
+    """The unsure cells the game's rule settles as struck: a game has one
+    winner and every other player strikes all his marks, so where exactly
+    one row of a game has a mark both views see plainly as a stroke alone
+    (`plain`), every other row is a loser's and its unsure marks struck.
+    Not where a loser's row has a mark the masked view reads standing: a
+    strike that view hardly sees, so the winner's row may hide one where
+    its strikes end, and a person looks (as where two rows have a plain
+    mark)."""
+    settled = np.zeros(len(struck), dtype=bool)
+    plains = plain.reshape(layout.games, layout.seats, layout.marks)
+    per_game = layout.seats * layout.marks
+    for game in range(layout.games):
+        standing = plains[game].any(axis=1)
+        if standing.sum() != 1:
+            continue
+        losers = np.repeat(~standing, layout.marks)
+        span = slice(game * per_game, (game + 1) * per_game)
+        if np.any(losers & ~struck[span] & ~unsure[span]):
+            continue
+        settled[span] = losers & unsure[span]
+    return settled
+
+
 def _levels(
     scores: npt.NDArray[np.float64], layout: SheetLayout
 ) -> tuple[npt.NDArray[np.float64], float, npt.NDArray[np.float64]]:
@@ -836,6 +906,11 @@ def decide(
             (struck, unsure, distance), lines, layout
         )
         strength = _strength(lines, layout)
+        try:
+            lines_plain = _verdicts(lines, layout)[2] > LINES_SURE
+        except SheetRefused:
+            lines_plain = np.zeros(len(scores), dtype=bool)
+    plain = ~struck & ~unsure & clear
     for row in range(layout.games * layout.seats):
         span = slice(row * layout.marks, (row + 1) * layout.marks)
         settled = _settled_by_order(struck[span], unsure[span]) & whole[span]
@@ -845,10 +920,25 @@ def decide(
         standing = _settled_standing(
             struck[span], unsure[span], clear[span], strength[span]
         )
+        if lines is not None and whole[span].all():
+            standing |= _settled_boundary(
+                struck[span],
+                unsure[span],
+                clear[span],
+                (scores[span], lines[span]),
+                lines_plain[span],
+            )
         standing &= whole[span]
         struck[span] &= ~standing
         unsure[span] &= ~standing
         distance[span] = np.where(standing, -1.0, distance[span])
+    # Strikes barely above the noise make a flagged game's reason, though
+    # the game's rule settles a loser's.
+    faint = unsure.copy()
+    losers = _settled_losers(struck, unsure, plain, layout) & whole
+    struck |= losers
+    unsure &= ~losers
+    distance = np.where(losers, 1.0, distance)
     doubtful = unsure | ~whole
     disorder = np.zeros(len(scores), dtype=bool)
     for row in range(layout.games * layout.seats):
@@ -882,7 +972,7 @@ def decide(
         reason = ""
         # Many cells between the levels: the strikes are faint (a row out
         # of order among them is more likely faint than struck so).
-        if np.count_nonzero(unsure[span]) >= FAINT_CELLS:
+        if np.count_nonzero(faint[span]) >= FAINT_CELLS:
             reason = "faint"
         elif np.any(disorder[span]):
             reason = "order"
