@@ -352,3 +352,13 @@ def test_a_strike_run_far_into_the_first_standing_mark_is_asked_about(photo_tabl
     )
     game = read_sheet(data).games[1]
     assert game.flagged
+
+
+def test_a_winner_s_last_strike_alike_the_others_is_read_plainly(photo_table):
+    # Pencil, doubled lines, a 1200 px photo: game 5's winner (seat 3,
+    # marks 1-5 struck) struck mark 5 as the others, but its lines hold
+    # less of the row's strike than a plain one must. The masked view sees
+    # it struck as the row's other marks: where the strikes end is plain.
+    data = photo(photo_table, Hand("pencil", "doubled", "small", ()), seed=7)
+    game = read_sheet(data).games[4]
+    assert (game.winner_seat, game.marks_left, game.flagged) == (3, 2, False)

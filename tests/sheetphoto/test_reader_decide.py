@@ -117,3 +117,23 @@ def test_a_loser_s_doubtful_marks_are_struck_where_one_row_plainly_stands():
     lines[index(1, 2, 6)] = 0.02 + STANDING + 0.1 * (0.06 - STANDING)
     games, cells = read(masked, lines)
     assert games[0].flagged
+
+
+def test_a_winner_s_last_strike_weak_in_its_lines_is_plain_if_struck_alike():
+    # Game 1, seat 1 (the winner, marks 1-2 struck): mark 2's lines hold a
+    # third of the row's strike (less than a plain last strike must), but
+    # the masked view sees it struck as mark 1: where the strikes end is
+    # plain. Seen three times as struck as mark 1 (an erased strike across
+    # beside strikes along the stroke), a person looks.
+    lines = scores(level=0.06) + 0.02
+    lines[index(1, 1, 2)] = 0.02 + STANDING + (0.06 - STANDING) / 3
+    games, _cells = read(scores(), lines)
+    assert (games[0].winner_seat, games[0].marks_left, games[0].flagged) == (
+        1,
+        5,
+        False,
+    )
+    masked = scores()
+    masked[index(1, 1, 2)] = STANDING + 3 * (STRUCK - STANDING)
+    games, _cells = read(masked, lines)
+    assert games[0].flagged

@@ -38,7 +38,8 @@ marks are struck. Where a row's strikes end the
 count of marks left is read, so there both views must agree plainly:
 the first standing mark a stroke alone in each, the last struck one
 with most of its writer's ink in all its lines (an erased strike or a
-stray line's end has less). A game with a
+stray line's end has less), or struck as the row's others in the masked
+view. A game with a
 doubtful cell, or without exactly one player with marks left, is flagged
 for a person: never guessed silently.
 
@@ -149,6 +150,11 @@ BOUNDARY_LINES = 0.1
 # ink beyond the row's own standing marks is less than this share of the
 # row's weakest strike.
 BOUNDARY_NEAR = 0.15
+# A row's last struck mark with less than BOUNDARY_SHARE in its lines is
+# plain still when the masked view sees it struck as the row's others (a
+# share of their median between these) and its lines hold this much.
+BOUNDARY_ALIKE = (0.8, 1.5)
+BOUNDARY_ALIKE_LINES = 0.15
 # A game with this many cells between the levels has strikes too faint to
 # read surely: the person is asked to strike more firmly.
 FAINT_CELLS = 3
@@ -851,6 +857,7 @@ def _boundary_unsure(
     unsure: npt.NDArray[np.bool_],
     strength: npt.NDArray[np.float64],
     clear: npt.NDArray[np.bool_],
+    masked: npt.NDArray[np.float64] | None = None,
 ) -> npt.NDArray[np.bool_]:
     """The cells of a row (left to right, in order) where its strikes end,
     when they are not plain: the count of marks left is read there and
@@ -859,7 +866,9 @@ def _boundary_unsure(
     masked view sees an erased strike's remains across the stroke whole
     and a real strike along it hardly. Its last struck mark is plain when
     it holds at least BOUNDARY_SHARE of its writer's ink (an erased strike,
-    a smudge or a stray line's end holds less); its first standing mark
+    a smudge or a stray line's end holds less), or the `masked` view sees
+    it struck as the row's other marks (`_struck_alike`); its first
+    standing mark
     when both views see a stroke alone (`clear`), or its lines hold less
     than BOUNDARY_LINES more (a faint strike along the stroke, masked away,
     adds to them; the print's own ink varies a little)."""
@@ -870,9 +879,30 @@ def _boundary_unsure(
     first = int(standing[0])
     if not unsure[first] and not clear[first] and strength[first] >= BOUNDARY_LINES:
         out[first] = True
-    if first > 0 and not unsure[first - 1] and strength[first - 1] < BOUNDARY_SHARE:
-        out[first - 1] = True
+    last = first - 1
+    if last >= 0 and not unsure[last] and strength[last] < BOUNDARY_SHARE:
+        out[last] = not _struck_alike(masked, strength, last)
     return out
+
+
+def _struck_alike(
+    masked: npt.NDArray[np.float64] | None,
+    strength: npt.NDArray[np.float64],
+    last: int,
+) -> bool:
+    """Whether a row's last struck mark is struck as the row's other marks
+    are: in the masked view between BOUNDARY_ALIKE's shares of their median
+    (the same pen and habit, where a pen the lines hardly see leaves its
+    lines weak), with at least BOUNDARY_ALIKE_LINES of its writer's strike
+    in its lines. An erased strike's remains hold a fraction of a strike
+    beside strikes across, and many times one beside strikes along the
+    stroke; a mark the masked view sees but its lines do not is misread
+    where the printed stroke lies."""
+    if masked is None or last < 1 or strength[last] < BOUNDARY_ALIKE_LINES:
+        return False
+    low, high = BOUNDARY_ALIKE
+    share = masked[last] / max(float(np.median(masked[:last])), MIN_GAP)
+    return bool(low <= share <= high)
 
 
 def decide(
@@ -946,7 +976,11 @@ def decide(
         disorder[span] = _left_to_right(struck[span])
         if not disorder[span].any() and whole[span].all():
             doubtful[span] |= _boundary_unsure(
-                struck[span], unsure[span], strength[span], clear[span]
+                struck[span],
+                unsure[span],
+                strength[span],
+                clear[span],
+                None if lines is None else scores[span],
             )
     doubtful |= disorder
     cells = tuple(
