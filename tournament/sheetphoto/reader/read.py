@@ -154,7 +154,7 @@ BOUNDARY_NEAR = 0.15
 # plain still when the masked view sees it struck as the row's others (a
 # share of their median between these) and its lines hold this much.
 BOUNDARY_ALIKE = (0.8, 1.5)
-BOUNDARY_ALIKE_LINES = 0.15
+BOUNDARY_ALIKE_LINES = 0.2
 # A game with this many cells between the levels has strikes too faint to
 # read surely: the person is asked to strike more firmly.
 FAINT_CELLS = 3
