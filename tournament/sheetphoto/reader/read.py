@@ -47,6 +47,7 @@ Refusals are `SheetRefused` with a stable code and its parameters; the
 caller words them (tournament/sheetphoto/refusals.py).
 """
 
+import contextlib
 import io
 import time
 from dataclasses import dataclass, field
@@ -868,10 +869,10 @@ def _boundary_unsure(
     it holds at least BOUNDARY_SHARE of its writer's ink (an erased strike,
     a smudge or a stray line's end holds less), or the `masked` view sees
     it struck as the row's other marks (`_struck_alike`); its first
-    standing mark
-    when both views see a stroke alone (`clear`), or its lines hold less
-    than BOUNDARY_LINES more (a faint strike along the stroke, masked away,
-    adds to them; the print's own ink varies a little)."""
+    standing mark when both views see a stroke alone (`clear`), or its
+    lines hold less than BOUNDARY_LINES more (a faint strike along the
+    stroke, masked away, adds to them; the print's own ink varies a
+    little)."""
     out = np.zeros(len(struck), dtype=bool)
     standing = np.flatnonzero(~struck)
     if not len(standing):
@@ -931,15 +932,16 @@ def decide(
         seen, lines = lines, None
     strength = _strength(seen, layout)
     clear = ~struck & ~unsure
+    # Where the lines see each strike plainly, a row's pen shows in them.
+    lines_plain = np.zeros(len(scores), dtype=bool)
     if lines is not None:
         (struck, unsure, distance), clear = _either_view(
             (struck, unsure, distance), lines, layout
         )
         strength = _strength(lines, layout)
-        try:
+        # A sheet whose lines show nothing struck: no pen shows in them.
+        with contextlib.suppress(SheetRefused):
             lines_plain = _verdicts(lines, layout)[2] > LINES_SURE
-        except SheetRefused:
-            lines_plain = np.zeros(len(scores), dtype=bool)
     plain = ~struck & ~unsure & clear
     for row in range(layout.games * layout.seats):
         span = slice(row * layout.marks, (row + 1) * layout.marks)
