@@ -268,3 +268,97 @@ def test_a_smudge_over_a_winner_s_later_standing_mark_is_no_doubt(photo_table):
         photo_table, Hand("ballpoint_blue", "oblique", "phone", ("smudge",)), seed=3
     )
     assert games(data) == CLEAR
+
+
+def _light_row(page, sheet, *, turn=20.0, game=1, seat=2):
+    """A loser's whole row struck again lightly: a faint pen's line through
+    each mark's middle, `turn` degrees off its printed stroke; the masked
+    view sees a little of each, too little to be sure."""
+    layout = page.sheet.layout()
+    ink = np.zeros(sheet.shape[:2], np.uint8)
+    for mark in range(1, layout.marks + 1):
+        cell = layout.cell(game, seat, mark)
+        box = cell.box
+        x0, x1 = round(box.x * MM), round((box.x + box.w) * MM)
+        y0, y1 = round(box.y * MM), round((box.y + box.h) * MM)
+        sheet[y0:y1, x0:x1] = page.image[y0:y1, x0:x1]
+        sx0, sy0, sx1, sy1 = cell.stroke
+        angle = np.arctan2(sy1 - sy0, sx1 - sx0) + np.deg2rad(turn)
+        half = np.hypot(sx1 - sx0, sy1 - sy0) / 2
+        dx, dy = np.cos(angle) * half, np.sin(angle) * half
+        cx, cy = (sx0 + sx1) / 2, (sy0 + sy1) / 2
+        _polyline(ink, (cx - dx, cy - dy), (cx + dx, cy + dy), 0.35, 0.0)
+    return _blend(sheet, ink, (200, 188, 176), 0.8)
+
+
+def test_a_loser_s_doubtful_row_is_struck_when_one_row_plainly_stands(photo_table):
+    # Game 1: seat 1 keeps 5 marks, plainly; seat 2 (a loser) struck all
+    # seven lightly, each mark doubtful. A game has one winner and the
+    # others strike all their marks: the row is a loser's, no person asked.
+    data = photo(
+        photo_table, Hand("ballpoint_black", "across", "scan", ()), touch=_light_row
+    )
+    assert games(data) == CLEAR
+
+
+def test_a_loser_s_row_with_marks_read_standing_is_asked_about(photo_table):
+    # As above, the light lines nearly along the strokes: the row reads
+    # as marks standing, so two players keep marks and a person looks.
+    data = photo(
+        photo_table,
+        Hand("ballpoint_black", "across", "scan", ()),
+        touch=lambda page, sheet: _light_row(page, sheet, turn=10.0),
+    )
+    assert read_sheet(data).games[0].flagged
+
+
+def _run_over(page, sheet, *, game=2, seat=2, mark=5, reach=0.0):
+    """The strike before `mark` run over into its cell: a short line of
+    the same ballpoint reaching `reach` mm past the cell's left edge, off
+    its printed stroke."""
+    box = page.sheet.layout().cell(game, seat, mark).box
+    ink = np.zeros(sheet.shape[:2], np.uint8)
+    y = box.y + box.h * 0.3
+    _polyline(ink, (box.x - 0.5, y), (box.x + reach, y + 0.3), 0.35, 0.0)
+    return _blend(sheet, ink, (40, 34, 32), 0.9)
+
+
+@pytest.mark.parametrize("reach", [0.0, 0.2])
+def test_a_strike_run_over_into_the_first_standing_mark_leaves_it_standing(
+    photo_table, reach
+):
+    # Game 2: seat 2 keeps 3 marks, so marks 1-4 are struck; the strike
+    # of mark 4 runs over into mark 5's cell. Its ink there is a small
+    # share of the row's weakest strike in both views, and the row's pen
+    # shows plainly in its lines: mark 5 stands, no person is asked.
+    data = photo(
+        photo_table,
+        Hand("ballpoint_black", "across", "scan", ()),
+        touch=lambda page, sheet: _run_over(page, sheet, reach=reach),
+    )
+    reading = read_sheet(data)
+    cell = next(c for c in reading.cells if (c.game, c.seat, c.mark) == (2, 2, 5))
+    assert cell.state == "standing"
+    assert [(g.winner_seat, g.marks_left, g.flagged) for g in reading.games] == CLEAR
+
+
+def test_a_strike_run_far_into_the_first_standing_mark_is_asked_about(photo_table):
+    # As above, the line reaching 1.2 mm into mark 5's cell: a third of a
+    # strike's ink, too much to call it standing unasked.
+    data = photo(
+        photo_table,
+        Hand("ballpoint_black", "across", "scan", ()),
+        touch=lambda page, sheet: _run_over(page, sheet, reach=1.2),
+    )
+    game = read_sheet(data).games[1]
+    assert game.flagged
+
+
+def test_a_winner_s_last_strike_alike_the_others_is_read_plainly(photo_table):
+    # Pencil, doubled lines, a 1200 px photo: game 5's winner (seat 3,
+    # marks 1-5 struck) struck mark 5 as the others, but its lines hold
+    # less of the row's strike than a plain one must. The masked view sees
+    # it struck as the row's other marks: where the strikes end is plain.
+    data = photo(photo_table, Hand("pencil", "doubled", "small", ()), seed=7)
+    game = read_sheet(data).games[4]
+    assert (game.winner_seat, game.marks_left, game.flagged) == (3, 2, False)

@@ -69,3 +69,71 @@ def test_ink_along_the_printed_stroke_alone_puts_a_standing_mark_in_doubt():
     assert cells[(1, 1, 3)].state == "doubtful"
     assert games[0].flagged
     assert [g.flagged for g in games[1:]] == [False] * 4
+
+
+def test_a_weak_mark_where_a_winner_s_strikes_end_stands_if_the_lines_see_the_pen():
+    # Game 1, seat 1 (the winner, marks 1-2 struck): mark 3 holds a
+    # twelfth of a strike's ink in both views. Where the lines see each
+    # strike of the row plainly, that is no strike of this pen: mark 3
+    # stands. Where they hardly see the pen (a faint one), a strike of it
+    # may look so weak: a person looks.
+    masked = scores()
+    masked[index(1, 1, 3)] = STANDING + (STRUCK - STANDING) / 12
+    plain = scores(level=0.06) + 0.02
+    plain[index(1, 1, 3)] = 0.02 + STANDING + (0.06 - STANDING) / 12
+    games, cells = read(masked, plain)
+    assert cells[(1, 1, 3)].state == "standing"
+    assert (games[0].winner_seat, games[0].marks_left, games[0].flagged) == (
+        1,
+        5,
+        False,
+    )
+    faint = scores(level=0.0115) + 0.02
+    faint[index(1, 1, 3)] = 0.02 + STANDING
+    games, cells = read(masked, faint)
+    assert cells[(1, 1, 3)].state == "doubtful"
+    assert games[0].flagged
+
+
+def test_a_loser_s_doubtful_marks_are_struck_where_one_row_plainly_stands():
+    # Game 1: seat 1 (the winner) keeps 5 marks plainly; seat 2 (a loser)
+    # has mark 7 between the levels in both views. One winner, the others
+    # strike all: mark 7 is struck, no person is asked.
+    masked = scores()
+    lines = scores(level=0.06) + 0.02
+    masked[index(1, 2, 7)] = STANDING + 0.08 * (STRUCK - STANDING)
+    lines[index(1, 2, 7)] = 0.02 + STANDING + 0.08 * (0.06 - STANDING)
+    games, cells = read(masked, lines)
+    assert cells[(1, 2, 7)].state == "struck"
+    assert (games[0].winner_seat, games[0].marks_left, games[0].flagged) == (
+        1,
+        5,
+        False,
+    )
+    # Mark 6 too, read standing by the masked view but no stroke alone in
+    # the lines: a strike that view hardly sees, so may the winner's row
+    # hide one. A person looks.
+    masked[index(1, 2, 6)] = STANDING
+    lines[index(1, 2, 6)] = 0.02 + STANDING + 0.1 * (0.06 - STANDING)
+    games, cells = read(masked, lines)
+    assert games[0].flagged
+
+
+def test_a_winner_s_last_strike_weak_in_its_lines_is_plain_if_struck_alike():
+    # Game 1, seat 1 (the winner, marks 1-2 struck): mark 2's lines hold a
+    # third of the row's strike (less than a plain last strike must), but
+    # the masked view sees it struck as mark 1: where the strikes end is
+    # plain. Seen three times as struck as mark 1 (an erased strike across
+    # beside strikes along the stroke), a person looks.
+    lines = scores(level=0.06) + 0.02
+    lines[index(1, 1, 2)] = 0.02 + STANDING + (0.06 - STANDING) / 3
+    games, _cells = read(scores(), lines)
+    assert (games[0].winner_seat, games[0].marks_left, games[0].flagged) == (
+        1,
+        5,
+        False,
+    )
+    masked = scores()
+    masked[index(1, 1, 2)] = STANDING + 3 * (STRUCK - STANDING)
+    games, _cells = read(masked, lines)
+    assert games[0].flagged

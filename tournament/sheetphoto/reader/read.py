@@ -28,12 +28,18 @@ of a row are its first ones, so a doubtful cell in a row whose last mark
 is clearly struck and none clearly stands is struck, one after a mark
 both views see standing stands when the lines see strokes alone from
 there to the row's end (a smudge's edge, an erased strike's remains),
-and a row that
-breaks the rule is flagged with its cells. Where a row's strikes end the
+and the one unsure mark where a row's strikes end stands when in both
+views it holds a small share of the row's weakest strike and the lines
+see the row's pen plainly; a row that breaks the rule is flagged with
+its cells. The game's rule settles more: where exactly one row of a game
+has a mark plainly standing in both views, and no other row a mark the
+masked view reads standing, every other row is a loser's: its unsure
+marks are struck. Where a row's strikes end the
 count of marks left is read, so there both views must agree plainly:
 the first standing mark a stroke alone in each, the last struck one
 with most of its writer's ink in all its lines (an erased strike or a
-stray line's end has less). A game with a
+stray line's end has less), or struck as the row's others in the masked
+view. A game with a
 doubtful cell, or without exactly one player with marks left, is flagged
 for a person: never guessed silently.
 
@@ -41,6 +47,7 @@ Refusals are `SheetRefused` with a stable code and its parameters; the
 caller words them (tournament/sheetphoto/refusals.py).
 """
 
+import contextlib
 import io
 import time
 from dataclasses import dataclass, field
@@ -140,6 +147,15 @@ LINES_SURE = 3.0
 # standing mark a stroke alone below BOUNDARY_LINES.
 BOUNDARY_SHARE = 0.45
 BOUNDARY_LINES = 0.1
+# An unsure mark where a row's strikes end stands when, in both views, its
+# ink beyond the row's own standing marks is less than this share of the
+# row's weakest strike.
+BOUNDARY_NEAR = 0.15
+# A row's last struck mark with less than BOUNDARY_SHARE in its lines is
+# plain still when the masked view sees it struck as the row's others (a
+# share of their median between these) and its lines hold this much.
+BOUNDARY_ALIKE = (0.8, 1.5)
+BOUNDARY_ALIKE_LINES = 0.2
 # A game with this many cells between the levels has strikes too faint to
 # read surely: the person is asked to strike more firmly.
 FAINT_CELLS = 3
@@ -665,6 +681,67 @@ def _settled_standing(
     return settled & unsure & clear
 
 
+def _settled_boundary(
+    struck: npt.NDArray[np.bool_],
+    unsure: npt.NDArray[np.bool_],
+    clear: npt.NDArray[np.bool_],
+    views: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]],
+    lines_plain: npt.NDArray[np.bool_],
+) -> npt.NDArray[np.bool_]:
+    """The one unsure mark of a row (left to right) read as strikes, that
+    mark, then marks both views see standing, settled as standing: when
+    the lines see each of the row's strikes plainly (its pen shows in
+    them) and in both views (`views`: masked, lines) its ink beyond the
+    row's own standing marks is less than BOUNDARY_NEAR of the row's
+    weakest strike. A pen the lines hardly see (faint, in dim light)
+    strikes as weakly as a smudge's edge looks: a person looks."""
+    out = np.zeros(len(struck), dtype=bool)
+    doubt = np.flatnonzero(unsure)
+    if len(doubt) != 1 or doubt[0] in (0, len(struck) - 1):
+        return out
+    mark = int(doubt[0])
+    if not (struck[:mark].all() and lines_plain[:mark].all()):
+        return out
+    if struck[mark + 1 :].any() or not clear[mark + 1 :].all():
+        return out
+    for view in views:
+        stands = float(np.max(view[mark + 1 :]))
+        weakest = float(np.min(view[:mark]))
+        if view[mark] - stands >= BOUNDARY_NEAR * (weakest - stands):
+            return out
+    out[mark] = True
+    return out
+
+
+def _settled_losers(
+    struck: npt.NDArray[np.bool_],
+    unsure: npt.NDArray[np.bool_],
+    plain: npt.NDArray[np.bool_],
+    layout: SheetLayout,
+) -> npt.NDArray[np.bool_]:
+    """The unsure cells the game's rule settles as struck: a game has one
+    winner and every other player strikes all his marks, so where exactly
+    one row of a game has a mark both views see plainly as a stroke alone
+    (`plain`), every other row is a loser's and its unsure marks struck.
+    Not where a loser's row has a mark the masked view reads standing: a
+    strike that view hardly sees, so the winner's row may hide one where
+    its strikes end, and a person looks (as where two rows have a plain
+    mark)."""
+    settled = np.zeros(len(struck), dtype=bool)
+    plains = plain.reshape(layout.games, layout.seats, layout.marks)
+    per_game = layout.seats * layout.marks
+    for game in range(layout.games):
+        standing = plains[game].any(axis=1)
+        if standing.sum() != 1:
+            continue
+        losers = np.repeat(~standing, layout.marks)
+        span = slice(game * per_game, (game + 1) * per_game)
+        if np.any(losers & ~struck[span] & ~unsure[span]):
+            continue
+        settled[span] = losers & unsure[span]
+    return settled
+
+
 def _levels(
     scores: npt.NDArray[np.float64], layout: SheetLayout
 ) -> tuple[npt.NDArray[np.float64], float, npt.NDArray[np.float64]]:
@@ -781,6 +858,7 @@ def _boundary_unsure(
     unsure: npt.NDArray[np.bool_],
     strength: npt.NDArray[np.float64],
     clear: npt.NDArray[np.bool_],
+    masked: npt.NDArray[np.float64] | None = None,
 ) -> npt.NDArray[np.bool_]:
     """The cells of a row (left to right, in order) where its strikes end,
     when they are not plain: the count of marks left is read there and
@@ -789,10 +867,12 @@ def _boundary_unsure(
     masked view sees an erased strike's remains across the stroke whole
     and a real strike along it hardly. Its last struck mark is plain when
     it holds at least BOUNDARY_SHARE of its writer's ink (an erased strike,
-    a smudge or a stray line's end holds less); its first standing mark
-    when both views see a stroke alone (`clear`), or its lines hold less
-    than BOUNDARY_LINES more (a faint strike along the stroke, masked away,
-    adds to them; the print's own ink varies a little)."""
+    a smudge or a stray line's end holds less), or the `masked` view sees
+    it struck as the row's other marks (`_struck_alike`); its first
+    standing mark when both views see a stroke alone (`clear`), or its
+    lines hold less than BOUNDARY_LINES more (a faint strike along the
+    stroke, masked away, adds to them; the print's own ink varies a
+    little)."""
     out = np.zeros(len(struck), dtype=bool)
     standing = np.flatnonzero(~struck)
     if not len(standing):
@@ -800,9 +880,30 @@ def _boundary_unsure(
     first = int(standing[0])
     if not unsure[first] and not clear[first] and strength[first] >= BOUNDARY_LINES:
         out[first] = True
-    if first > 0 and not unsure[first - 1] and strength[first - 1] < BOUNDARY_SHARE:
-        out[first - 1] = True
+    last = first - 1
+    if last >= 0 and not unsure[last] and strength[last] < BOUNDARY_SHARE:
+        out[last] = not _struck_alike(masked, strength, last)
     return out
+
+
+def _struck_alike(
+    masked: npt.NDArray[np.float64] | None,
+    strength: npt.NDArray[np.float64],
+    last: int,
+) -> bool:
+    """Whether a row's last struck mark is struck as the row's other marks
+    are: in the masked view between BOUNDARY_ALIKE's shares of their median
+    (the same pen and habit, where a pen the lines hardly see leaves its
+    lines weak), with at least BOUNDARY_ALIKE_LINES of its writer's strike
+    in its lines. An erased strike's remains hold a fraction of a strike
+    beside strikes across, and many times one beside strikes along the
+    stroke; a mark the masked view sees but its lines do not is misread
+    where the printed stroke lies."""
+    if masked is None or last < 1 or strength[last] < BOUNDARY_ALIKE_LINES:
+        return False
+    low, high = BOUNDARY_ALIKE
+    share = masked[last] / max(float(np.median(masked[:last])), MIN_GAP)
+    return bool(low <= share <= high)
 
 
 def decide(
@@ -831,11 +932,17 @@ def decide(
         seen, lines = lines, None
     strength = _strength(seen, layout)
     clear = ~struck & ~unsure
+    # Where the lines see each strike plainly, a row's pen shows in them.
+    lines_plain = np.zeros(len(scores), dtype=bool)
     if lines is not None:
         (struck, unsure, distance), clear = _either_view(
             (struck, unsure, distance), lines, layout
         )
         strength = _strength(lines, layout)
+        # A sheet whose lines show nothing struck: no pen shows in them.
+        with contextlib.suppress(SheetRefused):
+            lines_plain = _verdicts(lines, layout)[2] > LINES_SURE
+    plain = ~struck & ~unsure & clear
     for row in range(layout.games * layout.seats):
         span = slice(row * layout.marks, (row + 1) * layout.marks)
         settled = _settled_by_order(struck[span], unsure[span]) & whole[span]
@@ -845,10 +952,25 @@ def decide(
         standing = _settled_standing(
             struck[span], unsure[span], clear[span], strength[span]
         )
+        if lines is not None and whole[span].all():
+            standing |= _settled_boundary(
+                struck[span],
+                unsure[span],
+                clear[span],
+                (scores[span], lines[span]),
+                lines_plain[span],
+            )
         standing &= whole[span]
         struck[span] &= ~standing
         unsure[span] &= ~standing
         distance[span] = np.where(standing, -1.0, distance[span])
+    # Strikes barely above the noise make a flagged game's reason, though
+    # the game's rule settles a loser's.
+    faint = unsure.copy()
+    losers = _settled_losers(struck, unsure, plain, layout) & whole
+    struck |= losers
+    unsure &= ~losers
+    distance = np.where(losers, 1.0, distance)
     doubtful = unsure | ~whole
     disorder = np.zeros(len(scores), dtype=bool)
     for row in range(layout.games * layout.seats):
@@ -856,7 +978,11 @@ def decide(
         disorder[span] = _left_to_right(struck[span])
         if not disorder[span].any() and whole[span].all():
             doubtful[span] |= _boundary_unsure(
-                struck[span], unsure[span], strength[span], clear[span]
+                struck[span],
+                unsure[span],
+                strength[span],
+                clear[span],
+                None if lines is None else scores[span],
             )
     doubtful |= disorder
     cells = tuple(
@@ -882,7 +1008,7 @@ def decide(
         reason = ""
         # Many cells between the levels: the strikes are faint (a row out
         # of order among them is more likely faint than struck so).
-        if np.count_nonzero(unsure[span]) >= FAINT_CELLS:
+        if np.count_nonzero(faint[span]) >= FAINT_CELLS:
             reason = "faint"
         elif np.any(disorder[span]):
             reason = "order"
