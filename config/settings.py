@@ -132,9 +132,6 @@ SQLITE_OPTIONS: dict[str, Any] = {
 # 10 (four workers: 40); a request waits for a free one. Django's
 # documentation: no persistent connections under ASGI, a pool instead.
 POSTGRESQL_POOL = {"min_size": 1, "max_size": 10, "timeout": 30}
-# SQLite has no server whose connections run out: a thread's connection is
-# kept (and checked before reuse), for ten minutes at most.
-SQLITE_CONN_MAX_AGE = 600
 
 
 def database_settings(url: str, var_dir: Path) -> dict[str, Any]:
@@ -152,13 +149,6 @@ def database_settings(url: str, var_dir: Path) -> dict[str, Any]:
         }
     if database["ENGINE"] == "django.db.backends.sqlite3":
         database["OPTIONS"] = {**SQLITE_OPTIONS, **database.get("OPTIONS", {})}
-        # A thread keeps its SQLite connection: the threads that ask the
-        # database are few and kept (the lanes, the live pool, the jobs),
-        # and opening one per request (the file, WAL's files, the pragmas,
-        # Django's SQL functions) was a large share of the hall server's
-        # time under load. A file has no connection limit to exhaust.
-        database.setdefault("CONN_MAX_AGE", SQLITE_CONN_MAX_AGE)
-        database["CONN_HEALTH_CHECKS"] = True
         database.setdefault("TEST", {"NAME": None})
     elif database["ENGINE"] == "django.db.backends.postgresql":
         database.setdefault("OPTIONS", {})["pool"] = dict(POSTGRESQL_POOL)

@@ -72,28 +72,6 @@ def test_options_in_an_sqlite_url_are_kept_beside_the_safe_ones(tmp_path):
     assert database["OPTIONS"]["timeout"] == 20
 
 
-def test_a_thread_keeps_its_sqlite_connection_from_request_to_request(
-    tmp_path, django_db_blocker
-):
-    # What Django does at each request's start and end (close_old_connections):
-    # the connection a lane's thread opened serves its next requests too.
-    from django.db.utils import ConnectionHandler
-
-    database = site_settings.database_settings("", tmp_path)
-    handler = ConnectionHandler({"default": database})
-    connection = handler["default"]
-    with django_db_blocker.unblock():
-        for _request in range(3):
-            connection.close_if_unusable_or_obsolete()
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT 1")
-            if _request == 0:
-                first = connection.connection
-            connection.close_if_unusable_or_obsolete()
-        assert first is not None and connection.connection is first
-        connection.close()
-
-
 def test_a_postgresql_url_keeps_its_pool_and_gets_no_sqlite_options(tmp_path):
     database = site_settings.database_settings(
         "postgres://u:p@127.0.0.1:5432/schraem", tmp_path
