@@ -15,7 +15,7 @@ call ends, not when its caller stops waiting for it.
 
 `processes(name, …)`: one worker process, kept, for work that would hold
 this process's one interpreter for long (the PDFs' layout,
-tournament/paper/layout.py); its callers take turns.
+tournament/paper/layout.py).
 
 `later(seconds, call, key=…)`: a call at a time, made by the one timer
 thread of the process (the earliest asked for per key). Timed calls are
@@ -130,7 +130,8 @@ def processes(
     """The process's pool of one worker process `name`, for work that would
     hold this process's interpreter for long (made at its first use, with
     `initializer(*initargs)` in the worker; `context` says how it starts).
-    Its callers take turns: one call at a time."""
+    One worker: further calls wait in the pool's queue; a caller that needs
+    its calls alone (the layout's reports) takes its own turns."""
     with _lock:
         found = _processes.get(name)
         if found is None:
