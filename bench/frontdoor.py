@@ -632,8 +632,13 @@ async def disk(found: Hall, *, at_once: int = 6, seconds: float = 20) -> dict:
 
 async def _bodies(found: Hall, *, count: int, size: int) -> dict[str, Any]:
     """`count` anonymous POSTs of `size` bytes, each sent but its last byte:
-    they wait for their deadline (or are refused at once)."""
+    they wait for their deadline (or are refused at once). With the answers
+    counted, the seconds after the attack's start at which each 408 came: a
+    body read waits its whole deadline, so the 408s that come within less
+    than one deadline of each other were in flight together."""
     statuses: Counter[str] = Counter()
+    timed_out: list[float] = []
+    began = time.monotonic()
     chunk = b"a" * MB
     gate = asyncio.Semaphore(100)
 
@@ -655,9 +660,10 @@ async def _bodies(found: Hall, *, count: int, size: int) -> dict[str, Any]:
                     left -= min(left, len(chunk))
                     await writer.drain()
             status_line = await asyncio.wait_for(reader.readline(), 60)
-            statuses[
-                status_line.split(b" ")[1].decode() if status_line else "closed"
-            ] += 1
+            status = status_line.split(b" ")[1].decode() if status_line else "closed"
+            statuses[status] += 1
+            if status == "408":
+                timed_out.append(round(time.monotonic() - began, 3))
         except (OSError, TimeoutError, IndexError) as error:
             statuses[type(error).__name__] += 1
         finally:
@@ -665,7 +671,7 @@ async def _bodies(found: Hall, *, count: int, size: int) -> dict[str, Any]:
                 writer.transport.abort()
 
     await asyncio.gather(*(one() for _ in range(count)))
-    return {"statuses": dict(statuses)}
+    return {"statuses": dict(statuses), "timed_out_at": sorted(timed_out)}
 
 
 async def bodies(found: Hall, *, count: int = 600, megabytes: float = 2.4) -> dict:
