@@ -252,6 +252,10 @@ def assert_refused_or_applied(
 SETTINGS = hostile(max_examples=4)
 
 
+# Every page after each change: about 45 s of CPU even with the quick
+# profile's one example beside the four below, so `make test` and CI run
+# it, not the edit loop (which keeps the service's test and the documents').
+@pytest.mark.slow
 @SETTINGS
 @given(changes=CHANGES)
 @example(changes={"series_count": 1})
@@ -271,12 +275,20 @@ def test_settings_changed_through_the_form(
 # of a sheet, and a name, address and date as the header prints them (a
 # name like a formula in the workbook). Any other change through the form
 # is the property test's above, on every page.
+# Each prints every document (3-7 s): the edit loop prints after the two
+# that change the most, `make test` after all.
 DOCUMENT_CHANGES = [
-    {"series_count": 2},
+    pytest.param({"series_count": 2}, marks=pytest.mark.slow),
     {"series_count": 7},
     {"games_per_series": 3, "win_bonus": 1},
-    {"name": "=1+1", "slug": "rm-neu", "date": datetime.date(2100, 1, 1)},
-    {"name": "<b>Schräm</b>", "date": datetime.date(2000, 1, 1)},
+    pytest.param(
+        {"name": "=1+1", "slug": "rm-neu", "date": datetime.date(2100, 1, 1)},
+        marks=pytest.mark.slow,
+    ),
+    pytest.param(
+        {"name": "<b>Schräm</b>", "date": datetime.date(2000, 1, 1)},
+        marks=pytest.mark.slow,
+    ),
 ]
 
 
