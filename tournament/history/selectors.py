@@ -227,6 +227,7 @@ def person_history(person: Person) -> PersonHistory:
     standings = standings_many(tournaments)
     played = set(
         GameScore.objects.filter(entry__in=entries)
+        .order_by()  # else the model's ordering makes every score distinct
         .values_list("entry_id", "series__number")
         .distinct()
     )
