@@ -23,6 +23,16 @@ lower_case_slug = RegexValidator(
 MAX_SERIES = 10
 
 
+class TournamentManager(models.Manager["Tournament"]):
+    """Tournaments without the draw's plan: every page reads its tournament,
+    only the seating reads the plan (a few kilobytes of JSON at a full
+    field; read from the row when first used). A tournament read so and
+    saved writes only what was read, so it never overwrites a newer plan."""
+
+    def get_queryset(self) -> models.QuerySet["Tournament"]:
+        return super().get_queryset().defer("seating_plan")
+
+
 class Tournament(models.Model):
     MAX_SERIES = MAX_SERIES
 
@@ -130,6 +140,8 @@ class Tournament(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("angelegt am"))
     updated_at = models.DateTimeField(auto_now=True, verbose_name=_("geändert am"))
+
+    objects = TournamentManager()
 
     class Meta:
         ordering = ["-date", "name"]
