@@ -52,10 +52,17 @@ def scope_of(source: Source, provisional: bool) -> Source:
 
 def settings_token(tournament: Tournament) -> str:
     """The tournament's own fields (name, provisional results shown,
-    tie-break keys, …), however they were saved."""
+    tie-break keys, …), however they were saved; not the draw's plan, which
+    no page shows (seats are read from their rows, and a draw moves the
+    series' state) and which a tournament is read without."""
     return invalidation.etag(
-        *(getattr(tournament, f.attname) for f in Tournament._meta.concrete_fields)
+        *(getattr(tournament, f.attname) for f in _SETTINGS_FIELDS)
     )
+
+
+_SETTINGS_FIELDS = [
+    f for f in Tournament._meta.concrete_fields if f.name != "seating_plan"
+]
 
 
 def source_token(tournament_id: int, scope: Source, settings: str) -> str:
