@@ -31,7 +31,7 @@ from tournament.models import (
     Tournament,
 )
 from tournament.registration.selectors import PlayerQuery
-from tournament.standings.selectors import Standings, standings_many
+from tournament.standings.selectors import Standings, played_pairs, standings_many
 
 __all__ = [
     "Champion",
@@ -225,12 +225,7 @@ def person_history(person: Person) -> PersonHistory:
     )
     tournaments = [e.tournament for e in entries]
     standings = standings_many(tournaments)
-    played = set(
-        GameScore.objects.filter(entry__in=entries)
-        .order_by()  # else the model's ordering makes every score distinct
-        .values_list("entry_id", "series__number")
-        .distinct()
-    )
+    played = played_pairs(GameScore.objects.filter(entry__in=entries), "entry_id")
     titles = [c for c in champions_page().champions if c.person_id == person.pk]
     title_slugs = {c.slug for c in titles if c.slug}
     results = []

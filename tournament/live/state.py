@@ -29,6 +29,7 @@ from django.dispatch import receiver
 from tournament.live import invalidation
 from tournament.live.flight import single_flight
 from tournament.models import Tournament
+from tournament.models.core import UNREAD_FIELDS
 
 # What an ETag can follow (`invalidation.Source`): each of SOURCES has a
 # token of its own (a scope of `invalidation.state_token`, or STANDINGS, the
@@ -52,16 +53,16 @@ def scope_of(source: Source, provisional: bool) -> Source:
 
 def settings_token(tournament: Tournament) -> str:
     """The tournament's own fields (name, provisional results shown,
-    tie-break keys, …), however they were saved; not the draw's plan, which
-    no page shows (seats are read from their rows, and a draw moves the
-    series' state) and which a tournament is read without."""
+    tie-break keys, …), however they were saved; not those a tournament is
+    read without (the draw's plan: seats are read from their rows, and a
+    draw moves the series' state)."""
     return invalidation.etag(
         *(getattr(tournament, f.attname) for f in _SETTINGS_FIELDS)
     )
 
 
 _SETTINGS_FIELDS = [
-    f for f in Tournament._meta.concrete_fields if f.name != "seating_plan"
+    f for f in Tournament._meta.concrete_fields if f.name not in UNREAD_FIELDS
 ]
 
 

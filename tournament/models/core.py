@@ -23,14 +23,19 @@ lower_case_slug = RegexValidator(
 MAX_SERIES = 10
 
 
+# Read only when asked for: the draw's plan (a few kilobytes of JSON at a
+# full field), which no page shows and only the seating reads.
+UNREAD_FIELDS = ("seating_plan",)
+
+
 class TournamentManager(models.Manager["Tournament"]):
-    """Tournaments without the draw's plan: every page reads its tournament,
-    only the seating reads the plan (a few kilobytes of JSON at a full
-    field; read from the row when first used). A tournament read so and
-    saved writes only what was read, so it never overwrites a newer plan."""
+    """Tournaments without UNREAD_FIELDS: every page reads its tournament,
+    only the seating reads the plan (read from the row when first used). A
+    tournament read so and saved writes only what was read, so it never
+    overwrites a newer plan."""
 
     def get_queryset(self) -> models.QuerySet["Tournament"]:
-        return super().get_queryset().defer("seating_plan")
+        return super().get_queryset().defer(*UNREAD_FIELDS)
 
 
 class Tournament(models.Model):
