@@ -28,6 +28,12 @@ MAX_SERIES = 10
 UNREAD_FIELDS = ("seating_plan",)
 
 
+def unread_through(relation: str) -> tuple[str, ...]:
+    """UNREAD_FIELDS of the tournament reached by `relation` (a
+    select_related path): the default manager does not defer on joins."""
+    return tuple(f"{relation}__{field}" for field in UNREAD_FIELDS)
+
+
 class TournamentManager(models.Manager["Tournament"]):
     """Tournaments without UNREAD_FIELDS: every page reads its tournament,
     only the seating reads the plan (read from the row when first used). A

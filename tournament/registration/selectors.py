@@ -21,6 +21,7 @@ from django.urls import reverse
 from tournament.core.rules import tournament_rules
 from tournament.core.text import fold, name_key
 from tournament.models import Entry, ResultVersion, Seat, Series, Team, Tournament
+from tournament.models.core import unread_through
 
 __all__ = [
     "PlayerQuery",
@@ -166,9 +167,7 @@ def entry_by_link(slug: str, token: str) -> Entry | None:
         return None
     entry = (
         Entry.objects.select_related("player", "tournament", "team")
-        # The draw's plan is the seating's alone: a personal page each
-        # time decoded it for nothing.
-        .defer("tournament__seating_plan")
+        .defer(*unread_through("tournament"))
         .filter(link_token=token)
         .first()
     )

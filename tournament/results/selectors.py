@@ -16,6 +16,7 @@ from tournament.models import (
     Table,
     Tournament,
 )
+from tournament.models.core import unread_through
 from tournament.models.results import winners_and_marks
 from tournament.results.notation import hand_text
 from tournament.seating.selectors import series_tables
@@ -24,7 +25,7 @@ from tournament.seating.selectors import series_tables
 def table_for_entry(series: Series, number: int) -> Table:
     return (
         Table.objects.select_related("series__tournament")
-        .defer("series__quality", "series__tournament__seating_plan")
+        .defer("series__quality", *unread_through("series__tournament"))
         .prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("entry__player"))
         )
