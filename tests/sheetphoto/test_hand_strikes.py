@@ -362,3 +362,18 @@ def test_a_winner_s_last_strike_alike_the_others_is_read_plainly(photo_table):
     data = photo(photo_table, Hand("pencil", "doubled", "small", ()), seed=7)
     game = read_sheet(data).games[4]
     assert (game.winner_seat, game.marks_left, game.flagged) == (3, 2, False)
+
+
+def test_erased_pencil_on_a_winner_s_later_standing_mark_is_no_doubt(photo_table):
+    # Game 3: seat 1 keeps all 7 marks; mark 4 holds an erased pencil
+    # strike's remains, a twentieth of a strike in both views, which a
+    # clean scan's lines doubt as the masked view does. After mark 1, a
+    # stroke alone in both views, struck it would break "von links nach
+    # rechts", and the lines see strokes alone to the row's end: it stands.
+    data = photo(
+        photo_table,
+        Hand("ballpoint_blue", "oblique", "scan", ()),
+        seed=0,
+        touch=lambda page, sheet: _erased(page, sheet, game=3, mark=4, alpha=0.2),
+    )
+    assert games(data) == CLEAR

@@ -667,9 +667,10 @@ def _settled_standing(
     plainly, struck they would break it, when the lines see strokes alone
     from there to the row's end (`strength` below BOUNDARY_LINES, as at a
     row's end): the masked view's doubt is ink off the stroke too little
-    for a line, a smudge's edge or an erased strike's remains. A mark
-    whose lines stand out there may be a faint strike along its stroke
-    in a row read wrongly standing: a person looks."""
+    for a line, a smudge's edge or an erased strike's remains, though the
+    lines doubt it too (a clean scan's lines doubt a twentieth of a
+    strike). A mark whose lines stand out there may be a faint strike
+    along its stroke in a row read wrongly standing: a person looks."""
     plain = np.flatnonzero(~struck & ~unsure & clear)
     settled = np.zeros(len(struck), dtype=bool)
     if not len(plain):
@@ -678,7 +679,7 @@ def _settled_standing(
     if np.any(strength[after] >= BOUNDARY_LINES):
         return settled
     settled[after] = True
-    return settled & unsure & clear
+    return settled & unsure
 
 
 def _settled_boundary(
