@@ -137,3 +137,18 @@ def test_a_winner_s_last_strike_weak_in_its_lines_is_plain_if_struck_alike():
     masked[index(1, 1, 2)] = STANDING + 3 * (STRUCK - STANDING)
     games, _cells = read(masked, lines)
     assert games[0].flagged
+
+
+def test_a_winner_s_last_strike_far_weaker_than_his_own_is_asked_about():
+    # Game 1, seat 1 (the winner): mark 1 struck in a dark pen, eight times
+    # the game's other strikes in both views; mark 2 holds a line as weak
+    # as the game's others, an eighth of the row's own strike: another
+    # pen's line or an erased strike's remains. Read struck it says 5
+    # marks left, as plainly as the game's level allows: a person looks.
+    masked = scores()
+    lines = scores(level=0.06) + 0.02
+    masked[index(1, 1, 1)] = 8 * STRUCK
+    lines[index(1, 1, 1)] = 0.02 + 8 * 0.06
+    games, _cells = read(masked, lines)
+    assert games[0].flagged
+    assert [g.flagged for g in games[1:]] == [False] * 4

@@ -156,6 +156,15 @@ BOUNDARY_NEAR = 0.15
 # share of their median between these) and its lines hold this much.
 BOUNDARY_ALIKE = (0.8, 1.5)
 BOUNDARY_ALIKE_LINES = 0.2
+# A row's last struck mark with less than this share of the row's
+# strongest strike before it, in both views, is another pen's.
+BOUNDARY_WEAKER = 0.3
+# A row's first standing marks, at least FAINT_RUN of them, holding this
+# share of their writer's strike and this many times the ink of the
+# standing marks after them, are a faint pen's strikes.
+FAINT_RUN = 2
+FAINT_RUN_SHARE = 0.01
+FAINT_RUN_TIMES = 10.0
 # A game with this many cells between the levels has strikes too faint to
 # read surely: the person is asked to strike more firmly.
 FAINT_CELLS = 3
@@ -907,6 +916,49 @@ def _struck_alike(
     return bool(low <= share <= high)
 
 
+def _another_pen_s_end(
+    struck: npt.NDArray[np.bool_],
+    views: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]],
+) -> npt.NDArray[np.bool_]:
+    """A row's last struck mark (left to right) where, after a strike of
+    its own, it holds less than BOUNDARY_WEAKER of the row's strongest
+    strike before it in both views (`views`: the masked view's and the
+    lines' `_strength`): another pen's line or an erased strike's remains
+    beside the row's own strikes, though the game's writers strike as
+    weakly (a person looks). Its first standing marks, when it has no
+    strike of its own, see `_faint_run`."""
+    out = np.zeros(len(struck), dtype=bool)
+    if struck.all():
+        return out
+    first = int(np.argmin(struck))
+    if first == 0:
+        return _faint_run(views[0])
+    last = first - 1
+    if last >= 1 and all(
+        view[last] < BOUNDARY_WEAKER * float(np.max(view[:last])) for view in views
+    ):
+        out[last] = True
+    return out
+
+
+def _faint_run(masked: npt.NDArray[np.float64]) -> npt.NDArray[np.bool_]:
+    """The first marks of a row read without a strike (left to right, the
+    masked view's `_strength`) that look struck by a faint pen: at least
+    FAINT_RUN of them from the first on, each holding FAINT_RUN_SHARE of
+    its writer's strike and FAINT_RUN_TIMES the ink of every mark after
+    them. A pen far fainter than the game's others falls below its doubt;
+    no smudge or erased strike lies on mark after mark from the first."""
+    out = np.zeros(len(masked), dtype=bool)
+    for run in range(len(masked) - 1, FAINT_RUN - 1, -1):
+        weakest = float(np.min(masked[:run]))
+        if weakest > FAINT_RUN_SHARE and weakest > FAINT_RUN_TIMES * float(
+            np.max(masked[run:])
+        ):
+            out[:run] = True
+            break
+    return out
+
+
 def decide(
     scores: npt.NDArray[np.float64],
     layout: SheetLayout,
@@ -931,7 +983,7 @@ def decide(
             raise
         struck, unsure, distance, threshold = _verdicts(lines, layout)
         seen, lines = lines, None
-    strength = _strength(seen, layout)
+    strength = seen_strength = _strength(seen, layout)
     clear = ~struck & ~unsure
     # Where the lines see each strike plainly, a row's pen shows in them.
     lines_plain = np.zeros(len(scores), dtype=bool)
@@ -985,6 +1037,10 @@ def decide(
                 clear[span],
                 None if lines is None else scores[span],
             )
+            if lines is not None:
+                doubtful[span] |= _another_pen_s_end(
+                    struck[span], (seen_strength[span], strength[span])
+                )
     doubtful |= disorder
     cells = tuple(
         CellReading(
