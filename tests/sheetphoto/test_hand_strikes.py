@@ -165,6 +165,17 @@ def test_a_pencil_strike_along_the_printed_stroke_is_struck(photo_table):
     assert games(data) == CLEAR
 
 
+@pytest.mark.parametrize(("condition", "seed"), [("scan", 5), ("jpeg40", 4)])
+def test_pencil_strikes_along_the_stroke_the_lines_see_plainly_are_struck(
+    photo_table, condition, seed
+):
+    # Marks the masked view reads standing and their lines far above doubt
+    # with most of a strike's ink: struck, where three games (a scan) or
+    # two (JPEG quality 40) were asked about.
+    data = photo(photo_table, Hand("pencil", "along", condition, ()), seed=seed)
+    assert games(data) == CLEAR
+
+
 def test_a_faint_pen_in_warm_dim_light_is_read(photo_table):
     # The camera's noise in dim light is as dark as a faint line.
     data = photo(photo_table, Hand("faint", "across", "warm_dim", ()), seed=2)

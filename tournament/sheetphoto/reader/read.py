@@ -142,6 +142,9 @@ NOISE_FLOOR = 0.00001
 # A cell the masked view doubts is struck when its lines are this many
 # times their margin above their threshold.
 LINES_SURE = 3.0
+# A cell the masked view reads standing is struck when its lines are so
+# far above their threshold and hold this share of its writer's strike.
+ALONG_SHARE = 0.6
 # Where a row's strikes end, in shares of its writer's strike (in all its
 # lines): its last struck mark is plain from BOUNDARY_SHARE, its first
 # standing mark a stroke alone below BOUNDARY_LINES.
@@ -828,16 +831,22 @@ def _either_view(
     cell the masked view reads struck is struck: its ink is a line off the
     printed stroke or darker than it. One it reads standing is unsure if
     the lines see it struck: a strike along the printed stroke, masked
-    away, no darker than the print. One it doubts is struck when the lines
-    see it far above doubt (LINES_SURE); never standing by the lines alone,
-    whose printed ink hides a faint strike."""
+    away, no darker than the print; struck when they see it far above
+    doubt (LINES_SURE) with ALONG_SHARE of its writer's strike (the
+    print's own ink, darker in uneven light, holds less). One it doubts
+    is struck when the lines see it far above doubt; never standing by
+    the lines alone, whose printed ink hides a faint strike."""
     struck, unsure, distance = masked
     try:
         l_struck, l_unsure, l_distance, _ = _verdicts(lines, layout)
     except SheetRefused:
         return masked, np.ones(len(struck), dtype=bool)
+    sure = l_distance > LINES_SURE
     along = ~struck & ~unsure & l_struck & ~l_unsure
-    settled = unsure & (l_distance > LINES_SURE)
+    settled = (unsure & sure) | (
+        along & sure & (_strength(lines, layout) >= ALONG_SHARE)
+    )
+    along &= ~settled
     verdicts = (
         np.where(settled, l_struck, struck),
         (unsure & ~settled) | along,
