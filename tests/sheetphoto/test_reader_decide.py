@@ -162,3 +162,22 @@ def test_a_winner_s_last_strike_far_weaker_than_his_own_is_asked_about():
     games, _cells = read(masked, lines)
     assert games[0].flagged
     assert [g.flagged for g in games[1:]] == [False] * 4
+
+
+def test_a_mark_only_the_lines_doubt_where_a_winner_s_strikes_end_may_stand():
+    # Game 1, seat 1 (the winner, marks 1-2 struck): mark 3 holds an eighth
+    # of a strike in its lines (a strike's end run over, the print a little
+    # darker) and nearly nothing off its printed stroke. Under 0.15 of the
+    # row's weakest strike in both views, with the row's pen plain in the
+    # lines, it stands as a mark the masked view doubts would.
+    masked = scores()
+    masked[index(1, 1, 3)] = STANDING + (STRUCK - STANDING) / 50
+    lines = scores(level=0.06) + 0.02
+    lines[index(1, 1, 3)] = 0.02 + STANDING + (0.06 - STANDING) / 8
+    games, cells = read(masked, lines)
+    assert cells[(1, 1, 3)].state == "standing"
+    assert (games[0].winner_seat, games[0].marks_left, games[0].flagged) == (
+        1,
+        5,
+        False,
+    )

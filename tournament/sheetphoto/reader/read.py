@@ -1015,13 +1015,16 @@ def decide(
             struck[span], unsure[span], clear[span], strength[span]
         )
         if lines is not None and whole[span].all():
-            standing |= _settled_boundary(
+            # A mark only the lines doubt is weighed as one both doubt.
+            near = _settled_boundary(
                 struck[span],
-                unsure[span],
+                unsure[span] | (~struck[span] & ~clear[span]),
                 clear[span],
                 (scores[span], lines[span]),
                 lines_plain[span],
             )
+            standing |= near
+            clear[span] |= near
         standing &= whole[span]
         struck[span] &= ~standing
         unsure[span] &= ~standing
