@@ -549,6 +549,18 @@ class CellInk:
     whole: npt.NDArray[np.bool_]
 
 
+def _box_sum(
+    integral: npt.NDArray[Any], top: int, bottom: int, left: int, right: int
+) -> float:
+    """The sum over a box, from an integral image (`cv2.integral`)."""
+    return float(
+        integral[bottom, right]
+        - integral[top, right]
+        - integral[bottom, left]
+        + integral[top, left]
+    )
+
+
 def cell_scores(
     dark: Floats, layout: SheetLayout, x0: float, y0: float, seen: Gray | None = None
 ) -> CellInk:
@@ -610,30 +622,11 @@ def cell_scores(
         top = min(max(round((box.y + dy + inset_y - y0) * PX), 0), height)
         bottom = min(max(round((box.y + box.h + dy - inset_y - y0) * PX), 0), height)
         area = float((right - left) * (bottom - top))
-        total = float(
-            ink_sum[bottom, right]
-            - ink_sum[top, right]
-            - ink_sum[bottom, left]
-            + ink_sum[top, left]
-        )
-        visible = float(
-            seen_sum[bottom, right]
-            - seen_sum[top, right]
-            - seen_sum[bottom, left]
-            + seen_sum[top, left]
-        )
-        scores[i] = total / area if area > 0 else 0.0
-        all_lines[i] = (
-            float(
-                lines_sum[bottom, right]
-                - lines_sum[top, right]
-                - lines_sum[bottom, left]
-                + lines_sum[top, left]
-            )
-            / area
-            if area > 0
-            else 0.0
-        )
+        inside = (top, bottom, left, right)
+        visible = _box_sum(seen_sum, *inside)
+        if area > 0:
+            scores[i] = _box_sum(ink_sum, *inside) / area
+            all_lines[i] = _box_sum(lines_sum, *inside) / area
         whole[i] = area > 0 and visible >= SEEN_SHARE * area
     return CellInk(scores, all_lines, whole)
 
