@@ -3,7 +3,8 @@ draws them with a fixed seed): a strike nearly along the printed stroke,
 a sheet struck in pencil, pens mixed on one sheet, a pencil smudge over a
 standing mark, a row struck out of order ("von links nach rechts"), a
 photo with the sheet's own QR code cut off, and where a winner's strikes
-end: a faint strike along the stroke, erased pencil after a faint line."""
+end: a faint strike along the stroke, erased pencil after a faint line,
+strikes in a pen far fainter than the game's."""
 
 import cv2
 import numpy as np
@@ -161,6 +162,17 @@ def test_a_pencil_strike_along_the_printed_stroke_is_struck(photo_table):
     # Pencil is no darker than the printed grey: over the stroke only its
     # added ink shows it, so masked away every game was in doubt.
     data = photo(photo_table, Hand("pencil", "along", "phone", ()), seed=2)
+    assert games(data) == CLEAR
+
+
+@pytest.mark.parametrize(("condition", "seed"), [("scan", 5), ("jpeg40", 4)])
+def test_pencil_strikes_along_the_stroke_the_lines_see_plainly_are_struck(
+    photo_table, condition, seed
+):
+    # Marks the masked view reads standing and their lines far above doubt
+    # with most of a strike's ink: struck, where three games (a scan) or
+    # two (JPEG quality 40) were asked about.
+    data = photo(photo_table, Hand("pencil", "along", condition, ()), seed=seed)
     assert games(data) == CLEAR
 
 
@@ -362,3 +374,48 @@ def test_a_winner_s_last_strike_alike_the_others_is_read_plainly(photo_table):
     data = photo(photo_table, Hand("pencil", "doubled", "small", ()), seed=7)
     game = read_sheet(data).games[4]
     assert (game.winner_seat, game.marks_left, game.flagged) == (3, 2, False)
+
+
+def test_erased_pencil_on_a_winner_s_later_standing_mark_is_no_doubt(photo_table):
+    # Game 3: seat 1 keeps all 7 marks; mark 4 holds an erased pencil
+    # strike's remains, a twentieth of a strike in both views, which a
+    # clean scan's lines doubt as the masked view does. After mark 1, a
+    # stroke alone in both views, struck it would break "von links nach
+    # rechts", and the lines see strokes alone to the row's end: it stands.
+    data = photo(
+        photo_table,
+        Hand("ballpoint_blue", "oblique", "scan", ()),
+        seed=0,
+        touch=lambda page, sheet: _erased(page, sheet, game=3, mark=4, alpha=0.2),
+    )
+    assert games(data) == CLEAR
+
+
+def _faint_crosses(page, sheet, *, game=3, seat=1, marks=3):
+    """A row's first `marks` struck by a faint pen's thin crosses, light
+    beside the sheet's ballpoint."""
+    layout = page.sheet.layout()
+    rng = np.random.default_rng(0)
+    ink = np.zeros(sheet.shape[:2], np.uint8)
+    for mark in range(1, marks + 1):
+        cell = layout.cell(game, seat, mark)
+        _strike_cell(ink, layout, cell.box, cell.stroke, "cross", 0.25, rng)
+    return _blend(sheet, ink, (200, 188, 176), 0.4)
+
+
+def test_a_winner_s_strikes_in_a_pen_far_fainter_than_the_game_s_are_asked_about(
+    photo_table,
+):
+    # Game 3: seat 1 struck marks 1-3 with a faint pen's thin crosses, the
+    # others in black ballpoint; below the game's doubt they read as
+    # standing (7 marks left, was 4), unflagged. Marks from the first on,
+    # each holding ink ten times the row's later ones: a faint pen's
+    # strikes, and a person looks.
+    data = photo(
+        photo_table,
+        Hand("ballpoint_black", "cross", "phone", ()),
+        seed=0,
+        touch=_faint_crosses,
+    )
+    game = read_sheet(data).games[2]
+    assert game.flagged or (game.winner_seat, game.marks_left) == (1, 4)

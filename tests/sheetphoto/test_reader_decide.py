@@ -1,7 +1,7 @@
 """The reader's decision on a sheet's cell scores (no photo): the rule
 "von links nach rechts" settles a doubtful mark among clear strikes, and
 a mark whose ink lies only along its printed stroke is never read
-standing without a doubt."""
+standing without a doubt (struck when its lines hold most of a strike)."""
 
 import numpy as np
 
@@ -61,14 +61,24 @@ def test_a_weak_strike_among_clear_ones_is_struck_by_left_to_right():
 
 def test_ink_along_the_printed_stroke_alone_puts_a_standing_mark_in_doubt():
     # Game 1, seat 1, mark 3: nothing outside its printed stroke (the
-    # masked view reads it standing), but its lines hold a strike's ink.
+    # masked view reads it standing), but its lines hold 0.4 of a strike's
+    # ink, far above their doubt: a strike along the stroke, or the print's
+    # own ink in uneven light. With a whole strike's ink it is struck.
     masked = scores()
     lines = scores(level=0.06) + 0.02
-    lines[index(1, 1, 3)] = lines[index(1, 1, 1)]
+    lines[index(1, 1, 3)] = 0.02 + STANDING + 0.4 * (0.06 - STANDING)
     games, cells = read(masked, lines)
     assert cells[(1, 1, 3)].state == "doubtful"
     assert games[0].flagged
     assert [g.flagged for g in games[1:]] == [False] * 4
+    lines[index(1, 1, 3)] = lines[index(1, 1, 1)]
+    games, cells = read(masked, lines)
+    assert cells[(1, 1, 3)].state == "struck"
+    assert (games[0].winner_seat, games[0].marks_left, games[0].flagged) == (
+        1,
+        4,
+        False,
+    )
 
 
 def test_a_weak_mark_where_a_winner_s_strikes_end_stands_if_the_lines_see_the_pen():
@@ -137,3 +147,37 @@ def test_a_winner_s_last_strike_weak_in_its_lines_is_plain_if_struck_alike():
     masked[index(1, 1, 2)] = STANDING + 3 * (STRUCK - STANDING)
     games, _cells = read(masked, lines)
     assert games[0].flagged
+
+
+def test_a_winner_s_last_strike_far_weaker_than_his_own_is_asked_about():
+    # Game 1, seat 1 (the winner): mark 1 struck in a dark pen, eight times
+    # the game's other strikes in both views; mark 2 holds a line as weak
+    # as the game's others, an eighth of the row's own strike: another
+    # pen's line or an erased strike's remains. Read struck it says 5
+    # marks left, as plainly as the game's level allows: a person looks.
+    masked = scores()
+    lines = scores(level=0.06) + 0.02
+    masked[index(1, 1, 1)] = 8 * STRUCK
+    lines[index(1, 1, 1)] = 0.02 + 8 * 0.06
+    games, _cells = read(masked, lines)
+    assert games[0].flagged
+    assert [g.flagged for g in games[1:]] == [False] * 4
+
+
+def test_a_mark_only_the_lines_doubt_where_a_winner_s_strikes_end_may_stand():
+    # Game 1, seat 1 (the winner, marks 1-2 struck): mark 3 holds an eighth
+    # of a strike in its lines (a strike's end run over, the print a little
+    # darker) and nearly nothing off its printed stroke. Under 0.15 of the
+    # row's weakest strike in both views, with the row's pen plain in the
+    # lines, it stands as a mark the masked view doubts would.
+    masked = scores()
+    masked[index(1, 1, 3)] = STANDING + (STRUCK - STANDING) / 50
+    lines = scores(level=0.06) + 0.02
+    lines[index(1, 1, 3)] = 0.02 + STANDING + (0.06 - STANDING) / 8
+    games, cells = read(masked, lines)
+    assert cells[(1, 1, 3)].state == "standing"
+    assert (games[0].winner_seat, games[0].marks_left, games[0].flagged) == (
+        1,
+        5,
+        False,
+    )

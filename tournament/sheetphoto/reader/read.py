@@ -142,6 +142,9 @@ NOISE_FLOOR = 0.00001
 # A cell the masked view doubts is struck when its lines are this many
 # times their margin above their threshold.
 LINES_SURE = 3.0
+# A cell the masked view reads standing is struck when its lines are so
+# far above their threshold and hold this share of its writer's strike.
+ALONG_SHARE = 0.6
 # Where a row's strikes end, in shares of its writer's strike (in all its
 # lines): its last struck mark is plain from BOUNDARY_SHARE, its first
 # standing mark a stroke alone below BOUNDARY_LINES.
@@ -156,6 +159,15 @@ BOUNDARY_NEAR = 0.15
 # share of their median between these) and its lines hold this much.
 BOUNDARY_ALIKE = (0.8, 1.5)
 BOUNDARY_ALIKE_LINES = 0.2
+# A row's last struck mark with less than this share of the row's
+# strongest strike before it, in both views, is another pen's.
+BOUNDARY_WEAKER = 0.3
+# A row's first standing marks, at least FAINT_RUN of them, holding this
+# share of their writer's strike and this many times the ink of the
+# standing marks after them, are a faint pen's strikes.
+FAINT_RUN = 2
+FAINT_RUN_SHARE = 0.01
+FAINT_RUN_TIMES = 10.0
 # A game with this many cells between the levels has strikes too faint to
 # read surely: the person is asked to strike more firmly.
 FAINT_CELLS = 3
@@ -537,6 +549,18 @@ class CellInk:
     whole: npt.NDArray[np.bool_]
 
 
+def _box_sum(
+    integral: npt.NDArray[Any], top: int, bottom: int, left: int, right: int
+) -> float:
+    """The sum over a box, from an integral image (`cv2.integral`)."""
+    return float(
+        integral[bottom, right]
+        - integral[top, right]
+        - integral[bottom, left]
+        + integral[top, left]
+    )
+
+
 def cell_scores(
     dark: Floats, layout: SheetLayout, x0: float, y0: float, seen: Gray | None = None
 ) -> CellInk:
@@ -598,30 +622,11 @@ def cell_scores(
         top = min(max(round((box.y + dy + inset_y - y0) * PX), 0), height)
         bottom = min(max(round((box.y + box.h + dy - inset_y - y0) * PX), 0), height)
         area = float((right - left) * (bottom - top))
-        total = float(
-            ink_sum[bottom, right]
-            - ink_sum[top, right]
-            - ink_sum[bottom, left]
-            + ink_sum[top, left]
-        )
-        visible = float(
-            seen_sum[bottom, right]
-            - seen_sum[top, right]
-            - seen_sum[bottom, left]
-            + seen_sum[top, left]
-        )
-        scores[i] = total / area if area > 0 else 0.0
-        all_lines[i] = (
-            float(
-                lines_sum[bottom, right]
-                - lines_sum[top, right]
-                - lines_sum[bottom, left]
-                + lines_sum[top, left]
-            )
-            / area
-            if area > 0
-            else 0.0
-        )
+        inside = (top, bottom, left, right)
+        visible = _box_sum(seen_sum, *inside)
+        if area > 0:
+            scores[i] = _box_sum(ink_sum, *inside) / area
+            all_lines[i] = _box_sum(lines_sum, *inside) / area
         whole[i] = area > 0 and visible >= SEEN_SHARE * area
     return CellInk(scores, all_lines, whole)
 
@@ -667,9 +672,10 @@ def _settled_standing(
     plainly, struck they would break it, when the lines see strokes alone
     from there to the row's end (`strength` below BOUNDARY_LINES, as at a
     row's end): the masked view's doubt is ink off the stroke too little
-    for a line, a smudge's edge or an erased strike's remains. A mark
-    whose lines stand out there may be a faint strike along its stroke
-    in a row read wrongly standing: a person looks."""
+    for a line, a smudge's edge or an erased strike's remains, though the
+    lines doubt it too (a clean scan's lines doubt a twentieth of a
+    strike). A mark whose lines stand out there may be a faint strike
+    along its stroke in a row read wrongly standing: a person looks."""
     plain = np.flatnonzero(~struck & ~unsure & clear)
     settled = np.zeros(len(struck), dtype=bool)
     if not len(plain):
@@ -678,7 +684,7 @@ def _settled_standing(
     if np.any(strength[after] >= BOUNDARY_LINES):
         return settled
     settled[after] = True
-    return settled & unsure & clear
+    return settled & unsure
 
 
 def _settled_boundary(
@@ -818,16 +824,22 @@ def _either_view(
     cell the masked view reads struck is struck: its ink is a line off the
     printed stroke or darker than it. One it reads standing is unsure if
     the lines see it struck: a strike along the printed stroke, masked
-    away, no darker than the print. One it doubts is struck when the lines
-    see it far above doubt (LINES_SURE); never standing by the lines alone,
-    whose printed ink hides a faint strike."""
+    away, no darker than the print; struck when they see it far above
+    doubt (LINES_SURE) with ALONG_SHARE of its writer's strike (the
+    print's own ink, darker in uneven light, holds less). One it doubts
+    is struck when the lines see it far above doubt; never standing by
+    the lines alone, whose printed ink hides a faint strike."""
     struck, unsure, distance = masked
     try:
         l_struck, l_unsure, l_distance, _ = _verdicts(lines, layout)
     except SheetRefused:
         return masked, np.ones(len(struck), dtype=bool)
+    sure = l_distance > LINES_SURE
     along = ~struck & ~unsure & l_struck & ~l_unsure
-    settled = unsure & (l_distance > LINES_SURE)
+    settled = (unsure & sure) | (
+        along & sure & (_strength(lines, layout) >= ALONG_SHARE)
+    )
+    along &= ~settled
     verdicts = (
         np.where(settled, l_struck, struck),
         (unsure & ~settled) | along,
@@ -906,6 +918,49 @@ def _struck_alike(
     return bool(low <= share <= high)
 
 
+def _another_pen_s_end(
+    struck: npt.NDArray[np.bool_],
+    views: tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]],
+) -> npt.NDArray[np.bool_]:
+    """A row's last struck mark (left to right) where, after a strike of
+    its own, it holds less than BOUNDARY_WEAKER of the row's strongest
+    strike before it in both views (`views`: the masked view's and the
+    lines' `_strength`): another pen's line or an erased strike's remains
+    beside the row's own strikes, though the game's writers strike as
+    weakly (a person looks). Its first standing marks, when it has no
+    strike of its own, see `_faint_run`."""
+    out = np.zeros(len(struck), dtype=bool)
+    if struck.all():
+        return out
+    first = int(np.argmin(struck))
+    if first == 0:
+        return _faint_run(views[0])
+    last = first - 1
+    if last >= 1 and all(
+        view[last] < BOUNDARY_WEAKER * float(np.max(view[:last])) for view in views
+    ):
+        out[last] = True
+    return out
+
+
+def _faint_run(masked: npt.NDArray[np.float64]) -> npt.NDArray[np.bool_]:
+    """The first marks of a row read without a strike (left to right, the
+    masked view's `_strength`) that look struck by a faint pen: at least
+    FAINT_RUN of them from the first on, each holding FAINT_RUN_SHARE of
+    its writer's strike and FAINT_RUN_TIMES the ink of every mark after
+    them. A pen far fainter than the game's others falls below its doubt;
+    no smudge or erased strike lies on mark after mark from the first."""
+    out = np.zeros(len(masked), dtype=bool)
+    for run in range(len(masked) - 1, FAINT_RUN - 1, -1):
+        weakest = float(np.min(masked[:run]))
+        if weakest > FAINT_RUN_SHARE and weakest > FAINT_RUN_TIMES * float(
+            np.max(masked[run:])
+        ):
+            out[:run] = True
+            break
+    return out
+
+
 def decide(
     scores: npt.NDArray[np.float64],
     layout: SheetLayout,
@@ -930,7 +985,7 @@ def decide(
             raise
         struck, unsure, distance, threshold = _verdicts(lines, layout)
         seen, lines = lines, None
-    strength = _strength(seen, layout)
+    strength = seen_strength = _strength(seen, layout)
     clear = ~struck & ~unsure
     # Where the lines see each strike plainly, a row's pen shows in them.
     lines_plain = np.zeros(len(scores), dtype=bool)
@@ -953,13 +1008,16 @@ def decide(
             struck[span], unsure[span], clear[span], strength[span]
         )
         if lines is not None and whole[span].all():
-            standing |= _settled_boundary(
+            # A mark only the lines doubt is weighed as one both doubt.
+            near = _settled_boundary(
                 struck[span],
-                unsure[span],
+                unsure[span] | (~struck[span] & ~clear[span]),
                 clear[span],
                 (scores[span], lines[span]),
                 lines_plain[span],
             )
+            standing |= near
+            clear[span] |= near
         standing &= whole[span]
         struck[span] &= ~standing
         unsure[span] &= ~standing
@@ -984,6 +1042,10 @@ def decide(
                 clear[span],
                 None if lines is None else scores[span],
             )
+            if lines is not None:
+                doubtful[span] |= _another_pen_s_end(
+                    struck[span], (seen_strength[span], strength[span])
+                )
     doubtful |= disorder
     cells = tuple(
         CellReading(
