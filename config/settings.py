@@ -132,6 +132,9 @@ SQLITE_OPTIONS: dict[str, Any] = {
 # 10 (four workers: 40); a request waits for a free one. Django's
 # documentation: no persistent connections under ASGI, a pool instead.
 POSTGRESQL_POOL = {"min_size": 1, "max_size": 10, "timeout": 30}
+# SQLite has no pool of Django's: tournament/core/sqlite keeps a few
+# connections between requests (opening one parses the whole schema).
+SQLITE_ENGINE = "tournament.core.sqlite"
 
 
 def database_settings(url: str, var_dir: Path) -> dict[str, Any]:
@@ -144,12 +147,15 @@ def database_settings(url: str, var_dir: Path) -> dict[str, Any]:
     else:
         var_dir.mkdir(parents=True, exist_ok=True)
         database = {
-            "ENGINE": "django.db.backends.sqlite3",
+            "ENGINE": SQLITE_ENGINE,
             "NAME": str(var_dir / "siebenschraem.sqlite3"),
         }
-    if database["ENGINE"] == "django.db.backends.sqlite3":
+    if database["ENGINE"] in ("django.db.backends.sqlite3", SQLITE_ENGINE):
+        database["ENGINE"] = SQLITE_ENGINE
         database["OPTIONS"] = {**SQLITE_OPTIONS, **database.get("OPTIONS", {})}
-        database.setdefault("TEST", {"NAME": None})
+        # In memory, named so: pytest-django knows Django's engine's
+        # in-memory default, not this engine's, and would name a file.
+        database.setdefault("TEST", {"NAME": ":memory:"})
     elif database["ENGINE"] == "django.db.backends.postgresql":
         database.setdefault("OPTIONS", {})["pool"] = dict(POSTGRESQL_POOL)
         # The pool checks a connection before a request gets it, so the

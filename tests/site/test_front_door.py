@@ -23,6 +23,7 @@ import pytest
 from bench import frontdoor
 from tests.support.threads import in_own_thread
 from tournament.core.front import Budget
+from tournament.core.sqlite import base as sqlite
 
 # Real servers under attack: not in test-fast.
 pytestmark = [pytest.mark.slow, pytest.mark.server]
@@ -117,10 +118,12 @@ def test_connections_closed_before_reading_leave_nothing_behind(hall):
     """600 connections that pipeline GETs of a page made by Django and
     close before reading left their request threads and database
     connections behind (1,124 open files, 193 idle threads) and a 30-line
-    traceback each."""
+    traceback each. SQLite's kept connections (two files each, the
+    first three) may wait for the next requests; nothing more."""
     seen = attacked(hall, frontdoor.early_close, connections=600, requests=20)
+    kept = 2 * sqlite.KEEP + 1
     assert seen["after"]["threads"] <= seen["before"]["threads"] + 2, seen
-    assert seen["after"]["open_files"] <= seen["before"]["open_files"] + 5, seen
+    assert seen["after"]["open_files"] <= seen["before"]["open_files"] + 5 + kept, seen
 
 
 def test_a_flood_of_pipelined_requests_is_taken_one_at_a_time(hall):

@@ -37,14 +37,14 @@ PLAYERS = 3  # practice tables played at once
 
 
 def _sqlite_safety(database):
-    assert database["ENGINE"] == "django.db.backends.sqlite3"
+    assert database["ENGINE"] == site_settings.SQLITE_ENGINE
     options = database["OPTIONS"]
     init = options["init_command"]
     assert "journal_mode=WAL" in init
     assert re.search(r"busy_timeout=\d{4,}", init)
     assert options["transaction_mode"] == "IMMEDIATE"
     # The test database of an SQLite site is in memory, as before.
-    assert database["TEST"] == {"NAME": None}
+    assert database["TEST"] == {"NAME": ":memory:"}
 
 
 def test_the_default_sqlite_file_is_safe(tmp_path):
