@@ -154,12 +154,15 @@ def _errors(response) -> list[str]:
 
 
 def refused(response) -> bool:
-    """A 4xx, a form shown again (200 to a POST), or a redirect with an
-    error message."""
+    """A 4xx, a form shown again (200 to a POST, or JSON not "ok"), or a
+    redirect with an error message."""
     status = response.status_code
     if status >= 400:
         return True
     if response.wsgi_request.method == "POST" and status == 200:
+        # A JSON answer (the outbox's) says itself whether it was taken.
+        if response.get("Content-Type") == "application/json":
+            return response.json().get("ok") is not True
         return True
     return status in (301, 302, 303) and bool(_errors(response))
 
@@ -500,6 +503,13 @@ def test_a_players_entry(players, data, who, accept):
 )
 @example(
     name="mine_confirm", data={"version": str(2**64)}, who="here", table=2, accept={}
+)
+@example(  # the waiting entry confirmed, answered in JSON: taken, not refused
+    name="mine_confirm",
+    data={"version": "1"},
+    who="here",
+    table=2,
+    accept={"HTTP_ACCEPT": "application/json"},
 )
 @example(
     name="mine_reject",
