@@ -19,10 +19,7 @@ def handler(tmp_path, django_db_blocker):
     with django_db_blocker.unblock():
         yield connections
         connections.close_all()
-    for pool in base._pools.values():
-        while not pool.empty():
-            pool.get_nowait().close()
-    base._pools.clear()
+    base.close_kept()
 
 
 def _raw(wrapper) -> sqlite3.Connection:
@@ -68,8 +65,7 @@ def test_no_more_than_keep_connections_wait(handler):
     assert len({id(r) for r in raws}) == base.KEEP + 3
     for wrapper in wrappers:
         wrapper.close()
-    (pool,) = base._pools.values()
-    assert pool.qsize() == base.KEEP
+    assert base.kept(str(wrappers[0].settings_dict["NAME"])) == base.KEEP
     # The ones beyond KEEP are closed for real.
     with pytest.raises(sqlite3.ProgrammingError):
         raws[-1].execute("SELECT 1")

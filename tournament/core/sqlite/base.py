@@ -40,6 +40,23 @@ def _pool(name: str) -> queue.LifoQueue[sqlite3.Connection]:
     return pool
 
 
+def kept(name: str) -> int:
+    """How many connections to the database file `name` wait in this
+    process."""
+    return _pool(name).qsize()
+
+
+def close_kept() -> None:
+    """Close every connection this process keeps (a test's files go, and
+    the last one closed checkpoints its WAL)."""
+    for pool in _pools.values():
+        while True:
+            try:
+                pool.get_nowait().close()
+            except queue.Empty:
+                break
+
+
 class DatabaseWrapper(base.DatabaseWrapper):
     def get_new_connection(self, conn_params: dict[str, Any]) -> Any:
         if not self.is_in_memory_db():
