@@ -13,11 +13,12 @@ deploy/nginx-site.conf (needs nginx on the PATH).
 
 The script (`--seed`, `--players`, `--speed`): the players are registered,
 three quarters from a club list (.xlsx) through the import page, the rest
-at the desk's form; most are checked in by the desk's phones, two arrive
-late (after series 1 and after series 3), a few never come. Each series is
-drawn (series 5 "Nach Tabelle"), printed (score sheets and seating list as
-PDF), released, and played: a table's five games take the series' hour
-divided by `--speed` (10: six minutes). Its result is entered, by share of
+at the desk's form; most are checked in by the desk's phones (the
+referees sign in meanwhile, as they arrive over the first half hour), two
+arrive late (after series 1 and after series 3), a few never come. Each
+series is drawn (series 5 "Nach Tabelle"), printed (score sheets and
+seating list as PDF), released, and played: a table's five games take the
+series' hour divided by `--speed` (10: six minutes). Its result is entered, by share of
 the tables: 40 % at the table from the players' phones (one enters, another
 confirms, as static/js/outbox.js does: Idempotency-Key, retried until
 answered), 10 % from a photo of the sheet struck by hand (bench/sheetphoto.py,
@@ -115,6 +116,7 @@ PASSWORD = "day-bench-password"
 SERIES = 5
 GAMES = 5
 HOUR = 3600.0  # a series' five games, in the hall's seconds
+ARRIVING = 1800.0  # the referees come in over the first half hour (hall seconds)
 TIMEOUT = 30.0
 PRINT = 180.0  # a PDF made at once: the organizer waits for it
 SURNAMES = (
@@ -1281,6 +1283,11 @@ class Day:
         await self.referees_do(truth, truth.games, reason="Tippfehler in Spiel 5")
 
     async def referee(self, index: int) -> None:
+        # Referees come in during the check-in, as they arrive in the hall's
+        # first half hour: thirty sign-ins at one instant (0.24 s of PBKDF2
+        # each, two cores) would wait up to 8 s behind each other.
+        arrives = random.Random(self.args.seed * 1000 + index).uniform(0, ARRIVING)
+        await asyncio.sleep(arrives / self.speed)
         browser = Browser(self.server, self.stats, f"referee {index}")
         if not await browser.login(f"day-schiri-{index:02d}"):
             self.stats.error(f"referee {index} could not sign in")
@@ -1455,12 +1462,12 @@ class Day:
             await desk.login(f"day-theke-{i + 1}")
         await self.register(org)
         people = self.script.people
-        await self.check_in(desks, [p for p in people if p.arrives == 0])
-        log(f"{sum(p.arrives == 0 for p in people)} players checked in")
         background += [
             asyncio.ensure_future(self.referee(i + 1))
             for i in range(self.hall.referees)
         ]
+        await self.check_in(desks, [p for p in people if p.arrives == 0])
+        log(f"{sum(p.arrives == 0 for p in people)} players checked in")
         self.phones = self.make_phones()
         background += [asyncio.ensure_future(p.run()) for p in self.phones]
         await org.page(f"/t/{SLUG}/verwaltung/serien/")  # makes the series

@@ -52,14 +52,27 @@ def _rank(item) -> int:
     return next((i for i, m in enumerate(_FIRST) if m in marks), len(_FIRST))
 
 
+def _minutes(item) -> float:
+    """The minutes a long file says it takes (`pytest.mark.slow(minutes=…)`,
+    on a worker of a loaded `make test`): the longest go first, or a file
+    as long as the rest of the run together would start after the rest."""
+    return max(
+        (m.kwargs.get("minutes", 0) for m in item.iter_markers("slow")), default=0
+    )
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config, items):
     _leave_out_on_postgresql(config, items)
     files: dict[str, list] = {}
     for item in items:
         files.setdefault(item.nodeid.split("::", 1)[0], []).append(item)
-    # A file ranks as its slowest test; among equals, more tests first.
-    order = sorted(files.values(), key=lambda f: (min(map(_rank, f)), -len(f)))
+    # A file ranks as its slowest test; among equals, the longer first,
+    # then more tests first.
+    order = sorted(
+        files.values(),
+        key=lambda f: (min(map(_rank, f)), -max(map(_minutes, f)), -len(f)),
+    )
     items[:] = [item for f in order for item in f]
 
 

@@ -19,7 +19,7 @@ from tests.e2e.test_phone_pages import LAPTOP, PHONE, Site, _file_name, _pages
 from tests.support import servers as support
 from tests.support.browser import ARTIFACTS, resize, skip_without_chromium
 
-pytestmark = [pytest.mark.e2e, pytest.mark.slow]
+pytestmark = [pytest.mark.e2e, pytest.mark.slow(minutes=3)]
 
 SHOTS = ARTIFACTS / "every-page-kind"
 ZOOM = {"width": 683, "height": 450}

@@ -40,7 +40,7 @@ from tests.e2e.matrix_world import ORGANIZER, PHONE_ACTORS
 from tests.support import servers as support
 from tests.support.browser import ARTIFACTS, resize, skip_without_chromium
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow(minutes=2)]
 
 PHONE = {"width": 360, "height": 740}
 LAPTOP = {"width": 1366, "height": 900}

@@ -255,7 +255,7 @@ SETTINGS = hostile(max_examples=4)
 # Every page after each change: about 45 s of CPU even with the quick
 # profile's one example beside the four below, so `make test` and CI run
 # it, not the edit loop (which keeps the service's test and the documents').
-@pytest.mark.slow
+@pytest.mark.slow(minutes=2.5)
 @SETTINGS
 @given(changes=CHANGES)
 @example(changes={"series_count": 1})

@@ -22,17 +22,10 @@ import pytest
 
 from tests.support import servers as support
 
-pytestmark = [pytest.mark.slow, pytest.mark.server]
+pytestmark = [pytest.mark.slow(minutes=2.5), pytest.mark.server]
 
 SLUG = "upgrade"
 MIGRATIONS = "tournament/migrations"
-# The hall's settings (DEBUG off, manifest static files) over plain HTTP.
-HALL = {
-    "DJANGO_SETTINGS_MODULE": "config.settings",
-    "SECURE_SSL_REDIRECT": "0",
-    "SECURE_COOKIES": "0",
-    "SECURE_HSTS_SECONDS": "0",
-}
 
 
 def _git(*args: str) -> str:
@@ -98,7 +91,7 @@ def test_an_earlier_versions_database_upgrades_as_the_procedure_says(tmp_path):
         pytest.skip("no earlier version in this checkout's history (shallow clone?)")
     old = tmp_path / "old"
     _export(earlier, old)
-    env = support._env(tmp_path / "var", **HALL)
+    env = support._env(tmp_path / "var", **support.HALL)
     (tmp_path / "var").mkdir()
 
     # The championship as the earlier version kept it, and its backup
@@ -129,7 +122,7 @@ def test_an_earlier_versions_database_upgrades_as_the_procedure_says(tmp_path):
     assert _standings(new, env) == before
 
     # The earlier version's backup on a new server of this version.
-    fresh = support._env(tmp_path / "fresh", **HALL)
+    fresh = support._env(tmp_path / "fresh", **support.HALL)
     (tmp_path / "fresh").mkdir()
     _manage(new, fresh, "restore", str(backup))
     assert _standings(new, fresh) == before

@@ -15,7 +15,7 @@ import pytest
 from tests.support import servers as support
 
 # A whole day, about five minutes, its servers started by bench/day.py.
-pytestmark = [pytest.mark.slow, pytest.mark.server]
+pytestmark = [pytest.mark.slow(minutes=8), pytest.mark.server]
 
 
 def test_a_short_day_ends_with_the_scripts_truth() -> None:
