@@ -53,9 +53,9 @@ def _rank(item) -> int:
 
 
 def _minutes(item) -> float:
-    """The minutes a long file says it takes (`pytest.mark.slow(minutes=…)`,
-    on a worker of a loaded `make test`): the longest go first, or a file
-    as long as the rest of the run together would start after the rest."""
+    """The minutes a long file says it takes on a worker of a loaded `make
+    test` (`pytest.mark.slow(minutes=…)`). The longest go first: one about as
+    long as the rest of the run would otherwise start late and end it alone."""
     return max(
         (m.kwargs.get("minutes", 0) for m in item.iter_markers("slow")), default=0
     )
