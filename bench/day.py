@@ -13,21 +13,22 @@ deploy/nginx-site.conf (needs nginx on the PATH).
 
 The script (`--seed`, `--players`, `--speed`): the players are registered,
 three quarters from a club list (.xlsx) through the import page, the rest
-at the desk's form; most are checked in by the desk's phones (the
-referees sign in meanwhile, as they arrive over the first half hour), two
-arrive late (after series 1 and after series 3), a few never come. Each
-series is drawn (series 5 "Nach Tabelle"), printed (score sheets and
-seating list as PDF), released, and played: a table's five games take the
-series' hour divided by `--speed` (10: six minutes). Its result is entered, by share of
-the tables: 40 % at the table from the players' phones (one enters, another
-confirms, as static/js/outbox.js does: Idempotency-Key, retried until
-answered), 10 % from a photo of the sheet struck by hand (bench/sheetphoto.py,
-the player checks the reading against his sheet, another confirms), 5 %
-entered wrong at the table, disputed by another player and settled by a
-referee, the rest by the referees' form and confirmed by a second referee.
-Two referee tables are confirmed with a typo and corrected (with a reason)
-after the next series is released. One player withdraws in mid-series from
-a table of three; before series 4 two players swap seats.
+at the desk's form; most are checked in by the desk's phones (the referees
+sign in meanwhile, as they arrive over the first half hour), two arrive
+late (after series 1 and after series 3), a few never come. Each series is
+drawn (series 5 "Nach Tabelle"), printed (score sheets and seating list as
+PDF), released, and played: a table's five games take the series' hour
+divided by `--speed` (10: six minutes). Its result is entered, by share of
+the tables: 40 % at the table from the players' phones (one enters,
+another confirms, as static/js/outbox.js does: Idempotency-Key, retried
+until answered), 10 % from a photo of the sheet struck by hand
+(bench/sheetphoto.py, the player checks the reading against his sheet,
+another confirms), 5 % entered wrong at the table, disputed by another
+player and settled by a referee, the rest by the referees' form and
+confirmed by a second referee. Two referee tables are confirmed with a
+typo and corrected (with a reason) after the next series is released. One
+player withdraws in mid-series from a table of three; before series 4 two
+players swap seats.
 
 Meanwhile 2.5 phones per player follow the standings, "Wo sitze ich?" or
 their "Mein Turnier" on the pages' websockets and reload now and then; 3

@@ -76,6 +76,9 @@ PROBE_EVERY = 0.25
 PROBES_FROM = "127.0.0.2"
 PROBE_TIMEOUT = 10.0
 SETTLE = 2.0
+# The hall's REQUEST_BODY_SECONDS (config/settings.py), where the server's
+# environment sets none.
+BODY_SECONDS = 15.0
 
 
 # --- The world: run in the server's database ------------------------------------
@@ -122,7 +125,7 @@ class Hall:
     photo: Path
     referee: str = ""  # the signed-in referee's cookies
     csrf: str = ""
-    body_seconds: float = 15.0  # the server's REQUEST_BODY_SECONDS
+    body_seconds: float = BODY_SECONDS
 
     def mine(self, seat: int = 1) -> str:
         """A player's "Mein Turnier" (seat 1 or 2 of table 1)."""
@@ -208,7 +211,7 @@ def hall(
         servers.wait_until_up(port, process)
         csrf, cookies = servers.http_sign_in(port, "schiri", PASSWORD)
         found = Hall(port, process, var, world["links"], Path(world["photo"]))
-        found.body_seconds = float(env.get("REQUEST_BODY_SECONDS", "15"))
+        found.body_seconds = float(env.get("REQUEST_BODY_SECONDS", BODY_SECONDS))
         found.referee, found.csrf = cookies, csrf
         asyncio.run(_warm(found))
         yield found

@@ -117,8 +117,8 @@ def test_connections_closed_before_reading_leave_nothing_behind(hall):
     """600 connections that pipeline GETs of a page made by Django and
     close before reading left their request threads and database
     connections behind (1,124 open files, 193 idle threads) and a 30-line
-    traceback each. SQLite's kept connections (two files each, the
-    first three) may wait for the next requests; nothing more."""
+    traceback each. Only SQLite's kept connections (`core.sqlite`: at
+    most 2 × KEEP + 1 files) may wait for the next requests."""
     seen = attacked(hall, frontdoor.early_close, connections=600, requests=20)
     kept = 2 * sqlite.KEEP + 1
     assert seen["after"]["threads"] <= seen["before"]["threads"] + 2, seen

@@ -48,9 +48,11 @@ def kept(name: str) -> int:
 
 def close_kept() -> None:
     """Close every connection this process keeps (a test's files go, and
-    the last one closed checkpoints its WAL)."""
-    for pool in _pools.values():
-        while True:
+    the last one closed checkpoints its WAL); a forked child leaves its
+    parent's alone."""
+    here = os.getpid()
+    for (pid, _name), pool in _pools.items():
+        while pid == here:
             try:
                 pool.get_nowait().close()
             except queue.Empty:
