@@ -17,7 +17,9 @@ at the desk's form; most are checked in by the desk's phones (the referees
 sign in meanwhile, as they arrive over the first half hour), two arrive
 late (after series 1 and after series 3), a few never come. Each series is
 drawn (series 5 "Nach Tabelle"), printed (score sheets and seating list as
-PDF), released, and played: a table's five games take the series' hour
+PDF, made in the background as the print page advises for large documents;
+`print_ready_max_s` is the organizer's longest wait from the click to the
+file), released, and played: a table's five games take the series' hour
 divided by `--speed` (10: six minutes). Its result is entered, by share of
 the tables: 40 % at the table from the players' phones (one enters,
 another confirms, as static/js/outbox.js does: Idempotency-Key, retried
@@ -30,8 +32,9 @@ typo and corrected (with a reason) after the next series is released. One
 player withdraws in mid-series from a table of three; before series 4 two
 players swap seats.
 
-Meanwhile 2.5 phones per player follow the standings, "Wo sitze ich?" or
-their "Mein Turnier" on the pages' websockets and reload now and then; 3
+Meanwhile 2.5 phones per player, opened as the hall fills over its first
+half hour, follow the standings, "Wo sitze ich?" or their "Mein Turnier" on
+the pages' websockets and reload now and then; 3
 projectors; a tenth of the phones sit on a lossy link (the proxy of
 bench/selfentry.py: 5 % of requests cut, 20 % of answers dropped, outages
 of 2-20 s) and poll the pages' live regions instead, and a tenth of the
@@ -117,9 +120,11 @@ PASSWORD = "day-bench-password"
 SERIES = 5
 GAMES = 5
 HOUR = 3600.0  # a series' five games, in the hall's seconds
-ARRIVING = 1800.0  # the referees come in over the first half hour (hall seconds)
+# The hall comes in over its first half hour (hall seconds): the referees,
+# and the phones with their people, not a thousand in one second.
+ARRIVING = 1800.0
 TIMEOUT = 30.0
-PRINT = 180.0  # a PDF made at once: the organizer waits for it
+PRINT = 180.0  # a PDF made for the organizer: how long he waits at most
 SURNAMES = (
     "Müller", "Schmidt", "Schneider", "Fischer", "Weber", "Meyer", "Wagner",
     "Becker", "Schulz", "Hoffmann", "Koch", "Richter", "Klein", "Wolf",
@@ -352,6 +357,8 @@ class Stats:
     # never answered.
     told: Counter[tuple[int, int]] = field(default_factory=Counter)
     unanswered: list[str] = field(default_factory=list)
+    # Seconds from the organizer's click to a series' document in hand.
+    print_waits: list[float] = field(default_factory=list)
 
     def event(self, what: str) -> None:
         self.events.append((time.perf_counter() - self.started, what))
@@ -599,7 +606,7 @@ class Phone:
     async def run(self) -> None:
         from websockets.asyncio.client import connect
 
-        await asyncio.sleep(self.rng.random() * 5)
+        await asyncio.sleep(self.rng.random() * ARRIVING / self.day.speed)
         if not await self.open_page():
             return
         url = f"ws://{HOST}:{self.day.server.port}/ws/t/{SLUG}/?lang=de"
@@ -669,7 +676,7 @@ class LossyPhone(Phone):
     async def run(self) -> None:
         from bench.selfentry import http
 
-        await asyncio.sleep(self.rng.random() * 5)
+        await asyncio.sleep(self.rng.random() * ARRIVING / self.day.speed)
         while not self.day.over.is_set():
             if await self.poll_page(http):
                 break
@@ -1055,14 +1062,11 @@ class Day:
         if number == 4:
             await self.swap(org, manage)
         for document in ("sheets", "seating"):
-            query = urllib.parse.urlencode({"document": document, "series": number})
-            pdf = await org.request(
-                "GET", f"/t/{SLUG}/verwaltung/druck/datei/?{query}", timeout=PRINT
-            )
-            if pdf is not None and not pdf.body.startswith(b"%PDF"):
+            pdf = await self.print_in_background(org, document, number)
+            if pdf is not None and not pdf.startswith(b"%PDF"):
                 self.stats.error(f"series {number}: the {document} are no PDF")
             if pdf is not None and document == "sheets":
-                self.sheets_pdf[number] = pdf.body
+                self.sheets_pdf[number] = pdf
         await org.post_form(
             manage,
             "/veroeffentlichen/",
@@ -1130,6 +1134,52 @@ class Day:
             self.script.tables[number, table] = truth
             truths.append(truth)
         return truths
+
+    async def print_in_background(
+        self, org: Browser, document: str, number: int
+    ) -> bytes | None:
+        """A series' document as the print page advises for the large ones
+        ("Im Hintergrund erstellen"): the job started from the page, its page
+        opened and polled as static/js/paper.js does (after half a second,
+        then every second), the file fetched. The organizer's wait, from the
+        click to the file, goes to `print_waits`."""
+        paper = f"/t/{SLUG}/verwaltung/druck/"
+        page = await org.page(paper)
+        form = form_to(page or "", "/druck/auftrag/", paper, document=document)
+        if form is None:
+            self.stats.error(f"series {number}: no form for the {document}")
+            return None
+        asked = time.perf_counter()
+        started = await org.request(
+            "POST",
+            html.unescape(form.action),
+            form=form.data(series=str(number)),
+            expect=(302,),
+        )
+        job = await org.page(started.header("location") or "") if started else None
+        found = re.search(r'data-status-url="([^"]+)"', job or "")
+        if found is None:
+            self.stats.error(f"series {number}: no job page for the {document}")
+            return None
+        await asyncio.sleep(0.5)
+        while time.perf_counter() - asked < PRINT:
+            status = await org.request(
+                "GET",
+                html.unescape(found.group(1)),
+                headers={"Accept": "application/json"},
+            )
+            state = json.loads(status.body) if status else {}
+            if state.get("finished"):
+                if not state.get("download"):
+                    said = state.get("message")
+                    self.stats.error(f"series {number}: the {document} failed: {said}")
+                    return None
+                pdf = await org.request("GET", state["download"])
+                self.stats.print_waits.append(time.perf_counter() - asked)
+                return pdf.body if pdf else None
+            await asyncio.sleep(1.0)
+        self.stats.error(f"series {number}: the {document} not made in {PRINT} s")
+        return None
 
     async def table(self, truth: TableTruth, released: float) -> None:
         """The table plays its five games, then its result comes in."""
@@ -1467,10 +1517,10 @@ class Day:
             asyncio.ensure_future(self.referee(i + 1))
             for i in range(self.hall.referees)
         ]
-        await self.check_in(desks, [p for p in people if p.arrives == 0])
-        log(f"{sum(p.arrives == 0 for p in people)} players checked in")
         self.phones = self.make_phones()
         background += [asyncio.ensure_future(p.run()) for p in self.phones]
+        await self.check_in(desks, [p for p in people if p.arrives == 0])
+        log(f"{sum(p.arrives == 0 for p in people)} players checked in")
         await org.page(f"/t/{SLUG}/verwaltung/serien/")  # makes the series
         for number in range(1, SERIES + 1):
             if number in (2, 4):
@@ -2175,6 +2225,7 @@ def main() -> None:
         "bench_loop_lag_max_ms": round(max(stats.loop_lags, default=0.0), 1),
         "reconnects": stats.reconnects,
         "socket_cuts": dict(stats.cuts.most_common(5)),
+        "print_ready_max_s": round(max(stats.print_waits, default=0.0), 1),
         "restart_s": day.restart_s,
         "server_cpu_s": round(cpu, 1),
         "peak_rss_mb": round(hall.peak_rss_mb, 1),

@@ -284,6 +284,18 @@ AUTH_PASSWORD_VALIDATORS = [
         "NumericPasswordValidator",
     )
 ]
+# scrypt first: as hard to guess at as Django's PBKDF2 (and memory-hard), at
+# about half its CPU per sign-in, which the hall's laptop spends on the
+# pages meanwhile (bench/day.py's "login"). PBKDF2 stays to check the
+# passwords stored before; Django stores each anew with scrypt at its next
+# sign-in.
+PASSWORD_HASHERS = [
+    "django.contrib.auth.hashers.ScryptPasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
+    "django.contrib.auth.hashers.Argon2PasswordHasher",
+    "django.contrib.auth.hashers.BCryptSHA256PasswordHasher",
+]
 AUTHENTICATION_BACKENDS = [
     # Login throttling: django-axes counts failures per user name and address.
     "axes.backends.AxesStandaloneBackend",

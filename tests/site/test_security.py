@@ -1,7 +1,8 @@
 """Hardening: login throttling, security headers, CSRF."""
 
 import pytest
-from django.test import Client
+from django.contrib.auth.hashers import check_password, make_password
+from django.test import Client, override_settings
 from django.urls import reverse
 
 from tests.support.factories import make_user
@@ -29,6 +30,23 @@ def test_good_login_works_and_resets_nothing_else(client):
         reverse("login"), {"username": "gerda", "password": "pw"}, follow=True
     )
     assert response.context["user"].is_authenticated
+
+
+def test_the_hall_stores_passwords_with_scrypt_and_renews_older_ones(client):
+    from config import settings as hall
+
+    with override_settings(PASSWORD_HASHERS=hall.PASSWORD_HASHERS):
+        user = make_user("hanna")
+        user.password = make_password("geheim-1234", hasher="pbkdf2_sha256")
+        user.save(update_fields=["password"])
+        response = client.post(
+            reverse("login"), {"username": "hanna", "password": "geheim-1234"}
+        )
+        assert response.status_code == 302
+        user.refresh_from_db()
+        assert user.password.startswith("scrypt$")
+        assert check_password("geheim-1234", user.password)
+        assert make_password("neu-5678").startswith("scrypt$")
 
 
 def test_pages_carry_a_strict_content_security_policy(client):
