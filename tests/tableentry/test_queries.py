@@ -40,3 +40,22 @@ def test_the_page_costs_the_same_for_a_small_and_a_large_field(at_table):
     # The table's rules are checked once for enter, confirm and reject
     # (tableentry.services.table_player_refusals): 22 queries when each asked.
     assert small <= 16
+
+
+def test_no_query_is_ordered_through_the_tournament(at_table):
+    """A query of one table's seats or versions orders by its own columns:
+    ordered by a relation, Django follows that model's own ordering down to
+    the tournament (date, name) and joins every table on the way."""
+    result_enter_by_player(
+        player=at_table.p[1], table=at_table.t1, games=FIVE, mode="quick", revision=0
+    )
+    entry = at_table.p[2]
+    with CaptureQueriesContext(connection) as queries:
+        region(
+            entry.tournament,
+            FragmentKey(FRAGMENTS["mein"], {"link": entry.link_token}),
+            "de",
+        ).html
+    orders = [q["sql"].partition(" ORDER BY ")[2] for q in queries]
+    assert any(orders)
+    assert not [o for o in orders if "tournament_tournament" in o]

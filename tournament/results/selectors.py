@@ -27,7 +27,12 @@ def table_for_entry(series: Series, number: int) -> Table:
         Table.objects.select_related("series__tournament")
         .defer("series__quality", *unread_through("series__tournament"))
         .prefetch_related(
-            Prefetch("seats", queryset=Seat.objects.select_related("entry__player"))
+            Prefetch(
+                "seats",
+                queryset=Seat.objects.select_related("entry__player").order_by(
+                    "number"
+                ),
+            )
         )
         .get(series=series, number=number)
     )

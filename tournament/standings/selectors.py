@@ -685,9 +685,11 @@ def player_tables(entry: Entry) -> list[PlayerTable]:
         .order_by("series__number")
     )
     opponents: dict[int, list[Seat]] = {}
-    for seat in Seat.objects.filter(
-        table__in=[s.table_id for s in seats]
-    ).select_related("entry__player"):
+    for seat in (
+        Seat.objects.filter(table__in=[s.table_id for s in seats])
+        .order_by()
+        .select_related("entry__player")
+    ):
         opponents.setdefault(seat.table_id, []).append(seat)
     scores: dict[int, list[int]] = {}
     for table_id, game_points in (

@@ -61,10 +61,13 @@ def table_entry_state(table: Table) -> TableEntryState:
         .filter(
             status__in=[ResultVersion.Status.PENDING, ResultVersion.Status.CONFIRMED]
         )
+        .order_by("-number")
         .prefetch_related(
             Prefetch(
                 "answers",
-                queryset=ResultAnswer.objects.select_related("entry__player"),
+                queryset=ResultAnswer.objects.select_related("entry__player").order_by(
+                    "answered_at", "id"
+                ),
             )
         )
     )
@@ -157,6 +160,7 @@ class MyPage:
 def _my_table(entry: Entry, series: Series) -> MyTable | None:
     seat = (
         Seat.objects.filter(series=series, entry=entry)
+        .order_by()
         .values_list("table__number", flat=True)
         .first()
     )

@@ -162,7 +162,7 @@ def _enter_refusal(table: Table) -> UserError | None:
         v.status: v
         for v in table.result_versions.filter(
             status__in=[ResultVersion.Status.PENDING, ResultVersion.Status.CONFIRMED]
-        )
+        ).order_by("-number")
     }
     if ResultVersion.Status.CONFIRMED in versions:
         return TableRefused(
