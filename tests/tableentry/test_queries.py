@@ -51,11 +51,12 @@ def test_no_query_is_ordered_through_the_tournament(at_table):
     )
     entry = at_table.p[2]
     with CaptureQueriesContext(connection) as queries:
-        region(
+        html = region(
             entry.tournament,
             FragmentKey(FRAGMENTS["mein"], {"link": entry.link_token}),
             "de",
         ).html
+    assert "Mein Platz" in html
     orders = [q["sql"].partition(" ORDER BY ")[2] for q in queries]
     assert any(orders)
     assert not [o for o in orders if "tournament_tournament" in o]
