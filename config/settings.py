@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import dj_database_url
+from django.conf import global_settings
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 from whitenoise.compress import Compressor
@@ -289,12 +290,10 @@ AUTH_PASSWORD_VALIDATORS = [
 # pages meanwhile (bench/day.py's "login"). PBKDF2 stays to check the
 # passwords stored before; Django stores each anew with scrypt at its next
 # sign-in.
+_SCRYPT = "django.contrib.auth.hashers.ScryptPasswordHasher"
 PASSWORD_HASHERS = [
-    "django.contrib.auth.hashers.ScryptPasswordHasher",
-    "django.contrib.auth.hashers.PBKDF2PasswordHasher",
-    "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
-    "django.contrib.auth.hashers.Argon2PasswordHasher",
-    "django.contrib.auth.hashers.BCryptSHA256PasswordHasher",
+    _SCRYPT,
+    *(h for h in global_settings.PASSWORD_HASHERS if h != _SCRYPT),
 ]
 AUTHENTICATION_BACKENDS = [
     # Login throttling: django-axes counts failures per user name and address.

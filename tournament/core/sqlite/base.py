@@ -52,7 +52,9 @@ def close_kept() -> None:
     parent's alone."""
     here = os.getpid()
     for (pid, _name), pool in _pools.items():
-        while pid == here:
+        if pid != here:
+            continue
+        while True:
             try:
                 pool.get_nowait().close()
             except queue.Empty:
