@@ -10,8 +10,8 @@ from channels.db import database_sync_to_async
 from tests.support.results import confirm, enter, games
 from tests.support.threads import run_async
 from tests.support.websockets import layer_release, ws_connect
-from tournament.live import consumers, invalidation
-from tournament.live.fragments import fragment_key, parse_key, region
+from tournament.live import consumers
+from tournament.live.fragments import fragment_key, region
 from tournament.models import Table
 
 # How long a test waits for what must come: a ceiling for a loaded machine,
@@ -157,6 +157,8 @@ def test_a_page_whose_region_did_not_change_is_told_its_new_etag(tournament, ser
     its next reconnect or poll asks with the server's."""
     from django.db import transaction
 
+    from tournament.live import invalidation
+
     def nothing_shown_changes():
         with transaction.atomic():
             invalidation.field_changed(tournament.pk)
@@ -182,108 +184,3 @@ def test_a_page_whose_region_did_not_change_is_told_its_new_etag(tournament, ser
         "etag": current_etag(tournament, "standings"),
     }
     assert moved["etag"] != caught_up["etag"]
-
-
-def _own_page(entry):
-    return fragment_key("mein", {"link": entry.link_token}).text
-
-
-def _own_etag(tournament, key_text):
-    tournament.refresh_from_db()
-    return region(tournament, parse_key(key_text), "de").etag
-
-
-def _players(series, number):
-    table = Table.objects.get(series=series, number=number)
-    return [seat.entry for seat in table.seats.select_related("entry")]
-
-
-@pytest.mark.django_db(transaction=True)
-def test_each_players_own_page_waits_its_turn_behind_a_rest(
-    tournament, series, referee, referee2, monkeypatch
-):
-    """Every result makes each watched "Mein Turnier" due: rendered one
-    after the other they took the live thread whole, and the hall's one
-    process its pages' time. After each region one page shows, the room
-    rests three times its render (SOLO_SHARE)."""
-    version = enter(Table.objects.get(series=series, number=1), referee)
-    mine = [_own_page(entry) for entry in _players(series, 2)[:2]]
-    shown = [_own_etag(tournament, key_text) for key_text in mine]
-    real_render = consumers._render
-    renders = []
-    after_the_result = asyncio.Event()
-
-    async def render(tournament_id, key_text, *args, **kwargs):
-        if not after_the_result.is_set():
-            return await real_render(tournament_id, key_text, *args, **kwargs)
-        started = asyncio.get_running_loop().time()
-        await asyncio.sleep(0.2)  # a render on a busy hall's laptop
-        frame = await real_render(tournament_id, key_text, *args, **kwargs)
-        renders.append((key_text, started, asyncio.get_running_loop().time()))
-        return frame
-
-    monkeypatch.setattr(consumers, "_render", render)
-
-    async def scenario():
-        sockets = [
-            await subscribed(tournament, key_text, etag)
-            for key_text, etag in zip(mine, shown, strict=True)
-        ]
-        after_the_result.set()
-        await database_sync_to_async(confirm)(version, referee2)
-        for socket, key_text in zip(sockets, mine, strict=True):
-            while (await socket.receive_json_from(timeout=WAIT)).get("key") != key_text:
-                pass
-        for socket in sockets:
-            await socket.disconnect()
-
-    run_async(scenario)
-    own = [r for r in renders if r[0] in mine]
-    assert sorted(r[0] for r in own) == sorted(mine)
-    (_, _, first_end), (_, second_start, _) = sorted(own, key=lambda r: r[1])
-    assert second_start - first_end >= 0.5  # 3 × 0.2 s, less a little
-
-
-@pytest.mark.django_db(transaction=True)
-def test_a_players_own_table_reaches_his_page_at_once_during_a_rest(
-    tournament, series, referee, monkeypatch
-):
-    """A change of his own table names his link (`revision_bump`): his page
-    is rendered at once, not after the rest of the others' pages."""
-    monkeypatch.setattr(consumers, "SOLO_SHARE", 0.0001)  # rests of minutes
-    others = [_own_page(entry) for entry in _players(series, 2)[:2]]
-    me = _own_page(_players(series, 1)[0])
-    his_table = Table.objects.get(series=series, number=1)
-    keys = [*others, me]
-    shown = [_own_etag(tournament, key_text) for key_text in keys]
-
-    async def scenario():
-        sockets = [
-            await subscribed(tournament, key_text, etag)
-            for key_text, etag in zip(keys, shown, strict=True)
-        ]
-        # Every player's page due: the room renders one, then rests.
-        await database_sync_to_async(invalidation.results_changed)(tournament.pk)
-        await asyncio.sleep(0.5)
-        await database_sync_to_async(enter)(his_table, referee)
-        etag = await database_sync_to_async(_own_etag)(tournament, me)
-        came = await newest(sockets[-1], me, etag)
-        for socket in sockets:
-            await socket.disconnect()
-        return came
-
-    assert run_async(scenario)
-
-
-@pytest.mark.django_db
-def test_a_change_of_a_tables_result_names_its_players_links(
-    tournament, series, referee, monkeypatch
-):
-    named = []
-    monkeypatch.setattr(
-        invalidation, "link_changed", lambda tid, link: named.append((tid, link))
-    )
-    enter(Table.objects.get(series=series, number=1), referee)
-    links = {entry.link_token for entry in _players(series, 1)}
-    assert {link for _, link in named} == links
-    assert {tid for tid, _ in named} == {tournament.pk}

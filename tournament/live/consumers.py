@@ -37,8 +37,7 @@ gets the latest standings, never a backlog, and never holds up the others.
 
 The room takes each update off its channel as it comes and only notes which
 regions are due; it renders them one after the other, the region most
-sockets show first, each sent as soon as it is rendered, and rests after
-each one only one page shows (SOLO_SHARE) while more is due. Updates that come
+sockets show first, each sent as soon as it is rendered. Updates that come
 meanwhile join what is due (a region due twice is rendered once, from the
 state after both), so a burst of results never queues up in the channel:
 the in-memory layer forgets a message left there a minute and drops the
@@ -53,7 +52,6 @@ import functools
 import gzip
 import json
 import logging
-import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, NamedTuple, ParamSpec, TypeVar
 from urllib.parse import parse_qs
@@ -94,16 +92,6 @@ MAX_REGIONS = 8
 PACK_FROM_CHARS = 2048
 # Channel layers forget group members after a day; a room says hello hourly.
 GROUP_REFRESH_SECONDS = 3600
-# A region shown on one page only (a player's own "Mein Turnier": every
-# result makes it due for each player who watches his) takes at most this
-# share of the live thread while more is due: after rendering one, the
-# room rests for the render's time × (1 / SOLO_SHARE - 1), so that through
-# a series' results the hall's one process keeps time for its pages. A
-# region more pages show (the standings, a projector) or a personal link
-# named (a player's own table changed: `invalidation.link_changed`) ends
-# the rest at once.
-SOLO_SHARE = 0.25
-REST_STEP = 0.05
 
 
 class Frame(NamedTuple):
@@ -219,8 +207,6 @@ class _Room:
         self._due: dict[tuple[str, str], set[LiveConsumer]] = {}
         self._links: set[str] = set()
         self._wake = asyncio.Event()
-        # Until when the room rests after a region one page shows.
-        self._rest_until = 0.0
 
     async def open(self) -> None:
         layer = _layer()
@@ -309,39 +295,17 @@ class _Room:
 
     async def _render_due(self) -> None:
         """Render the first region due and offer it to its sockets. An
-        update that names it while it renders makes it due again. A region
-        one page shows waits for the rest after the last such (`_rested`)."""
+        update that names it while it renders makes it due again."""
         slot = next(iter(self._due))
-        if len(self._due[slot]) == 1 and not await self._rested():
-            return  # a link or a region more pages show came: it goes first
         members = self._due.pop(slot)
         key_text, language = slot
-        started = time.monotonic()
         try:
             frame = await _render(self.tournament_id, key_text, language)
         except (Http404, Tournament.DoesNotExist):
             return  # e.g. a series that is no longer public
-        finally:
-            if len(members) == 1:
-                spent = time.monotonic() - started
-                self._rest_until = time.monotonic() + spent * (1 / SOLO_SHARE - 1)
         for member in members:
             if member in self.members and key_text in member.regions:
                 member.offer(key_text, frame)
-
-    async def _rested(self) -> bool:
-        """Wait out the rest after the last region one page shows
-        (SOLO_SHARE); False at once when a personal link is named or a
-        region more pages show is due."""
-        while (left := self._rest_until - time.monotonic()) > 0:
-            if self._links or self._widely_due():
-                return False
-            await asyncio.sleep(min(REST_STEP, left))
-        return True
-
-    def _widely_due(self) -> bool:
-        first = next(iter(self._due.values()), set())
-        return len(first) > 1
 
     async def _link(self, digest: str) -> None:
         """A personal link changed (`invalidation.link_changed`): each
@@ -349,23 +313,15 @@ class _Room:
         gone."""
         for member in list(self.members):
             for key_text in list(member.regions):
-                if _link_digest_of(key_text) != digest:
+                key = parse_key(key_text)
+                link = None if key is None else link_of(key)
+                if link is None or invalidation.link_digest(link) != digest:
                     continue
                 try:
                     frame = await _render(self.tournament_id, key_text, member.language)
                 except (Http404, Tournament.DoesNotExist):
                     continue
                 member.offer(key_text, frame)
-
-
-@functools.lru_cache(maxsize=4096)
-def _link_digest_of(key_text: str) -> str | None:
-    """The digest of the personal link a region's key names, or None: each
-    change of a player's table names four links, each looked for among the
-    regions of every socket."""
-    key = parse_key(key_text)
-    link = None if key is None else link_of(key)
-    return None if link is None else invalidation.link_digest(link)
 
 
 class _Rooms:

@@ -185,11 +185,10 @@ def link_version(link: str) -> int:
 def link_changed(tournament_id: int, link: str) -> None:
     """A player's personal link `link` was replaced by a new one (the old
     one stops), or what his own pages show changed beyond the tournament's
-    state (he withdrew, his table's result changed). After the commit the
-    link's version is bumped, so no answer kept for it is given again, and
-    the tournament's sockets are told (`live.link`): each showing a region
-    behind the link gets it anew, or is told that the link is gone and
-    ended."""
+    state (he withdrew). After the commit the link's version is bumped, so
+    no answer kept for it is given again, and the tournament's sockets are
+    told (`live.link`): each showing a region behind the link gets it anew,
+    or is told that the link is gone and ended."""
     key, digest = _link_key(link), link_digest(link)
 
     def done() -> None:

@@ -87,17 +87,9 @@ def _supersede_pending(table: Table) -> None:
 
 def revision_bump(*, table: Table) -> None:
     """Every change of a table's result ends here: a form saved against the
-    revision before is refused (`table_lock`), and the table's players'
-    own pages are told at once (`invalidation.link_changed`), before those
-    of the hall, which every result makes due too (a player waiting to
-    confirm what another entered sees it come)."""
+    revision before is refused (`table_lock`)."""
     table.result_revision += 1
     table.save(update_fields=["result_revision"])
-    seats = table.seats.order_by().values_list(
-        "series__tournament_id", "entry__link_token"
-    )
-    for tournament_id, link in seats:
-        invalidation.link_changed(tournament_id, link)
 
 
 def _next_number(table: Table) -> int:
