@@ -359,6 +359,7 @@ class Stats:
     unanswered: list[str] = field(default_factory=list)
     # Seconds from the organizer's click to a series' document in hand.
     print_waits: list[float] = field(default_factory=list)
+    error_kinds: set[str] = field(default_factory=set)
 
     def event(self, what: str) -> None:
         self.events.append((time.perf_counter() - self.started, what))
@@ -369,8 +370,13 @@ class Stats:
 
     def error(self, message: str) -> None:
         self.errors.append(message)
-        if len(self.errors) <= 20:
+        # The first twenty, and after them the first of each kind (numbers
+        # and personal links left out): a rare failure (a series' draw)
+        # must not hide behind a flood of timeouts.
+        kind = re.sub(r"/mein/[^/]+|[0-9]+", "#", message)
+        if len(self.errors) <= 20 or kind not in self.error_kinds:
             log(f"ERROR: {message}")
+        self.error_kinds.add(kind)
 
 
 def percentile(values: list[float], share: float) -> float:
