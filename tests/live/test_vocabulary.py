@@ -41,6 +41,17 @@ def test_a_fragment_following_an_unknown_source_is_refused():
     assert not {"typo-source", "no-part"} & set(FRAGMENTS)
 
 
+def test_a_fragment_pacing_a_part_it_does_not_follow_is_refused():
+    from dataclasses import replace
+
+    paced = replace(
+        _fragment("paced-other", frozenset({"seating"})), paced={"standings"}
+    )
+    with pytest.raises(ValueError, match="paces a part it does not follow"):
+        register(paced)
+    assert "paced-other" not in FRAGMENTS
+
+
 def test_the_start_fails_on_a_feature_with_an_unknown_part(tmp_path, monkeypatch):
     """A feature's `fragments` module registers when the app is ready: one
     naming a part nobody publishes stops the start."""
@@ -83,6 +94,7 @@ def test_the_registered_fragments_use_the_vocabulary():
     for fragment in FRAGMENTS.values():
         assert fragment.parts and all(type(p) is Part for p in fragment.parts)
         assert type(fragment.source) is Source
+        assert all(type(p) is Part for p in fragment.paced)
 
 
 def test_a_plain_string_of_a_known_name_is_taken_as_the_member():

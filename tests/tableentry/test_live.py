@@ -3,6 +3,9 @@ gets its page's fragment pushed when another player of the table enters or
 confirms, as the public pages get theirs; the poll answers 304 while
 nothing changed."""
 
+import asyncio
+import time
+
 import pytest
 from channels.db import database_sync_to_async
 from django.core.cache import cache
@@ -14,8 +17,10 @@ from tests.support.edge import gets
 from tests.support.results import FIVE
 from tests.support.threads import run_async
 from tests.support.websockets import MEMORY_LAYER, layer_release, ws_connect
+from tournament.live import invalidation
 from tournament.live.fragments import FRAGMENTS, FragmentKey, region
 from tournament.registration.services import entry_link_renew, entry_withdraw
+from tournament.tableentry import selectors as tableentry_selectors
 from tournament.tableentry.services import (
     result_confirm_by_player,
     result_enter_by_player,
@@ -252,3 +257,99 @@ def test_a_socket_counts_wrong_links_like_the_page(at_table, settings):
     first, second, locked = run_async(scenario)
     assert first["type"] == second["type"] == "gone"
     assert locked == {"type": "subscribed", "keys": []}
+
+
+def _results_at_table_two(at_table):
+    """A result entered and confirmed at table 2 (not his)."""
+    version = result_enter_by_player(
+        player=at_table.p[5], table=at_table.t2, games=FIVE, mode="quick", revision=0
+    )
+    result_confirm_by_player(player=at_table.p[6], version=version)
+
+
+@pytest.mark.django_db
+def test_his_place_follows_other_tables_at_a_pace_and_his_own_table_at_once(
+    at_table, client, django_capture_on_commit_callbacks, monkeypatch
+):
+    """His page follows a result at another table (his place) once the
+    pace's window turns, not after each result: a series' results would
+    render every player's page after each one. His own table's entry
+    reaches it at once."""
+    pace = invalidation.PACE_SECONDS
+    clock = [(time.time() // pace + 10) * pace + 1]
+    monkeypatch.setattr(invalidation.time, "time", lambda: clock[0])
+    me = at_table.p[2]
+    url = poll_url(at_table.tournament)
+    first = client.get(url, {"link": me.link_token})
+    with django_capture_on_commit_callbacks(execute=True):
+        _results_at_table_two(at_table)
+    same_window = client.get(
+        url, {"link": me.link_token}, HTTP_IF_NONE_MATCH=first["ETag"]
+    )
+    assert same_window.status_code == 304
+    clock[0] += pace
+    next_window = client.get(
+        url, {"link": me.link_token}, HTTP_IF_NONE_MATCH=first["ETag"]
+    )
+    assert next_window.status_code == 200
+    with django_capture_on_commit_callbacks(execute=True):
+        result_enter_by_player(
+            player=at_table.p[1],
+            table=at_table.t1,
+            games=FIVE,
+            mode="quick",
+            revision=0,
+        )
+    own_table = client.get(
+        url, {"link": me.link_token}, HTTP_IF_NONE_MATCH=next_window["ETag"]
+    )
+    assert own_table.status_code == 200
+    assert "Stimmt das Ergebnis?" in own_table.content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_socket_gets_his_place_when_the_pace_turns_not_before(at_table, monkeypatch):
+    """In the room: a result at another table makes his region due when
+    the pace's window turns, never before it; then it comes."""
+    monkeypatch.setattr(invalidation, "PACE_SECONDS", 2)
+    me = at_table.p[2]
+    shown = region(at_table.tournament, key(me), "de")
+
+    async def scenario():
+        path = f"/ws/t/{at_table.tournament.slug}/?lang=de"
+        socket, connected, _ = await ws_connect(path)
+        assert connected
+        assert (await _subscribe(socket, me, shown.etag))["type"] == "subscribed"
+        while time.time() % 2 > 0.5:  # early in a window
+            await asyncio.sleep(0.05)
+        turns = (time.time() // 2 + 1) * 2
+        await database_sync_to_async(_results_at_table_two)(at_table)
+        pushed = await socket.receive_json_from(timeout=10)
+        came = time.time()
+        await socket.disconnect()
+        return pushed, came, turns
+
+    pushed, came, turns = run_async(scenario)
+    assert pushed["key"] == key(me).text
+    assert pushed["etag"] != shown.etag
+    assert came >= turns
+
+
+@pytest.mark.django_db
+def test_the_outbox_asks_for_his_table_without_the_standings(
+    at_table, client, monkeypatch
+):
+    """The phone's outbox asks "Mein Turnier" as JSON for his table alone:
+    the standings are not read for it."""
+
+    def unread(*args, **kwargs):
+        raise AssertionError("the standings were read")
+
+    monkeypatch.setattr(tableentry_selectors, "standings", unread)
+    me = at_table.p[2]
+    answer = client.get(
+        reverse("tournament:mine", kwargs={"slug": "rm-test", "token": me.link_token}),
+        HTTP_ACCEPT="application/json",
+    )
+    assert answer.status_code == 200
+    assert answer.json()["table"] == 1

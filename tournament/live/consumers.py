@@ -44,6 +44,13 @@ the in-memory layer forgets a message left there a minute and drops the
 room from the tournament's group with it, and Redis drops what exceeds a
 channel's capacity. A region is rendered from the state at its render, so
 the last render after the last change shows it.
+
+A region that follows some parts only at a pace (`Fragment.paced`: a
+player's own page and his place, which every result anywhere moves) is held
+when an update names only those, and is due when the pace's window turns
+(`invalidation.paced_generation`): a series' results render each player's
+page once per window, not once per result. His own table reaches it at once
+(`invalidation.table_changed` names his link).
 """
 
 import asyncio
@@ -52,6 +59,7 @@ import functools
 import gzip
 import json
 import logging
+import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, NamedTuple, ParamSpec, TypeVar
 from urllib.parse import parse_qs
@@ -207,6 +215,10 @@ class _Room:
         self._due: dict[tuple[str, str], set[LiveConsumer]] = {}
         self._links: set[str] = set()
         self._wake = asyncio.Event()
+        # Regions an update named only by their paced parts
+        # (`Fragment.paced`): due at the next window of the pace.
+        self._held: dict[tuple[str, str], set[LiveConsumer]] = {}
+        self._release: asyncio.TimerHandle | None = None
 
     async def open(self) -> None:
         layer = _layer()
@@ -231,6 +243,8 @@ class _Room:
     async def close(self) -> None:
         for task in self._tasks:
             task.cancel()
+        if self._release is not None:
+            self._release.cancel()
         if self._channel:
             with contextlib.suppress(Exception):
                 await _layer().group_discard(
@@ -268,16 +282,38 @@ class _Room:
                 logger.exception("live update of %s failed", self.tournament_id)
 
     def _update(self, parts: frozenset[Part]) -> None:
-        """Note the regions that show one of `parts` as due."""
-        due = self._due
+        """Note the regions that show one of `parts` as due, or as held
+        for the next window of the pace if `parts` names only parts they
+        follow at a pace."""
+        due, held = self._due, self._held
         for member in self.members:
             for key_text in member.regions:
                 key = parse_key(key_text)
-                if key is not None and key.fragment.parts & parts:
-                    due.setdefault((key_text, member.language), set()).add(member)
+                named = frozenset() if key is None else key.fragment.parts & parts
+                if not named:
+                    continue
+                assert key is not None
+                slots = held if named <= key.fragment.paced else due
+                slots.setdefault((key_text, member.language), set()).add(member)
+        if held and self._release is None:
+            loop = asyncio.get_running_loop()
+            # Just after the window turns, so that the render reads the new
+            # window's state.
+            delay = invalidation.next_pace(time.time())
+            self._release = loop.call_later(delay + 0.05, self._release_held)
+        self._sort_due()
+
+    def _release_held(self) -> None:
+        self._release = None
+        for slot, members in self._held.items():
+            self._due.setdefault(slot, set()).update(members)
+        self._held = {}
+        self._sort_due()
+
+    def _sort_due(self) -> None:
         # The region most sockets show goes out first (the standings on
         # hundreds of phones before each player's own page).
-        self._due = dict(sorted(due.items(), key=lambda item: -len(item[1])))
+        self._due = dict(sorted(self._due.items(), key=lambda item: -len(item[1])))
         self._wake.set()
 
     async def _work(self) -> None:

@@ -133,6 +133,11 @@ class Fragment:
     # is counted as the personal-link pages count it), and its ETag follows
     # the link's version too (`invalidation.link_changed`).
     personal: PersonalLink | None = None
+    # Parts it follows only at a pace (`invalidation.PACE_SECONDS`): an
+    # update naming no other of its parts makes it due at the next window of
+    # `invalidation.paced_generation`, which its `token` then follows (a
+    # player's own page and his place, which every result anywhere moves).
+    paced: frozenset[Part] = frozenset()
     # The projector's further slides of this fragment in a tournament (a
     # category's ranking beside the overall one), each its own live region.
     slides: Callable[[Tournament], list[Slide]] | None = None
@@ -154,6 +159,7 @@ def register(fragment: Fragment) -> Fragment:
         # As the members: a plain string (which mypy would refuse) is taken
         # if it is the name of a part or source.
         parts = frozenset(Part(part) for part in fragment.parts)
+        paced = frozenset(Part(part) for part in fragment.paced)
         source = Source(fragment.source)
     except ValueError as error:
         raise ValueError(
@@ -162,7 +168,9 @@ def register(fragment: Fragment) -> Fragment:
         ) from None
     if not parts:
         raise ValueError(f"fragment {fragment.name!r} waits for no part")
-    fragment = replace(fragment, parts=parts, source=source)
+    if not paced <= parts:
+        raise ValueError(f"fragment {fragment.name!r} paces a part it does not follow")
+    fragment = replace(fragment, parts=parts, paced=paced, source=source)
     FRAGMENTS[fragment.name] = fragment
     return fragment
 

@@ -202,6 +202,41 @@ def link_changed(tournament_id: int, link: str) -> None:
     transaction.on_commit(done, robust=True)
 
 
+def table_changed(tournament_id: int, links: Iterable[str]) -> None:
+    """A table's result changed (entered, answered, confirmed, rejected,
+    corrected): `links` are its players' personal links, whose own pages
+    show that result and follow it at once (`link_changed`), while they
+    follow the rest of the tournament only at a pace
+    (`paced_generation`)."""
+    for link in links:
+        link_changed(tournament_id, link)
+
+
+# A player's own page shows his place, which every result at any table may
+# move: it follows the standings once per this many seconds, not after each
+# result, so that a series' results do not make the server render every
+# player's page again after each one. His own table's changes reach it at
+# once (`table_changed`).
+PACE_SECONDS = 30
+
+
+def paced_generation(tournament_id: int) -> int:
+    """The standings generation as first read in the current window of
+    PACE_SECONDS (windows of the clock, the same in every process): an
+    ETag built on it changes at most once per window."""
+    window = int(time.time() // PACE_SECONDS)
+    generation = standings_generation(tournament_id)
+    key = f"standings-paced:{tournament_id}:{window}"
+    cache.add(key, generation, timeout=2 * PACE_SECONDS)
+    return int(cache.get(key, generation))
+
+
+def next_pace(now: float) -> float:
+    """Seconds from `now` (`time.time()`) to the next window of
+    `paced_generation`."""
+    return PACE_SECONDS - now % PACE_SECONDS
+
+
 class Source(StrEnum):
     """What a fragment's or a public page's ETag follows. The scopes of
     `state_token` (`SCOPES`) each change whenever what a fragment of that

@@ -87,9 +87,14 @@ def _supersede_pending(table: Table) -> None:
 
 def revision_bump(*, table: Table) -> None:
     """Every change of a table's result ends here: a form saved against the
-    revision before is refused (`table_lock`)."""
+    revision before is refused (`table_lock`), and the table's players'
+    own pages show the change at once (`invalidation.table_changed`)."""
     table.result_revision += 1
     table.save(update_fields=["result_revision"])
+    links = Entry.objects.filter(seats__table=table).values_list(
+        "link_token", flat=True
+    )
+    invalidation.table_changed(table.series.tournament_id, list(links))
 
 
 def _next_number(table: Table) -> int:

@@ -5,8 +5,11 @@ public pages (pushed over the page's socket, or polled).
 Its key holds the player's link (``mein?link=…``): rendered for him alone,
 with his forms, never kept for everybody, and answered only while the link
 is valid (`fragments.PersonalLink`): a renewed card ends it at once. It
-follows every change of a table's result and of the seating
-(`invalidation.ALL`), and is rendered only for the phones that show it."""
+follows the seating at once (`invalidation.SEATING`), every change of his
+own table's result at once (the link's version: `invalidation.
+table_changed`), and his place, which every result anywhere may move, at a
+pace (`invalidation.paced_generation`); it is rendered only for the phones
+that show it."""
 
 import re
 
@@ -36,6 +39,12 @@ def link_token(value: str) -> str | None:
 def link_valid(tournament: Tournament, link: str) -> bool:
     """Whether `link` is a player's personal link now (not replaced)."""
     return entry_by_link(tournament.slug, link) is not None
+
+
+def paced_place(tournament: Tournament, params: Params) -> str:
+    """What the ETag follows beside the seating and the link: the standings
+    (his place, his points), at a pace."""
+    return str(invalidation.paced_generation(tournament.pk))
 
 
 def mine_context(
@@ -84,10 +93,12 @@ register(
         "mein",
         "tournament/tableentry/partials/live_mine.html",
         mine_context,
-        frozenset({Part.STANDINGS, Part.RESULTS, Part.PROGRESS, Part.SEATING}),
+        frozenset({Part.STANDINGS, Part.SEATING}),
         params={"link": link_token},
         required=("link",),
-        source=invalidation.ALL,
+        source=invalidation.SEATING,
+        token=paced_place,
         personal=PersonalLink("link", link_valid),
+        paced=frozenset({Part.STANDINGS}),
     )
 )

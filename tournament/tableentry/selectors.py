@@ -3,6 +3,7 @@
 current series and that table's result, its place and its series."""
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from django.db.models import Prefetch
 
@@ -18,7 +19,13 @@ from tournament.models import (
 from tournament.results import selectors as results_selectors
 from tournament.results.selectors import PlayerPoints
 from tournament.seating.selectors import MAX_TABLE, current_series
-from tournament.standings.selectors import PlayerTable, Row, player_tables, standings
+from tournament.standings.selectors import (
+    PlayerTable,
+    Row,
+    Standings,
+    player_tables,
+    standings,
+)
 from tournament.tableentry import services
 
 
@@ -128,11 +135,29 @@ class MyTable:
 class MyPage:
     tournament: Tournament
     entry: Entry
-    row: Row | None  # his place and points, once he has a confirmed result
-    ranked: int  # how many players are ranked
-    series_rows: list[PlayerTable]
     current: Series | None  # the latest released series
     mine: MyTable | None  # his table in it, if he is seated there
+
+    # Read only when shown: the phone's outbox asks for his table alone.
+    @cached_property
+    def _standings(self) -> Standings:
+        return standings(self.tournament)
+
+    @cached_property
+    def row(self) -> Row | None:
+        """His place and points, once he has a confirmed result."""
+        return next(
+            (r for r in self._standings.rows if r.entry_id == self.entry.pk), None
+        )
+
+    @property
+    def ranked(self) -> int:
+        """How many players are ranked."""
+        return len(self._standings.rows)
+
+    @cached_property
+    def series_rows(self) -> list[PlayerTable]:
+        return player_tables(self.entry)
 
     @property
     def state(self) -> str:
@@ -198,14 +223,9 @@ def my_page(entry: Entry) -> MyPage:
     player loaded)."""
     tournament = entry.tournament
     current = current_series(tournament)
-    table_standings = standings(tournament)
-    row = next((r for r in table_standings.rows if r.entry_id == entry.pk), None)
     return MyPage(
         tournament=tournament,
         entry=entry,
-        row=row,
-        ranked=len(table_standings.rows),
-        series_rows=player_tables(entry),
         current=current,
         mine=_my_table(entry, current) if current is not None else None,
     )
