@@ -353,3 +353,49 @@ def test_the_outbox_asks_for_his_table_without_the_standings(
     )
     assert answer.status_code == 200
     assert answer.json()["table"] == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_change_at_his_table_is_rendered_once_for_all_his_phones(
+    at_table, monkeypatch
+):
+    """His table's entry names his link; the room renders his region once
+    and sends it to each of his phones."""
+    from tournament.live import consumers
+
+    renders = []
+    render = consumers._render
+
+    async def counted(tournament_id, key_text, language, *known):
+        if not known:
+            renders.append(key_text)
+        return await render(tournament_id, key_text, language, *known)
+
+    monkeypatch.setattr(consumers, "_render", counted)
+    me = at_table.p[3]
+    shown = region(at_table.tournament, key(me), "de")
+
+    async def scenario():
+        path = f"/ws/t/{at_table.tournament.slug}/?lang=de"
+        phones = []
+        for _ in range(2):
+            socket, connected, _ = await ws_connect(path)
+            assert connected
+            assert (await _subscribe(socket, me, shown.etag))["type"] == "subscribed"
+            phones.append(socket)
+        await database_sync_to_async(result_enter_by_player)(
+            player=at_table.p[1],
+            table=at_table.t1,
+            games=FIVE,
+            mode="quick",
+            revision=0,
+        )
+        pushed = [await socket.receive_json_from(timeout=5) for socket in phones]
+        for socket in phones:
+            await socket.disconnect()
+        return pushed
+
+    pushed = run_async(scenario)
+    assert [p["key"] for p in pushed] == [key(me).text] * 2
+    assert all("Stimmt das Ergebnis?" in p["html"] for p in pushed)
+    assert renders == [key(me).text]

@@ -84,6 +84,7 @@ from tournament.live import invalidation
 from tournament.live.fragments import (
     FRAGMENTS,
     LINK_GONE_TEMPLATE,
+    Fragment,
     link_of,
     link_valid,
     parse_key,
@@ -192,6 +193,22 @@ def _layer() -> BaseChannelLayer:
 _render = _in_live_thread(_frame_sync)
 
 
+def _fragment_of(key_text: str) -> Fragment | None:
+    """The fragment a region's key names, without parsing its parameters
+    (a socket's regions were validated when the page subscribed them)."""
+    return FRAGMENTS.get(key_text.partition("?")[0])
+
+
+@functools.lru_cache(maxsize=8192)
+def _link_digest(key_text: str) -> str | None:
+    """The digest of the personal link a region's key names (None for a
+    region behind none): worked out once per key, not again for every
+    socket at every change of a table's result."""
+    key = parse_key(key_text)
+    link = None if key is None else link_of(key)
+    return None if link is None else invalidation.link_digest(link)
+
+
 def _parts(names: object) -> frozenset[Part]:
     """The parts a ``live.update`` names; a name not known here (sent by a
     newer process during a deploy) is left out."""
@@ -276,7 +293,10 @@ class _Room:
                 if message.get("type") == "live.update":
                     self._update(_parts(message.get("parts", ())))
                 elif message.get("type") == "live.link":
-                    self._links.add(str(message.get("link", "")))
+                    # One link, as a process before "links" sent it.
+                    links = message.get("links", [message.get("link", "")])
+                    if isinstance(links, list | tuple):
+                        self._links.update(map(str, links))
                     self._wake.set()
             except Exception:  # one bad update must not end the room
                 logger.exception("live update of %s failed", self.tournament_id)
@@ -288,12 +308,12 @@ class _Room:
         due, held = self._due, self._held
         for member in self.members:
             for key_text in member.regions:
-                key = parse_key(key_text)
-                named = frozenset() if key is None else key.fragment.parts & parts
+                fragment = _fragment_of(key_text)
+                named = frozenset() if fragment is None else fragment.parts & parts
                 if not named:
                     continue
-                assert key is not None
-                slots = held if named <= key.fragment.paced else due
+                assert fragment is not None
+                slots = held if named <= fragment.paced else due
                 slots.setdefault((key_text, member.language), set()).add(member)
         if held and self._release is None:
             loop = asyncio.get_running_loop()
@@ -323,7 +343,8 @@ class _Room:
             while self._links or self._due:
                 try:
                     if self._links:
-                        await self._link(self._links.pop())
+                        links, self._links = self._links, set()
+                        await self._link(links)
                     else:
                         await self._render_due()
                 except Exception:  # one bad region must not end the room
@@ -343,21 +364,24 @@ class _Room:
             if member in self.members and key_text in member.regions:
                 member.offer(key_text, frame)
 
-    async def _link(self, digest: str) -> None:
-        """A personal link changed (`invalidation.link_changed`): each
-        region behind it gets its fragment anew, or the note that it is
-        gone."""
-        for member in list(self.members):
-            for key_text in list(member.regions):
-                key = parse_key(key_text)
-                link = None if key is None else link_of(key)
-                if link is None or invalidation.link_digest(link) != digest:
-                    continue
-                try:
-                    frame = await _render(self.tournament_id, key_text, member.language)
-                except (Http404, Tournament.DoesNotExist):
-                    continue
-                member.offer(key_text, frame)
+    async def _link(self, digests: set[str]) -> None:
+        """Personal links changed (`invalidation.link_changed`, by their
+        digests): each region behind one gets its fragment anew, or the
+        note that it is gone; rendered once for all the sockets showing
+        it (a player's phones)."""
+        slots: dict[tuple[str, str], set[LiveConsumer]] = {}
+        for member in self.members:
+            for key_text in member.regions:
+                if _link_digest(key_text) in digests:
+                    slots.setdefault((key_text, member.language), set()).add(member)
+        for (key_text, language), members in slots.items():
+            try:
+                frame = await _render(self.tournament_id, key_text, language)
+            except (Http404, Tournament.DoesNotExist):
+                continue
+            for member in members:
+                if member in self.members and key_text in member.regions:
+                    member.offer(key_text, frame)
 
 
 class _Rooms:
@@ -441,7 +465,7 @@ def _personal_status(address: str, tournament_id: int, key_text: str) -> int:
 def _personal(key_text: str) -> bool:
     """Whether `key_text` names a fragment behind a personal link (valid or
     not)."""
-    fragment = FRAGMENTS.get(key_text[:300].partition("?")[0])
+    fragment = _fragment_of(key_text[:300])
     return fragment is not None and fragment.personal is not None
 
 

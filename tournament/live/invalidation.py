@@ -12,8 +12,9 @@ What changed is named by a `Part`, what an ETag follows by a `Source`: a
 fragment names both (`tournament.live.fragments.register` refuses a name
 outside them), so a page cannot wait for a part that is never published.
 
-A player's personal link that is replaced (or whose player withdrew) is
-announced by `link_changed`: ``{"type": "live.link", "link": <digest>}``.
+A player's personal link that is replaced (or whose player withdrew), or
+whose table's result changed, is announced by `link_changed` or
+`table_changed`: ``{"type": "live.link", "links": [<digest>, …]}``.
 """
 
 import hashlib
@@ -189,27 +190,26 @@ def link_changed(tournament_id: int, link: str) -> None:
     no answer kept for it is given again, and the tournament's sockets are
     told (`live.link`): each showing a region behind the link gets it anew,
     or is told that the link is gone and ended."""
-    key, digest = _link_key(link), link_digest(link)
-
-    def done() -> None:
-        _bump(key)
-        layer = get_channel_layer()
-        if layer is not None:
-            async_to_sync(layer.group_send)(
-                group_name(tournament_id), {"type": "live.link", "link": digest}
-            )
-
-    transaction.on_commit(done, robust=True)
+    table_changed(tournament_id, [link])
 
 
 def table_changed(tournament_id: int, links: Iterable[str]) -> None:
     """A table's result changed (entered, answered, confirmed, rejected,
     corrected): `links` are its players' personal links, whose own pages
-    show that result and follow it at once (`link_changed`), while they
-    follow the rest of the tournament only at a pace
-    (`paced_generation`)."""
-    for link in links:
-        link_changed(tournament_id, link)
+    show that result and follow it at once, as `link_changed` names one
+    link; they follow the rest of the tournament only at a pace
+    (`paced_generation`). One message for all of them."""
+    links = list(links)
+
+    def done() -> None:
+        for link in links:
+            _bump(_link_key(link))
+        layer = get_channel_layer()
+        if layer is not None and links:
+            message = {"type": "live.link", "links": list(map(link_digest, links))}
+            async_to_sync(layer.group_send)(group_name(tournament_id), message)
+
+    transaction.on_commit(done, robust=True)
 
 
 # A player's own page shows his place, which every result at any table may
