@@ -38,19 +38,18 @@ def key(entry):
     return FragmentKey(FRAGMENTS["mein"], {"link": entry.link_token})
 
 
+def entered_at_table_one(at_table):
+    """Player 1 enters table 1's result from his phone (waiting for the
+    others' *Stimmt*)."""
+    return result_enter_by_player(
+        player=at_table.p[1], table=at_table.t1, games=FIVE, mode="quick", revision=0
+    )
+
+
 @pytest.mark.django_db(transaction=True)
 def test_the_other_players_phone_gets_the_entry_and_then_the_result(at_table):
     me = at_table.p[3]
     shown = region(at_table.tournament, key(me), "de")
-
-    def enter():
-        return result_enter_by_player(
-            player=at_table.p[1],
-            table=at_table.t1,
-            games=FIVE,
-            mode="quick",
-            revision=0,
-        )
 
     async def scenario():
         path = f"/ws/t/{at_table.tournament.slug}/?lang=de"
@@ -64,7 +63,7 @@ def test_the_other_players_phone_gets_the_entry_and_then_the_result(at_table):
         )
         ack = await socket.receive_json_from(timeout=5)
         assert ack["type"] == "subscribed"
-        version = await database_sync_to_async(enter)()
+        version = await database_sync_to_async(entered_at_table_one)(at_table)
         entered = await socket.receive_json_from(timeout=5)
         await database_sync_to_async(result_confirm_by_player)(
             player=me, version=version
@@ -94,13 +93,7 @@ def test_the_poll_answers_304_until_the_table_changes(
     assert again.status_code == 304
     # As in production, the change is announced once it is committed.
     with django_capture_on_commit_callbacks(execute=True):
-        result_enter_by_player(
-            player=at_table.p[1],
-            table=at_table.t1,
-            games=FIVE,
-            mode="quick",
-            revision=0,
-        )
+        entered_at_table_one(at_table)
     changed = client.get(url, {"link": me.link_token}, HTTP_IF_NONE_MATCH=first["ETag"])
     assert changed.status_code == 200
     assert "Stimmt das Ergebnis?" in changed.content.decode()
@@ -174,6 +167,16 @@ async def _subscribe(socket, entry, etag=""):
         {"type": "subscribe", "regions": [{"key": key(entry).text, "etag": etag}]}
     )
     return await socket.receive_json_from(timeout=5)
+
+
+async def subscribed(at_table, entry, etag):
+    """A socket of the tournament's pages with his region subscribed."""
+    socket, connected, _ = await ws_connect(
+        f"/ws/t/{at_table.tournament.slug}/?lang=de"
+    )
+    assert connected
+    assert (await _subscribe(socket, entry, etag))["type"] == "subscribed"
+    return socket
 
 
 @pytest.mark.django_db(transaction=True)
@@ -293,13 +296,7 @@ def test_his_place_follows_other_tables_at_a_pace_and_his_own_table_at_once(
     )
     assert next_window.status_code == 200
     with django_capture_on_commit_callbacks(execute=True):
-        result_enter_by_player(
-            player=at_table.p[1],
-            table=at_table.t1,
-            games=FIVE,
-            mode="quick",
-            revision=0,
-        )
+        entered_at_table_one(at_table)
     own_table = client.get(
         url, {"link": me.link_token}, HTTP_IF_NONE_MATCH=next_window["ETag"]
     )
@@ -316,10 +313,7 @@ def test_a_socket_gets_his_place_when_the_pace_turns_not_before(at_table, monkey
     shown = region(at_table.tournament, key(me), "de")
 
     async def scenario():
-        path = f"/ws/t/{at_table.tournament.slug}/?lang=de"
-        socket, connected, _ = await ws_connect(path)
-        assert connected
-        assert (await _subscribe(socket, me, shown.etag))["type"] == "subscribed"
+        socket = await subscribed(at_table, me, shown.etag)
         while time.time() % 2 > 0.5:  # early in a window
             await asyncio.sleep(0.05)
         turns = (time.time() // 2 + 1) * 2
@@ -376,20 +370,8 @@ def test_a_change_at_his_table_is_rendered_once_for_all_his_phones(
     shown = region(at_table.tournament, key(me), "de")
 
     async def scenario():
-        path = f"/ws/t/{at_table.tournament.slug}/?lang=de"
-        phones = []
-        for _ in range(2):
-            socket, connected, _ = await ws_connect(path)
-            assert connected
-            assert (await _subscribe(socket, me, shown.etag))["type"] == "subscribed"
-            phones.append(socket)
-        await database_sync_to_async(result_enter_by_player)(
-            player=at_table.p[1],
-            table=at_table.t1,
-            games=FIVE,
-            mode="quick",
-            revision=0,
-        )
+        phones = [await subscribed(at_table, me, shown.etag) for _ in range(2)]
+        await database_sync_to_async(entered_at_table_one)(at_table)
         pushed = [await socket.receive_json_from(timeout=5) for socket in phones]
         for socket in phones:
             await socket.disconnect()
