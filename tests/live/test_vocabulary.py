@@ -50,6 +50,12 @@ def test_a_fragment_pacing_a_part_it_does_not_follow_is_refused():
     with pytest.raises(ValueError, match="paces a part it does not follow"):
         register(paced)
     assert "paced-other" not in FRAGMENTS
+    paced_results = replace(
+        _fragment("paced-results", frozenset({"results"})), paced={"results"}
+    )
+    with pytest.raises(ValueError, match="only the standings are paced"):
+        register(paced_results)
+    assert "paced-results" not in FRAGMENTS
 
 
 def test_the_start_fails_on_a_feature_with_an_unknown_part(tmp_path, monkeypatch):

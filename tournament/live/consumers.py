@@ -309,10 +309,9 @@ class _Room:
         for member in self.members:
             for key_text in member.regions:
                 fragment = _fragment_of(key_text)
-                named = frozenset() if fragment is None else fragment.parts & parts
-                if not named:
+                if fragment is None or not fragment.parts & parts:
                     continue
-                assert fragment is not None
+                named = fragment.parts & parts
                 slots = held if named <= fragment.paced else due
                 slots.setdefault((key_text, member.language), set()).add(member)
         if held and self._release is None:

@@ -135,8 +135,9 @@ class Fragment:
     personal: PersonalLink | None = None
     # Parts it follows only at a pace (`invalidation.PACE_SECONDS`): an
     # update naming no other of its parts makes it due at the next window of
-    # `invalidation.paced_generation`, which its `token` then follows (a
+    # `invalidation.paced_generation`, which its ETag then follows (a
     # player's own page and his place, which every result anywhere moves).
+    # Only the standings are paced: that is the generation's part.
     paced: frozenset[Part] = frozenset()
     # The projector's further slides of this fragment in a tournament (a
     # category's ranking beside the overall one), each its own live region.
@@ -170,6 +171,8 @@ def register(fragment: Fragment) -> Fragment:
         raise ValueError(f"fragment {fragment.name!r} waits for no part")
     if not paced <= parts:
         raise ValueError(f"fragment {fragment.name!r} paces a part it does not follow")
+    if not paced <= {Part.STANDINGS}:
+        raise ValueError(f"fragment {fragment.name!r}: only the standings are paced")
     fragment = replace(fragment, parts=parts, paced=paced, source=source)
     FRAGMENTS[fragment.name] = fragment
     return fragment
@@ -311,6 +314,8 @@ def region(tournament: Tournament, key: FragmentKey, language: str = "") -> Regi
     own = []
     if key.fragment.token is not None:
         own.append(key.fragment.token(tournament, key.params))
+    if key.fragment.paced:
+        own.append(str(invalidation.paced_generation(tournament.pk)))
     link = link_of(key)
     if link is not None:
         own.append(str(invalidation.link_version(link)))

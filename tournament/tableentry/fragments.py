@@ -41,12 +41,6 @@ def link_valid(tournament: Tournament, link: str) -> bool:
     return entry_by_link(tournament.slug, link) is not None
 
 
-def paced_place(tournament: Tournament, params: Params) -> str:
-    """What the ETag follows beside the seating and the link: the standings
-    (his place, his points), at a pace."""
-    return str(invalidation.paced_generation(tournament.pk))
-
-
 def mine_context(
     request: HttpRequest, tournament: Tournament, params: Params
 ) -> Context:
@@ -97,7 +91,6 @@ register(
         params={"link": link_token},
         required=("link",),
         source=invalidation.SEATING,
-        token=paced_place,
         personal=PersonalLink("link", link_valid),
         paced=frozenset({Part.STANDINGS}),
     )
