@@ -381,3 +381,63 @@ def test_a_change_at_his_table_is_rendered_once_for_all_his_phones(
     assert [p["key"] for p in pushed] == [key(me).text] * 2
     assert all("Stimmt das Ergebnis?" in p["html"] for p in pushed)
     assert renders == [key(me).text]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_standings_go_out_before_the_players_pages_of_a_burst_of_tables(
+    at_table, referee, referee2, monkeypatch
+):
+    """While a table's players' pages render, another table's result comes
+    in: the standings, on more phones, go out after the render under way,
+    before the rest of either table's players' pages."""
+    from tests.support.results import confirm, enter
+    from tournament.live import consumers
+
+    version = enter(at_table.t2, referee)
+    players = [at_table.p[n] for n in range(1, 9)]
+    shown = {p.pk: region(at_table.tournament, key(p), "de").etag for p in players}
+    standings = region(
+        at_table.tournament, FragmentKey(FRAGMENTS["standings"], {}), "de"
+    )
+    render = consumers._render
+    gate, blocked = asyncio.Event(), asyncio.Event()
+    order = []
+
+    async def held(tournament_id, key_text, language, *known):
+        if not known:
+            order.append(key_text)
+            if not gate.is_set():
+                blocked.set()
+                await asyncio.wait_for(gate.wait(), 10)
+        return await render(tournament_id, key_text, language, *known)
+
+    monkeypatch.setattr(consumers, "_render", held)
+
+    async def scenario():
+        sockets = [await subscribed(at_table, p, shown[p.pk]) for p in players]
+        path = f"/ws/t/{at_table.tournament.slug}/?lang=de"
+        phones = []
+        for _ in range(3):
+            phone, connected, _ = await ws_connect(path)
+            assert connected
+            regions = [{"key": "standings", "etag": standings.etag}]
+            await phone.send_json_to({"type": "subscribe", "regions": regions})
+            assert (await phone.receive_json_from(timeout=5))["type"] == "subscribed"
+            phones.append(phone)
+        # Table 1's entry: its players' pages begin to render, the first held.
+        await database_sync_to_async(enter)(at_table.t1, referee)
+        await asyncio.wait_for(blocked.wait(), 10)
+        # Table 2 confirmed meanwhile: the standings and its players' pages.
+        await database_sync_to_async(confirm)(version, referee2)
+        await asyncio.sleep(0.5)  # the room has taken both messages
+        gate.set()
+        for phone in phones:
+            while (await phone.receive_json_from(timeout=10))["key"] != "standings":
+                pass
+        for socket in [*sockets, *phones]:
+            await socket.disconnect()
+
+    run_async(scenario)
+    table_one = {key(at_table.p[n]).text for n in range(1, 5)}
+    assert order[0] in table_one
+    assert order[1] == "standings", order

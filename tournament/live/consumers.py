@@ -36,8 +36,9 @@ its own outbox, newest fragment per region first, so a phone on bad Wi-Fi
 gets the latest standings, never a backlog, and never holds up the others.
 
 The room takes each update off its channel as it comes and only notes which
-regions are due; it renders them one after the other, the region most
-sockets show first, each sent as soon as it is rendered. Updates that come
+regions are due (a changed personal link makes its regions due alike); it
+renders them one after the other, the region most sockets show first, each
+sent as soon as it is rendered. Updates that come
 meanwhile join what is due (a region due twice is rendered once, from the
 state after both), so a burst of results never queues up in the channel:
 the in-memory layer forgets a message left there a minute and drops the
@@ -227,10 +228,9 @@ class _Room:
         self._tasks: list[asyncio.Task[None]] = []
         self._channel = ""
         # What is due: each region (key, language) with the sockets that
-        # showed it when an update named its parts, the most watched first;
-        # and the personal links that changed.
+        # showed it when an update named its parts or its personal link
+        # changed, the most watched first.
         self._due: dict[tuple[str, str], set[LiveConsumer]] = {}
-        self._links: set[str] = set()
         self._wake = asyncio.Event()
         # Regions an update named only by their paced parts
         # (`Fragment.paced`): due at the next window of the pace.
@@ -296,8 +296,7 @@ class _Room:
                     # One link, as a process before "links" sent it.
                     links = message.get("links", [message.get("link", "")])
                     if isinstance(links, list | tuple):
-                        self._links.update(map(str, links))
-                    self._wake.set()
+                        self._link(frozenset(map(str, links)))
             except Exception:  # one bad update must not end the room
                 logger.exception("live update of %s failed", self.tournament_id)
 
@@ -339,13 +338,9 @@ class _Room:
         while True:
             await self._wake.wait()
             self._wake.clear()
-            while self._links or self._due:
+            while self._due:
                 try:
-                    if self._links:
-                        links, self._links = self._links, set()
-                        await self._link(links)
-                    else:
-                        await self._render_due()
+                    await self._render_due()
                 except Exception:  # one bad region must not end the room
                     logger.exception("live update of %s failed", self.tournament_id)
 
@@ -363,24 +358,19 @@ class _Room:
             if member in self.members and key_text in member.regions:
                 member.offer(key_text, frame)
 
-    async def _link(self, digests: set[str]) -> None:
+    def _link(self, digests: frozenset[str]) -> None:
         """Personal links changed (`invalidation.link_changed`, by their
-        digests): each region behind one gets its fragment anew, or the
-        note that it is gone; rendered once for all the sockets showing
-        it (a player's phones)."""
-        slots: dict[tuple[str, str], set[LiveConsumer]] = {}
+        digests): each region behind one is due, to get its fragment anew
+        or the note that it is gone, rendered once for all the sockets
+        showing it (a player's phones). It waits its turn like any region:
+        the standings on hundreds of phones go out before a table's players'
+        own pages, however many tables' results come in at once."""
+        due = self._due
         for member in self.members:
             for key_text in member.regions:
                 if _link_digest(key_text) in digests:
-                    slots.setdefault((key_text, member.language), set()).add(member)
-        for (key_text, language), members in slots.items():
-            try:
-                frame = await _render(self.tournament_id, key_text, language)
-            except (Http404, Tournament.DoesNotExist):
-                continue
-            for member in members:
-                if member in self.members and key_text in member.regions:
-                    member.offer(key_text, frame)
+                    due.setdefault((key_text, member.language), set()).add(member)
+        self._sort_due()
 
 
 class _Rooms:
