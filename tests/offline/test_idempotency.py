@@ -302,3 +302,32 @@ def test_on_sqlite_a_submission_waits_its_turn_and_else_comes_back_later(
     assert not SubmissionKey.objects.exists()
     assert client.post(urls(table)["table"], form, **keyed(key)).status_code == 302
     assert ResultVersion.objects.filter(table=table).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_on_sqlite_the_next_submission_need_not_wait_for_what_runs_after_a_commit(
+    client, referee, table, monkeypatch
+):
+    """The live pages are told of a result after its commit; on SQLite the
+    next keyed submission may begin meanwhile (the writer's turn ends with
+    the commit)."""
+    from django.db import connection
+
+    from tournament.live import invalidation
+
+    if connection.vendor != "sqlite":
+        pytest.skip("the queue is SQLite's")
+    held_while_telling = []
+    publish = invalidation.publish
+
+    def telling(*args, **kwargs):
+        held_while_telling.append(idempotency._SQLITE_WRITER.locked())
+        return publish(*args, **kwargs)
+
+    monkeypatch.setattr(invalidation, "publish", telling)
+    client.force_login(referee)
+    form = quick_form(FIVE, revision=0)
+    saved = client.post(urls(table)["table"], form, **keyed(str(uuid.uuid4())))
+    assert saved.status_code == 302
+    assert held_while_telling and not any(held_while_telling)
+    assert not idempotency._SQLITE_WRITER.locked()

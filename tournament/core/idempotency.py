@@ -63,7 +63,9 @@ _PATH_MAX = 255
 # SQLite has one writer, and a keyed submission holds the write lock for its
 # whole view. A burst of them (a hundred tables at once, bench/selfentry.py)
 # waiting on SQLite's busy timeout fails some after 5 s ("database is
-# locked", a 500); queued here, in the process, they wait their turn.
+# locked", a 500); queued here, in the process, they wait their turn. The
+# turn ends with the commit: what runs after it (telling the live pages)
+# writes nothing, and the next submission need not wait for it.
 _SQLITE_WRITER = threading.Lock()
 _SQLITE_QUEUE_SECONDS = 30.0
 
@@ -148,10 +150,20 @@ def _once(
         )
         response["Retry-After"] = "5"
         return response
+    held = True
+
+    def release() -> None:
+        nonlocal held
+        if held:
+            held = False
+            _SQLITE_WRITER.release()
+
     try:
-        return _applied(request, key, actor, fingerprint, func, args, kwargs)
+        return _applied(
+            request, key, actor, fingerprint, func, args, kwargs, committed=release
+        )
     finally:
-        _SQLITE_WRITER.release()
+        release()
 
 
 def _applied(
@@ -162,8 +174,15 @@ def _applied(
     func: Callable[..., HttpResponseBase],
     args: tuple[Any, ...],
     kwargs: dict[str, Any],
+    *,
+    committed: Callable[[], None] | None = None,
 ) -> HttpResponseBase:
+    """The view once, in one transaction with the key's row; `committed`
+    is called right after the commit, before what the view asked to run
+    after it (`transaction.on_commit`, called in the order asked)."""
     with transaction.atomic():
+        if committed is not None:
+            transaction.on_commit(committed)
         record, created = _claim(key, actor, request.path, fingerprint)
         if not created:
             return _replay(request, record, fingerprint)
