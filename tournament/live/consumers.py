@@ -38,9 +38,9 @@ gets the latest standings, never a backlog, and never holds up the others.
 The room takes each update off its channel as it comes and only notes which
 regions are due (a changed personal link makes its regions due alike); it
 renders them one after the other, the region most sockets show first, each
-sent as soon as it is rendered. Updates that come
-meanwhile join what is due (a region due twice is rendered once, from the
-state after both), so a burst of results never queues up in the channel:
+sent as soon as it is rendered. Updates that come meanwhile join what is
+due (a region due twice is rendered once, from the state after both), so
+a burst of results never queues up in the channel:
 the in-memory layer forgets a message left there a minute and drops the
 room from the tournament's group with it, and Redis drops what exceeds a
 channel's capacity. A region is rendered from the state at its render, so
