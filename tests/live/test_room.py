@@ -9,7 +9,7 @@ from channels.db import database_sync_to_async
 
 from tests.support.results import confirm, enter, games
 from tests.support.threads import run_async
-from tests.support.websockets import layer_release, ws_connect
+from tests.support.websockets import layer_release, subscribed, ws_connect
 from tournament.live import consumers
 from tournament.live.fragments import fragment_key, region
 from tournament.models import Table
@@ -38,17 +38,6 @@ def channel_layer(settings, local_cache):
 def current_etag(tournament, key_text):
     tournament.refresh_from_db()
     return region(tournament, fragment_key(key_text, {}), "de").etag
-
-
-async def subscribed(tournament, key_text, etag):
-    socket, connected, _ = await ws_connect(f"/ws/t/{tournament.slug}/?lang=de")
-    assert connected
-    await socket.send_json_to(
-        {"type": "subscribe", "regions": [{"key": key_text, "etag": etag}]}
-    )
-    while (await socket.receive_json_from(timeout=WAIT))["type"] != "subscribed":
-        pass
-    return socket
 
 
 async def newest(socket, key_text, etag):
@@ -82,7 +71,7 @@ def test_a_projector_follows_every_update_when_renders_outlast_the_layers_expiry
     monkeypatch.setattr(consumers, "_render", render)
 
     async def scenario():
-        projector = await subscribed(tournament, "standings", shown)
+        projector = await subscribed(tournament.slug, "standings", shown)
         slow.set()
         # Two results confirmed one after the other while the first one's
         # render is slow: the second update would wait beyond the expiry.
@@ -131,9 +120,9 @@ def test_the_standings_reach_their_pages_without_waiting_for_the_renders_of_fewe
 
     async def scenario():
         phones = [
-            await subscribed(tournament, "standings", standings) for _ in range(3)
+            await subscribed(tournament.slug, "standings", standings) for _ in range(3)
         ]
-        results_page = await subscribed(tournament, "results?series=1", results)
+        results_page = await subscribed(tournament.slug, "results?series=1", results)
         holding.set()
         await database_sync_to_async(confirm)(version, referee2)
         message = await phones[0].receive_json_from(timeout=WAIT)

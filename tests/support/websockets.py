@@ -47,3 +47,19 @@ async def ws_connect(
     communicator = WebsocketCommunicator(application, path, headers=headers)
     connected, code = await communicator.connect(timeout=5)
     return communicator, connected, code
+
+
+async def subscribed(
+    slug: str, key_text: str, etag: str = "", *, timeout: float = 30
+) -> WebsocketCommunicator:
+    """A socket of the tournament `slug`'s pages with the region `key_text`
+    subscribed as a page showing `etag` does, its catch-up (if any) read
+    past: the socket's next message is a push."""
+    socket, connected, _ = await ws_connect(f"/ws/t/{slug}/?lang=de")
+    assert connected
+    await socket.send_json_to(
+        {"type": "subscribe", "regions": [{"key": key_text, "etag": etag}]}
+    )
+    while (await socket.receive_json_from(timeout=timeout))["type"] != "subscribed":
+        pass
+    return socket

@@ -12,7 +12,7 @@ from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
-from tests.support import edge
+from tests.support import edge, websockets
 from tests.support.edge import gets
 from tests.support.results import FIVE
 from tests.support.threads import run_async
@@ -415,15 +415,11 @@ def test_the_standings_go_out_before_the_players_pages_of_a_burst_of_tables(
 
     async def scenario():
         sockets = [await subscribed(at_table, p, shown[p.pk]) for p in players]
-        path = f"/ws/t/{at_table.tournament.slug}/?lang=de"
-        phones = []
-        for _ in range(3):
-            phone, connected, _ = await ws_connect(path)
-            assert connected
-            regions = [{"key": "standings", "etag": standings.etag}]
-            await phone.send_json_to({"type": "subscribe", "regions": regions})
-            assert (await phone.receive_json_from(timeout=5))["type"] == "subscribed"
-            phones.append(phone)
+        slug = at_table.tournament.slug
+        phones = [
+            await websockets.subscribed(slug, "standings", standings.etag)
+            for _ in range(3)
+        ]
         # Table 1's entry: its players' pages begin to render, the first held.
         await database_sync_to_async(enter)(at_table.t1, referee)
         await asyncio.wait_for(blocked.wait(), 10)

@@ -308,9 +308,11 @@ class _Room:
         for member in self.members:
             for key_text in member.regions:
                 fragment = _fragment_of(key_text)
-                if fragment is None or not fragment.parts & parts:
+                if fragment is None:
                     continue
                 named = fragment.parts & parts
+                if not named:
+                    continue
                 slots = held if named <= fragment.paced else due
                 slots.setdefault((key_text, member.language), set()).add(member)
         if held and self._release is None:
