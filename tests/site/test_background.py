@@ -9,6 +9,7 @@ import threading
 
 import pytest
 
+from tests.support.threads import served
 from tournament.core import background
 
 WAIT = 30  # seconds a test waits at most for a thread it set going
@@ -160,3 +161,31 @@ def test_the_servers_lifespan_shutdown_ends_the_background_work():
         "lifespan.shutdown.complete",
     ]
     assert not _threads("served") and background.pools() == {}
+
+
+def test_soon_without_a_server_loop_runs_the_call_to_its_end_here():
+    done = []
+
+    async def call(value: int) -> None:
+        await asyncio.sleep(0)
+        done.append(value)
+
+    background.soon(call, 7)
+    assert done == [7]
+
+
+def test_a_call_handed_to_the_loop_that_fails_is_logged(caplog):
+    async def failing() -> None:
+        raise LookupError("kaputt")
+
+    async def scenario() -> None:
+        async with served():
+            await asyncio.to_thread(background.soon, failing)
+            for _ in range(100):  # the loop's turns until it has run
+                if "kaputt" in caplog.text:
+                    break
+                await asyncio.sleep(0.01)
+
+    asyncio.run(scenario())
+    assert "a call handed to the event loop failed" in caplog.text
+    assert "LookupError: kaputt" in caplog.text

@@ -1,9 +1,11 @@
 """Running code in a thread of its own, for tests whose own thread may hold
 an event loop; running calls in threads at once, for the concurrency tests
-on PostgreSQL."""
+on PostgreSQL; the server's lifespan around a scenario."""
 
+import asyncio
+import contextlib
 import threading
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
@@ -90,3 +92,29 @@ def run_together(lock: tuple[Any, str], *calls: Callable[[], object]) -> list[ob
     broken = [r for r in results if isinstance(r, threading.BrokenBarrierError)]
     assert not broken, "the calls never stood at the lock together"
     return results
+
+
+@contextlib.asynccontextmanager
+async def served() -> AsyncIterator[None]:
+    """The server's ASGI lifespan on the running loop, as uvicorn runs it:
+    started on entry (the loop becomes the one `background.soon` hands
+    coroutines to), shut down on exit (the background work joined)."""
+    from tournament.core import background
+
+    inbox: asyncio.Queue[dict[str, str]] = asyncio.Queue()
+    started = asyncio.Event()
+
+    async def send(message: dict[str, str]) -> None:
+        if message["type"] == "lifespan.startup.complete":
+            started.set()
+
+    await inbox.put({"type": "lifespan.startup"})
+    lifespan = asyncio.create_task(
+        background.Lifespan()({"type": "lifespan"}, inbox.get, send)
+    )
+    await started.wait()
+    try:
+        yield
+    finally:
+        await inbox.put({"type": "lifespan.shutdown"})
+        await lifespan

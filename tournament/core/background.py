@@ -21,6 +21,10 @@ tournament/paper/layout.py).
 thread of the process (the earliest asked for per key). Timed calls are
 quick: they hand any real work to a pool.
 
+`soon(coroutine_function, *args)`: a coroutine handed to the server's
+event loop from any thread, not waited for (the live pages' messages after
+a commit).
+
 `shutdown()` ends it all at the end of the process: on the server's ASGI
 lifespan shutdown (`Lifespan`), else when Python exits (before Python
 joins the pools' threads). Calls still waiting are cancelled, `stopping`
@@ -35,11 +39,13 @@ import concurrent.futures.thread  # noqa: F401
 import logging
 import threading
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Coroutine, Hashable
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from multiprocessing.context import BaseContext
 from typing import Any, ParamSpec, TypeVar
+
+from asgiref.sync import async_to_sync
 
 logger = logging.getLogger(__name__)
 
@@ -206,6 +212,48 @@ def _ring() -> None:
             logger.exception("timed call %r failed", key)
 
 
+# --- The server's event loop ---------------------------------------------------
+
+# The loop the server runs the site on, from its ASGI lifespan's startup
+# to its shutdown (`Lifespan`); None in a command or a test without one.
+_loop: asyncio.AbstractEventLoop | None = None
+# What `soon` handed to it and is not done: kept, so that no task is
+# collected before it ends.
+_handed: set["Future[object]"] = set()
+
+
+def soon(
+    call: Callable[_P, Coroutine[Any, Any, object]], *args: _P.args, **kwargs: _P.kwargs
+) -> None:
+    """Run `call(*args, **kwargs)` on the server's event loop and go on
+    without waiting for it; a failure is logged. A request's thread that
+    tells the live pages after its commit (the channel layer's
+    `group_send`) so gives its place in the lane back at once, not when the
+    loop, busy with the hall's sockets in a series' results, takes the
+    message. Where no server loop runs (a command, a test without the
+    lifespan), it is run to its end here, as `async_to_sync` does."""
+    loop = _loop
+    if loop is None or not loop.is_running():
+        async_to_sync(call)(*args, **kwargs)
+        return
+    coroutine = call(*args, **kwargs)
+    try:
+        handed = asyncio.run_coroutine_threadsafe(coroutine, loop)
+    except RuntimeError:  # the loop closed since it was looked at
+        coroutine.close()
+        async_to_sync(call)(*args, **kwargs)
+        return
+    _handed.add(handed)
+    handed.add_done_callback(_handed_done)
+
+
+def _handed_done(handed: "Future[object]") -> None:
+    _handed.discard(handed)
+    error = None if handed.cancelled() else handed.exception()
+    if error is not None:
+        logger.error("a call handed to the event loop failed", exc_info=error)
+
+
 # --- The end -----------------------------------------------------------------
 
 
@@ -249,15 +297,19 @@ threading._register_atexit(shutdown)  # type: ignore[attr-defined]
 
 
 class Lifespan:
-    """The ASGI lifespan protocol: at the server's shutdown, `shutdown()`
-    (in a thread: it joins threads)."""
+    """The ASGI lifespan protocol: at the server's startup its event loop
+    becomes the one `soon` hands coroutines to; at its shutdown,
+    `shutdown()` (in a thread: it joins threads)."""
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        global _loop
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":
+                _loop = asyncio.get_running_loop()
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
+                _loop = None
                 await asyncio.to_thread(shutdown)
                 await send({"type": "lifespan.shutdown.complete"})
                 return

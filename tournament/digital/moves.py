@@ -7,11 +7,11 @@ The player-facing writes (`services`) and the bot runner (`runner`) both
 move through here; neither needs the other to do it.
 """
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
 from scoring.actions import Action
+from tournament.core import background
 from tournament.digital import adapter
 from tournament.models import DigitalTable
 from tournament.results.services import result_enter_digital
@@ -28,8 +28,8 @@ def tell_sockets(table_id: int) -> None:
     def send() -> None:
         layer = get_channel_layer()
         if layer is not None:
-            async_to_sync(layer.group_send)(
-                group_name(table_id), {"type": "digital.changed"}
+            background.soon(
+                layer.group_send, group_name(table_id), {"type": "digital.changed"}
             )
 
     transaction.on_commit(send)

@@ -25,13 +25,13 @@ import uuid
 from collections.abc import Iterable
 from enum import StrEnum
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Count, Max, Q, Sum
 from django.dispatch import Signal
 
+from tournament.core import background
 from tournament.models import ResultVersion, Series, Table
 
 logger = logging.getLogger(__name__)
@@ -116,13 +116,16 @@ def group_name(tournament_id: int) -> str:
 def publish(tournament_id: int, parts: Iterable[Part]) -> None:
     """Tell every open page of the tournament (in every worker process, with
     the Redis layer) which parts changed. Call it after the commit; the
-    services use the `*_changed` functions below, which do that."""
+    services use the `*_changed` functions below, which do that. The
+    message is handed to the server's event loop, not waited for
+    (`background.soon`)."""
     # Plain strings on the wire (`Part(name)` refuses an unknown one).
     names = sorted({Part(part).value for part in parts})
     layer = get_channel_layer()
     if layer is None:
         return
-    async_to_sync(layer.group_send)(
+    background.soon(
+        layer.group_send,
         group_name(tournament_id),
         {"type": "live.update", "parts": names, "id": uuid.uuid4().hex},
     )
@@ -207,7 +210,7 @@ def table_changed(tournament_id: int, links: Iterable[str]) -> None:
         layer = get_channel_layer()
         if layer is not None and links:
             message = {"type": "live.link", "links": list(map(link_digest, links))}
-            async_to_sync(layer.group_send)(group_name(tournament_id), message)
+            background.soon(layer.group_send, group_name(tournament_id), message)
 
     transaction.on_commit(done, robust=True)
 
