@@ -26,13 +26,13 @@ def test_a_request_tells_the_pages_without_waiting_for_a_busy_event_loop():
 
     def request(loop: asyncio.AbstractEventLoop) -> None:  # after its commit
         loop.call_soon_threadsafe(busy)
-        invalidation.publish(4712, [Part.STANDINGS, Part.RESULTS])
+        invalidation.publish(947_120_001, [Part.STANDINGS, Part.RESULTS])
         returned.set()
 
     async def scenario() -> dict:
         layer = get_channel_layer()
         channel = await layer.new_channel()
-        group = invalidation.group_name(4712)
+        group = invalidation.group_name(947_120_001)
         await layer.group_add(group, channel)
         try:
             async with served():
