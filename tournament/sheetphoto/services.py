@@ -219,14 +219,12 @@ def _sent_before(
     return photos.order_by("-uploaded_at").first()
 
 
-def _frame(reading: SheetReading) -> ReadingFrame:
+def _frame(reading: SheetReading, images: ReviewImages) -> ReadingFrame:
     """Where the review's sheet image stands on the page, in mm: its
     top-left corner and its size (the image is the rectified grid, PX
     pixels a millimetre), so a page can lay each cell's button over it."""
     x0, y0 = reading.origin_mm
-    height, width = (
-        reading.rectified.shape[:2] if reading.rectified is not None else (0, 0)
-    )
+    width, height = images.size
     return {
         "x": round(x0, 3),
         "y": round(y0, 3),
@@ -235,14 +233,14 @@ def _frame(reading: SheetReading) -> ReadingFrame:
     }
 
 
-def _record(reading: SheetReading) -> StoredReading:
+def _record(reading: SheetReading, images: ReviewImages) -> StoredReading:
     """What is kept of `reading` (docs/FORMATS.md § Photo reading): its
     games as the reader gives them, each stroke cell's state, the frame."""
     games: list[ReadGame] = reading.as_dict()["games"]
     return {
         "games": games,
         "cells": [(c.game, c.seat, c.mark, c.state) for c in reading.cells],
-        "frame": _frame(reading),
+        "frame": _frame(reading, images),
         "milliseconds": round(reading.milliseconds),
     }
 
@@ -317,7 +315,7 @@ def _keep(
                     sha256=sha256,
                     size=len(data),
                     file_name=f"photo{suffix}",
-                    reading=_record(reading),
+                    reading=_record(reading, images),
                     uploaded_by=acting_user(actor),
                     uploaded_by_player=player,
                 )
