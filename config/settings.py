@@ -266,10 +266,9 @@ IDEMPOTENCY_KEY_DAYS = 3
 # delete a tournament's photos sooner. Photos never saved as a result go
 # after a day. Its hash stays in the Protokoll either way.
 SHEET_PHOTO_RETENTION_DAYS = int(os.environ.get("SHEET_PHOTO_RETENTION_DAYS", "90"))
-# Photos a server process hands to its photo reader at once (a process of
-# its own that reads one at a time), and how many more may wait for a
-# place; any further one is asked to wait a moment
-# (tournament/sheetphoto/pool.py).
+# Photos read at once per process (one per core of the hall's laptop), and
+# how many more may wait for a place; any further one is asked to wait a
+# moment (tournament/sheetphoto/pool.py).
 SHEET_PHOTO_WORKERS = int(os.environ.get("SHEET_PHOTO_WORKERS", "2"))
 SHEET_PHOTO_WAITING = int(os.environ.get("SHEET_PHOTO_WAITING", "4"))
 # The longest a request waits for its photo to be read.
