@@ -1,13 +1,8 @@
 """Photos are read a few at a time beside the requests: a burst beyond the
 pool's places is refused at once (the person is asked to wait a moment),
 never queued without end, and every place comes back when its reading
-ends, also one whose request stopped waiting. The reading itself runs in a
-process of its own."""
+ends, also one whose request stopped waiting."""
 
-import multiprocessing
-import os
-import pickle
-import signal
 import threading
 
 import pytest
@@ -100,29 +95,3 @@ def test_a_reading_that_outlasts_its_request_keeps_its_place(slow_pool, settings
     settings.SHEET_PHOTO_SECONDS = 5
     with pytest.raises(SheetRefused):
         pool.read_bounded(b"photo", expected=None)
-
-
-def test_photos_are_read_in_a_process_of_their_own_and_a_dead_one_is_replaced():
-    """The server's interpreter stays with the hall's pages while a photo is
-    read; a reader process that dies (killed, out of memory) costs the
-    photo it was reading one more send, not the next photos."""
-    background.shutdown()
-    before = set(multiprocessing.active_children())
-    with pytest.raises(SheetRefused) as refused:
-        pool.read_bounded(b"no photo", expected=None)
-    assert refused.value.code == "not_image"
-    readers = [p for p in multiprocessing.active_children() if p not in before]
-    assert len(readers) == 1 and readers[0].pid != os.getpid()
-    os.kill(readers[0].pid, signal.SIGKILL)
-    readers[0].join(10)
-    with pytest.raises(pool.Busy):
-        pool.read_bounded(b"no photo", expected=None)
-    with pytest.raises(SheetRefused):
-        pool.read_bounded(b"no photo", expected=None)
-    background.shutdown()
-
-
-def test_a_refusal_keeps_its_code_and_words_across_processes():
-    refusal = SheetRefused("wrong_sheet", table=7, series=2)
-    again = pickle.loads(pickle.dumps(refusal))
-    assert (again.code, again.params) == ("wrong_sheet", {"table": 7, "series": 2})

@@ -219,12 +219,14 @@ def _sent_before(
     return photos.order_by("-uploaded_at").first()
 
 
-def _frame(reading: SheetReading, images: ReviewImages) -> ReadingFrame:
+def _frame(reading: SheetReading) -> ReadingFrame:
     """Where the review's sheet image stands on the page, in mm: its
     top-left corner and its size (the image is the rectified grid, PX
     pixels a millimetre), so a page can lay each cell's button over it."""
     x0, y0 = reading.origin_mm
-    width, height = images.size
+    height, width = (
+        reading.rectified.shape[:2] if reading.rectified is not None else (0, 0)
+    )
     return {
         "x": round(x0, 3),
         "y": round(y0, 3),
@@ -233,14 +235,14 @@ def _frame(reading: SheetReading, images: ReviewImages) -> ReadingFrame:
     }
 
 
-def _record(reading: SheetReading, images: ReviewImages) -> StoredReading:
+def _record(reading: SheetReading) -> StoredReading:
     """What is kept of `reading` (docs/FORMATS.md § Photo reading): its
     games as the reader gives them, each stroke cell's state, the frame."""
     games: list[ReadGame] = reading.as_dict()["games"]
     return {
         "games": games,
         "cells": [(c.game, c.seat, c.mark, c.state) for c in reading.cells],
-        "frame": _frame(reading, images),
+        "frame": _frame(reading),
         "milliseconds": round(reading.milliseconds),
     }
 
@@ -315,7 +317,7 @@ def _keep(
                     sha256=sha256,
                     size=len(data),
                     file_name=f"photo{suffix}",
-                    reading=_record(reading, images),
+                    reading=_record(reading),
                     uploaded_by=acting_user(actor),
                     uploaded_by_player=player,
                 )

@@ -8,14 +8,14 @@ thick, a struck one thin, a doubtful one thickest with a question mark,
 and a game the reader flagged is framed as a whole.
 """
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
 import numpy.typing as npt
 
 from tournament.sheetphoto.reader.layout import COL_NAME, COL_STROKES, LEFT, RIGHT
-from tournament.sheetphoto.reader.read import PX, Expected, SheetReading, read_sheet
+from tournament.sheetphoto.reader.read import PX, SheetReading
 
 Colour = npt.NDArray[np.uint8]
 
@@ -32,7 +32,6 @@ CUT_MARGIN = 0.6
 class ReviewImages:
     sheet: bytes  # JPEG: the whole grid, outlined
     games: dict[int, bytes]  # JPEG per game: its rows, names and strokes
-    size: tuple[int, int] = (0, 0)  # the whole grid's width and height (px)
 
 
 def _px(value_mm: float, origin_mm: float) -> int:
@@ -112,16 +111,4 @@ def review_images(reading: SheetReading) -> ReviewImages:
                 left:right,
             ]
         )
-    return ReviewImages(
-        sheet=_jpeg(_framed(reading, image)), games=games, size=(width, height)
-    )
-
-
-def read_for_review(
-    data: bytes, expected: Expected | None
-) -> tuple[SheetReading, ReviewImages]:
-    """The photo read and its review images drawn; the reading without its
-    image (the review images show it), so that it is small to hand over
-    from a process of its own."""
-    reading = read_sheet(data, expected=expected, keep_image=True)
-    return replace(reading, rectified=None), review_images(reading)
+    return ReviewImages(sheet=_jpeg(_framed(reading, image)), games=games)

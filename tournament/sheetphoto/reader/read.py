@@ -51,7 +51,6 @@ import contextlib
 import io
 import time
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Any
 
 import cv2
@@ -210,10 +209,6 @@ class SheetRefused(Exception):
         super().__init__(code, params)
         self.code = code
         self.params = params
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        # As it was made (a photo read in another process refuses there).
-        return (partial(SheetRefused, self.code, **self.params), ())
 
 
 @dataclass(frozen=True)
