@@ -233,18 +233,17 @@ def soon(
     message. Where no server loop runs (a command, a test without the
     lifespan), it is run to its end here, as `async_to_sync` does."""
     loop = _loop
-    if loop is None or not loop.is_running():
-        async_to_sync(call)(*args, **kwargs)
-        return
-    coroutine = call(*args, **kwargs)
-    try:
-        handed = asyncio.run_coroutine_threadsafe(coroutine, loop)
-    except RuntimeError:  # the loop closed since it was looked at
-        coroutine.close()
-        async_to_sync(call)(*args, **kwargs)
-        return
-    _handed.add(handed)
-    handed.add_done_callback(_handed_done)
+    if loop is not None and loop.is_running():
+        coroutine = call(*args, **kwargs)
+        try:
+            handed = asyncio.run_coroutine_threadsafe(coroutine, loop)
+        except RuntimeError:  # the loop closed since it was looked at
+            coroutine.close()
+        else:
+            _handed.add(handed)
+            handed.add_done_callback(_handed_done)
+            return
+    async_to_sync(call)(*args, **kwargs)
 
 
 def _handed_done(handed: "Future[object]") -> None:

@@ -20,9 +20,14 @@ unless
   CSRF check trusts for forms (e.g. a TLS proxy that does not say it is one).
 
 This holds whatever ALLOWED_HOSTS is, ``*`` included.
+
+`tell(group, message)`: a message to a group of sockets through the channel
+layer, handed to the server's event loop and not waited for
+(`core.background.soon`), as the services do after a commit.
 """
 
 import logging
+from typing import Any
 from urllib.parse import urlsplit
 
 from asgiref.typing import (
@@ -32,9 +37,12 @@ from asgiref.typing import (
     Scope,
     WebSocketScope,
 )
+from channels.layers import get_channel_layer
 from django.conf import settings
 from django.http.request import split_domain_port, validate_host
 from django.utils.http import is_same_domain
+
+from tournament.core import background
 
 logger = logging.getLogger(__name__)
 
@@ -151,3 +159,11 @@ class SameOriginValidator:
         # Closed before it is accepted: the server answers the handshake 403.
         if (await receive())["type"] == "websocket.connect":
             await send({"type": "websocket.close", "code": REFUSED, "reason": None})
+
+
+def tell(group: str, message: dict[str, Any]) -> None:
+    """Send `message` to the sockets of `group` (nothing without a channel
+    layer); the caller's thread does not wait for the event loop."""
+    layer = get_channel_layer()
+    if layer is not None:
+        background.soon(layer.group_send, group, message)

@@ -7,11 +7,10 @@ The player-facing writes (`services`) and the bot runner (`runner`) both
 move through here; neither needs the other to do it.
 """
 
-from channels.layers import get_channel_layer
 from django.db import transaction
 
 from scoring.actions import Action
-from tournament.core import background
+from tournament.core import websockets
 from tournament.digital import adapter
 from tournament.models import DigitalTable
 from tournament.results.services import result_enter_digital
@@ -25,14 +24,9 @@ def group_name(table_id: int) -> str:
 def tell_sockets(table_id: int) -> None:
     """After the commit: every socket of the table re-reads its own view."""
 
-    def send() -> None:
-        layer = get_channel_layer()
-        if layer is not None:
-            background.soon(
-                layer.group_send, group_name(table_id), {"type": "digital.changed"}
-            )
-
-    transaction.on_commit(send)
+    transaction.on_commit(
+        lambda: websockets.tell(group_name(table_id), {"type": "digital.changed"})
+    )
 
 
 def lock(table_id: int) -> DigitalTable:

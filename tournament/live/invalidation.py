@@ -25,13 +25,12 @@ import uuid
 from collections.abc import Iterable
 from enum import StrEnum
 
-from channels.layers import get_channel_layer
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Count, Max, Q, Sum
 from django.dispatch import Signal
 
-from tournament.core import background
+from tournament.core import websockets
 from tournament.models import ResultVersion, Series, Table
 
 logger = logging.getLogger(__name__)
@@ -118,14 +117,10 @@ def publish(tournament_id: int, parts: Iterable[Part]) -> None:
     the Redis layer) which parts changed. Call it after the commit; the
     services use the `*_changed` functions below, which do that. The
     message is handed to the server's event loop, not waited for
-    (`background.soon`)."""
+    (`core.websockets.tell`)."""
     # Plain strings on the wire (`Part(name)` refuses an unknown one).
     names = sorted({Part(part).value for part in parts})
-    layer = get_channel_layer()
-    if layer is None:
-        return
-    background.soon(
-        layer.group_send,
+    websockets.tell(
         group_name(tournament_id),
         {"type": "live.update", "parts": names, "id": uuid.uuid4().hex},
     )
@@ -207,10 +202,9 @@ def table_changed(tournament_id: int, links: Iterable[str]) -> None:
     def done() -> None:
         for link in links:
             _bump(_link_key(link))
-        layer = get_channel_layer()
-        if layer is not None and links:
+        if links:
             message = {"type": "live.link", "links": list(map(link_digest, links))}
-            background.soon(layer.group_send, group_name(tournament_id), message)
+            websockets.tell(group_name(tournament_id), message)
 
     transaction.on_commit(done, robust=True)
 
