@@ -37,9 +37,9 @@ masked view reads standing, every other row is a loser's: its unsure
 marks are struck. Where a row's strikes end the
 count of marks left is read, so there both views must agree plainly:
 the first standing mark a stroke alone in each, the last struck one
-with most of its writer's ink in all its lines (an erased strike or a
-stray line's end has less), or struck as the row's others in the masked
-view. A game with a
+with a third of its writer's ink or more in all its lines (a strike
+along the stroke lies partly on it; an erased strike or a stray line's
+end has less), or struck as the row's others in the masked view. A game with a
 doubtful cell, or without exactly one player with marks left, is flagged
 for a person: never guessed silently.
 
@@ -136,7 +136,7 @@ REGISTER_MM = 1.5
 # above them) nothing is sure.
 DOUBT_LOW = 0.03
 DOUBT_HIGH = 0.2
-NOISE_LOW = 3.0
+NOISE_LOW = 4.0
 NOISE_HIGH = 6.0
 NOISE_FLOOR = 0.00001
 # A cell the masked view doubts is struck when its lines are this many
@@ -148,7 +148,7 @@ ALONG_SHARE = 0.6
 # Where a row's strikes end, in shares of its writer's strike (in all its
 # lines): its last struck mark is plain from BOUNDARY_SHARE, its first
 # standing mark a stroke alone below BOUNDARY_LINES.
-BOUNDARY_SHARE = 0.45
+BOUNDARY_SHARE = 0.35
 BOUNDARY_LINES = 0.1
 # An unsure mark where a row's strikes end stands when, in both views, its
 # ink beyond the row's own standing marks is less than this share of the
