@@ -188,7 +188,7 @@ def test_pencil_strikes_along_the_stroke_the_lines_see_plainly_are_struck(
     assert games(data) == CLEAR
 
 
-def test_a_last_strike_along_the_stroke_is_plain_from_a_third_of_its_writer_s(
+def test_a_last_strike_along_the_stroke_with_a_third_of_a_strike_is_plain(
     photo_table,
 ):
     # A strike along the printed stroke lies partly on it, so its lines

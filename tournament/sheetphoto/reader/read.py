@@ -39,9 +39,9 @@ count of marks left is read, so there both views must agree plainly:
 the first standing mark a stroke alone in each, the last struck one
 with a third of its writer's ink or more in all its lines (a strike
 along the stroke lies partly on it; an erased strike or a stray line's
-end has less), or struck as the row's others in the masked view. A game with a
-doubtful cell, or without exactly one player with marks left, is flagged
-for a person: never guessed silently.
+end has less), or struck as the row's others in the masked view. A game
+with a doubtful cell, or without exactly one player with marks left, is
+flagged for a person: never guessed silently.
 
 Refusals are `SheetRefused` with a stable code and its parameters; the
 caller words them (tournament/sheetphoto/refusals.py).
