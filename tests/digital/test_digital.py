@@ -4,7 +4,6 @@ as confirmed results with their records kept."""
 
 import json
 import queue
-import random
 import threading
 
 import pytest
@@ -347,16 +346,16 @@ def test_the_bot_runner_plays_a_table_of_bots_in_its_own_thread(
 def test_a_finished_game_replays_hand_by_hand_and_a_running_one_does_not(
     client, organizer, monkeypatch
 ):
-    # Fixed deals from the first: with the system's chance, game 1 may end
-    # in one hand (knocked up to 7, docs/RULES.md) and leave no second hand
-    # to replay.
-    monkeypatch.setattr(
-        digital_adapter,
-        "_rng",
-        lambda table: random.Random(
-            f"replay:{len(table.games)}:{sum(len(g['hands']) for g in table.games)}"
-        ),
-    )
+    # Fixed deals (the table's deal seed) from the first: with the system's
+    # chance, game 1 may end in one hand (knocked up to 7, docs/RULES.md)
+    # and leave no second hand to replay.
+    deal = digital_adapter._rng
+
+    def seeded(table):
+        table.deal_seed = table.deal_seed or "replay"
+        return deal(table)
+
+    monkeypatch.setattr(digital_adapter, "_rng", seeded)
     tournament = TournamentFactory(slug="replay", games_per_series=2)
     series = make_series(tournament, sizes=(4,))
     table = series.tables.get()

@@ -220,6 +220,8 @@ def test_a_sheet_in_warm_dim_light_is_read_not_refused_as_empty(photo_table):
 
 
 def _blend(sheet, ink, colour, alpha):
+    # Painted, not inked (bench.sheetphoto.ink_on): the hostile case of a
+    # pen whose line over the printed stroke is no darker than the print.
     a = ink.astype(np.float32)[..., None] / 255 * alpha
     out = sheet.astype(np.float32) * (1 - a) + np.asarray(colour, np.float32) * a
     return np.clip(out, 0, 255).astype(np.uint8)
