@@ -21,6 +21,24 @@ settings.register_profile("quick", max_examples=THOROUGH // 10, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "thorough"))
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """The test database, made from the models (MIGRATE False in
+    config/test_settings.py), recorded as migrated to the latest state: the
+    data migrations' tests and `restore` see it as a migrated database."""
+    from django.db import connections
+    from django.db.migrations.loader import MigrationLoader
+    from django.db.migrations.recorder import MigrationRecorder
+
+    with django_db_blocker.unblock():
+        for connection in connections.all():
+            recorder = MigrationRecorder(connection)
+            applied = recorder.applied_migrations()
+            for app, name in MigrationLoader(connection).graph.nodes:
+                if (app, name) not in applied:
+                    recorder.record_applied(app, name)
+
+
 @pytest.fixture(autouse=True)
 def _fresh_cache(request):
     """Database ids are reused between tests; cached standings must not be."""

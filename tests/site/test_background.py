@@ -78,9 +78,12 @@ def test_the_timer_makes_the_earliest_call_per_key():
 
         return make
 
-    background.later(3600, call("late"), key="table")
-    background.later(0, call("soon"), key="table")
-    background.later(3600, call("later still"), key="table")
+    # The timer waits on this lock: it makes no call before all three are
+    # asked for (else "later still" would be a new call after "soon").
+    with background._due_lock:
+        background.later(3600, call("late"), key="table")
+        background.later(0, call("soon"), key="table")
+        background.later(3600, call("later still"), key="table")
     assert done.wait(WAIT)
     assert made == ["soon"] and background.due() == {}
     background.later(3600, call("other"), key="other")
