@@ -14,7 +14,8 @@ import pytest
 
 from tests.support import servers as support
 
-# A whole day, about five minutes, its servers started by bench/day.py.
+# A whole day, about seven minutes of its script's clock, its servers started by
+# bench/day.py.
 pytestmark = [pytest.mark.slow(minutes=8), pytest.mark.server]
 
 
