@@ -15,8 +15,8 @@ STORAGES["staticfiles"] = {  # noqa: F405
 SECURE_SSL_REDIRECT = False
 # The test database is made from the models, not by replaying every
 # migration in each test worker (seconds each, more on PostgreSQL);
-# tests/conftest.py then records the migrations as applied, as `migrate
-# --fake` would, and tests/site/test_migrations_match.py fails when the
+# tests/conftest.py then records the migrations as applied (`migrate
+# --fake`), and tests/site/test_migrations_match.py fails when the
 # models and the migrations disagree.
 DATABASES["default"].setdefault("TEST", {})["MIGRATE"] = False  # noqa: F405
 # A request body arrives at once over loopback; a test of a slow one should

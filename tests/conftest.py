@@ -24,19 +24,15 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "thorough"))
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):
     """The test database, made from the models (MIGRATE False in
-    config/test_settings.py), recorded as migrated to the latest state: the
-    data migrations' tests and `restore` see it as a migrated database."""
+    config/test_settings.py), recorded as migrated to the latest state by
+    `migrate --fake`: the data migrations' tests and `restore` see it as a
+    migrated database."""
+    from django.core.management import call_command
     from django.db import connections
-    from django.db.migrations.loader import MigrationLoader
-    from django.db.migrations.recorder import MigrationRecorder
 
     with django_db_blocker.unblock():
-        for connection in connections.all():
-            recorder = MigrationRecorder(connection)
-            applied = recorder.applied_migrations()
-            for app, name in MigrationLoader(connection).graph.nodes:
-                if (app, name) not in applied:
-                    recorder.record_applied(app, name)
+        for alias in connections:
+            call_command("migrate", fake=True, database=alias, verbosity=0)
 
 
 @pytest.fixture(autouse=True)
